@@ -1,0 +1,5 @@
+"""``python -m plies`` runs the CLI."""
+
+from plies.cli import main
+
+main()

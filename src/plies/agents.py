@@ -1,0 +1,126 @@
+"""Agents: callables ``(game, state) -> action``, built from spec strings.
+
+===========================  ==================================================================
+spec                         agent
+===========================  ==================================================================
+``random``                   a uniformly random legal move (seeded)
+``minimax[:depth=N]``        MINIMAX-SEARCH, to the end or depth-limited with the game's EVAL
+``alphabeta[:depth=N]``      ALPHA-BETA-SEARCH, likewise; ``strict=true`` for strict pruning
+``human``                    asks at the terminal, showing the board and the legal moves
+===========================  ==================================================================
+
+>>> from plies.games import make_game
+>>> game = make_game("tictactoe")
+>>> agent = make_agent("alphabeta:depth=2", game)
+>>> game.format_action(game.initial_state(), agent(game, game.initial_state()))
+'b2'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from plies.errors import IllegalMoveError, UnknownNameError
+from plies.game import Game, require_evaluation, require_two_player_zero_sum
+from plies.search import ALGORITHMS, SearchResult
+from plies.spec import parse_spec
+
+
+class Agent(Protocol):
+    """Chooses a move: ``agent(game, state) -> action``."""
+
+    name: str
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any: ...
+
+
+class AbandonedError(Exception):
+    """The human at the terminal ended the game (end of input)."""
+
+
+@dataclass
+class RandomAgent:
+    """Plays a uniformly random legal move."""
+
+    rng: random.Random
+    name: str = "random"
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.rng.choice(list(game.actions(state)))
+
+
+@dataclass
+class SearchAgent:
+    """Plays the move a textbook search chooses; ``last`` keeps that search's result."""
+
+    algorithm: str
+    depth: int | None = None
+    strict: bool = False
+    name: str = ""
+    last: SearchResult[Any] | None = field(default=None, repr=False)
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        options: dict[str, Any] = {"depth": self.depth}
+        if self.algorithm == "alphabeta":
+            options["strict"] = self.strict
+        self.last = ALGORITHMS[self.algorithm](game, state, **options)
+        return self.last.action
+
+
+@dataclass
+class HumanAgent:
+    """Asks for a move, showing the board and the legal moves; re-prompts on bad input."""
+
+    read: Callable[[str], str] = input
+    write: Callable[[str], None] = print
+    name: str = "human"
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        legal = " ".join(game.format_action(state, a) for a in game.actions(state))
+        self.write(f"{game.to_move(state)} to move; legal moves: {legal}")
+        while True:
+            try:
+                text = self.read("your move> ")
+            except EOFError:
+                raise AbandonedError("end of input") from None
+            if not text.strip():
+                continue
+            try:
+                return game.parse_action(state, text)
+            except IllegalMoveError as error:
+                self.write(f"{error}; try again")
+
+
+AGENTS = ("random", "minimax", "alphabeta", "human")
+
+
+def make_agent(
+    spec: str,
+    game: Game[Any, Any],
+    *,
+    seed: int | None = None,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> Agent:
+    """Build an agent from its spec for ``game``, checking what it needs of the game now."""
+    parsed = parse_spec(spec)
+    options = parsed.options
+    agent: Agent
+    if parsed.name == "random":
+        agent = RandomAgent(random.Random(seed))
+    elif parsed.name == "human":
+        agent = HumanAgent(read, write)
+    elif parsed.name in ("minimax", "alphabeta"):
+        require_two_player_zero_sum(game, parsed.name)
+        depth = options.integer("depth", None, minimum=1)
+        strict = options.flag("strict", False) if parsed.name == "alphabeta" else False
+        if depth is not None:
+            require_evaluation(game, f"{parsed.name} with a depth limit")
+        agent = SearchAgent(parsed.name, depth, strict, name=spec.strip())
+    else:
+        raise UnknownNameError(f"unknown agent {parsed.name!r} (agents: {', '.join(AGENTS)})")
+    options.finish()
+    return agent

@@ -1,0 +1,484 @@
+"""The ``plies`` command line: it parses, calls the library, and formats. No search lives here.
+
+Every error a user can cause ends as one line on stderr (``plies: error: ...``) and exit
+status 2; Ctrl-C ends with status 130 after printing what was done so far.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from plies import __version__
+from plies.agents import AbandonedError, Agent, make_agent
+from plies.errors import PliesError
+from plies.game import Game, HasPositionNotation, require_position_notation
+from plies.games import GAMES, make_game
+from plies.games.tree import parse_tree
+from plies.play import GameRecord, Turn, outcome_text, play_game
+from plies.search import ALGORITHMS, SearchResult
+from plies.trees import TreeReport, analyse_tree, number, report_json, rule_text, searched_text
+from plies.trees import trace_lines as tree_trace_lines
+
+ALGORITHM_CHOICE = click.Choice(sorted(ALGORITHMS), case_sensitive=False)
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 node``, ``2 nodes``."""
+    return f"{count} {word if count == 1 else words or word + 's'}"
+
+
+def _echo_json(data: dict[str, Any]) -> None:
+    click.echo(json.dumps(data, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="plies")
+def cli() -> None:
+    """plies: adversarial search, from the lecture's trees to strong game players."""
+
+
+# plies tree ---------------------------------------------------------------------------------
+
+
+def _read_tree_source(source: str | None) -> str:
+    """The tree text from an argument, a file, or standard input ('-' or nothing)."""
+    if source is None or source == "-":
+        if source is None and sys.stdin.isatty():
+            raise PliesError("no tree given: pass it as an argument, a file name, or on stdin")
+        return sys.stdin.read()
+    stripped = source.strip()
+    if (
+        not stripped
+        or stripped[:1] in ("(", "[", "{")
+        or stripped.lstrip("+-").replace(".", "", 1).isdigit()
+    ):
+        return source
+    path = Path(source)
+    if not path.exists():
+        raise PliesError(f"no such file: {source!r} (nor is it a tree)")
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise PliesError(f"cannot read {source!r}: {error}") from None
+
+
+def _print_tree_report(report: TreeReport, show_trace: bool) -> None:
+    console = _console()
+    stats = report.stats
+    name = {"alphabeta": "alpha-beta", "minimax": "minimax"}[report.algorithm]
+    console.print(
+        f"{name} ({rule_text(report.rule)}); root {report.root}; "
+        f"{len(report.nodes)} nodes, {report.leaf_count} leaves",
+        markup=False,
+    )
+    if show_trace:
+        console.print("trace:", markup=False)
+        for line in tree_trace_lines(report):
+            console.print("  " + line, markup=False)
+    console.print(f"value: {number(report.value)} (for MAX)", markup=False)
+    if report.pv:
+        console.print(
+            f"best move: {report.labels(report.best_path)[-1]} (best path "
+            f"{list(report.best_path)}); principal variation "
+            f"{' -> '.join(report.labels(report.pv))} (child indices {list(report.pv)})",
+            markup=False,
+        )
+    console.print(
+        f"visited {plural(stats.nodes, 'node')} ({plural(stats.leaves, 'leaf', 'leaves')} "
+        f"evaluated, {plural(stats.cutoffs, 'cutoff')}) in order: "
+        f"{' '.join(n.label for n in report.visit_order)}",
+        markup=False,
+    )
+    for branch in report.pruned_branches:
+        node = report.node(branch.path)
+        test = (
+            f"v={number(branch.value)} >= beta={number(branch.beta)}"
+            if branch.player == "MAX"
+            else f"v={number(branch.value)} <= alpha={number(branch.alpha)}"
+        )
+        skipped = ", ".join(report.node(p).label for p in branch.skipped)
+        console.print(f"pruned at {node.label} ({branch.player}, {test}): {skipped}", markup=False)
+    pruned = [n.label for n in report.nodes if n.leaf_index is not None and n.pruned]
+    console.print(
+        f"pruned leaves: {' '.join(pruned) or 'none'} (leaf indices {list(report.pruned_leaves)})",
+        markup=False,
+    )
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+    for column in (
+        "node",
+        "player",
+        "path",
+        "minimax",
+        "searched",
+        "alpha,beta in",
+        "alpha,beta out",
+    ):
+        table.add_column(column)
+    for n in report.nodes:
+        window_in = "" if n.alpha_in is None else f"{number(n.alpha_in)}, {number(n.beta_in)}"
+        window_out = "" if n.alpha_out is None else f"{number(n.alpha_out)}, {number(n.beta_out)}"
+        cells = (
+            n.label,
+            n.player,
+            ".".join(map(str, n.path)) or "root",
+            number(n.minimax),
+            searched_text(n),
+            window_in,
+            window_out,
+        )
+        table.add_row(*(Text(c) for c in cells))
+    console.print(table)
+
+
+@cli.command()
+@click.argument("source", required=False)
+@click.option("--algorithm", "-a", type=ALGORITHM_CHOICE, default="alphabeta", show_default=True)
+@click.option("--strict", is_flag=True, help="Prune only on v > beta / v < alpha.")
+@click.option(
+    "--root",
+    type=click.Choice(["max", "min"], case_sensitive=False),
+    default="max",
+    show_default=True,
+    help="Who moves at the root.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--trace", is_flag=True, help="Print the search's events in order.")
+@click.option("--draw", type=click.Path(dir_okay=False), help="Draw the tree to FILE.svg/.png.")
+def tree(
+    source: str | None,
+    algorithm: str,
+    strict: bool,
+    root: str,
+    as_json: bool,
+    trace: bool,
+    draw: str | None,
+) -> None:
+    """Search an explicit game tree and show every node's value and what was pruned.
+
+    SOURCE is the tree itself, a file holding it, or '-' (default: standard input):
+    nested lists [[3,12,8],[2,4,6],[14,5,2]], parentheses ((3 12 8) (2 4 6) (14 5 2)), or JSON
+    {"label": "A", "children": [...]} with {"label": "b1", "value": 3} leaves.
+    """
+    parsed = parse_tree(_read_tree_source(source))
+    report = analyse_tree(parsed, algorithm.lower(), strict=strict, root=root.upper())
+    if draw is not None:
+        from plies.draw import draw_tree
+
+        draw_tree(report, draw)
+    if as_json:
+        _echo_json(report_json(report))
+    else:
+        _print_tree_report(report, trace)
+        if draw is not None:
+            click.echo(f"drawn to {draw}")
+
+
+# plies solve ---------------------------------------------------------------------------------
+
+
+def _game_and_state(spec: str, position: str | None) -> tuple[Game[Any, Any], Any]:
+    game = make_game(spec)
+    if position is None:
+        return game, game.initial_state()
+    parse = require_position_notation(game, "reading a position")
+    return game, parse(position)
+
+
+def _position_text(game: Game[Any, Any], state: Any) -> str:
+    return game.format_position(state) if isinstance(game, HasPositionNotation) else repr(state)
+
+
+def _line_notation(game: Game[Any, Any], state: Any, line: tuple[Any, ...]) -> list[str]:
+    """Each action of a line in the game's notation, played from ``state``."""
+    moves = []
+    for action in line:
+        moves.append(game.format_action(state, action))
+        state = game.result(state, action)
+    return moves
+
+
+def _search_summary(result: SearchResult[Any]) -> str:
+    stats = result.stats
+    rate = stats.nodes / stats.time if stats.time > 0 else 0.0
+    return (
+        f"{stats.nodes:,} nodes, {stats.leaves:,} leaves, {stats.cutoffs:,} cutoffs, "
+        f"{stats.time:.3f} s ({rate:,.0f} nodes/s)"
+    )
+
+
+@cli.command()
+@click.argument("game_spec", metavar="GAME")
+@click.argument("position", required=False)
+@click.option("--algorithm", "-a", type=ALGORITHM_CHOICE, default="alphabeta", show_default=True)
+@click.option("--strict", is_flag=True, help="Alpha-beta prunes only on strict inequality.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def solve(
+    game_spec: str, position: str | None, algorithm: str, strict: bool, as_json: bool
+) -> None:
+    """Solve GAME from its start or POSITION: value for the first player, best moves, nodes.
+
+    GAME is a name with options, e.g. tictactoe, tictactoe:m=3,n=4,k=3, nim:misere=true.
+    """
+    game, state = _game_and_state(game_spec, position)
+    first = game.players[0]
+    options: dict[str, Any] = {"max_player": first}
+    if algorithm == "alphabeta":
+        options["strict"] = strict
+    result = ALGORITHMS[algorithm.lower()](game, state, **options)
+    pv = _line_notation(game, state, result.pv)
+    if as_json:
+        _echo_json(
+            {
+                "game": game_spec,
+                "position": _position_text(game, state),
+                "to_move": game.to_move(state),
+                "algorithm": result.algorithm,
+                "rule": result.rule,
+                "value": result.value,
+                "value_for": first,
+                "best_move": pv[0] if pv else None,
+                "pv": pv,
+                "nodes": result.stats.nodes,
+                "leaves": result.stats.leaves,
+                "cutoffs": result.stats.cutoffs,
+                "max_depth": result.stats.max_depth,
+                "time": round(result.stats.time, 6),
+            }
+        )
+        return
+    click.echo(game.display(state))
+    if game.is_terminal(state):
+        click.echo(f"game over: {outcome_text(game, state)}")
+    else:
+        click.echo(f"{game.to_move(state)} to move; {result.algorithm} ({rule_text(result.rule)})")
+    click.echo(f"value: {number(result.value)} for {first}")
+    if pv:
+        click.echo(f"best move: {pv[0]}; principal variation: {' '.join(pv)}")
+    else:
+        click.echo("the game is over in this position")
+    click.echo(_search_summary(result))
+
+
+# plies play ----------------------------------------------------------------------------------
+
+
+def _turn_printer(quiet: bool) -> Any:
+    def on_turn(record: GameRecord, turn: Turn) -> None:
+        line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
+        if turn.search is not None:
+            line += (
+                f"  [value for {turn.player}: {number(turn.search.value)}; "
+                f"{_search_summary(turn.search)}]"
+            )
+        click.echo(line)
+        if not quiet:
+            click.echo(record.game.display(record.state))
+
+    return on_turn
+
+
+@cli.command()
+@click.argument("game_spec", metavar="GAME")
+@click.option(
+    "--first",
+    "first_spec",
+    default="human",
+    show_default=True,
+    help="Agent for the first player: human, random, minimax, alphabeta[:depth=N].",
+)
+@click.option(
+    "--second",
+    "second_spec",
+    default="alphabeta",
+    show_default=True,
+    help="Agent for the second player.",
+)
+@click.option("--position", help="Start from this position instead of the initial one.")
+@click.option("--seed", type=int, default=None, help="Seed for random agents.")
+@click.option("--quiet", is_flag=True, help="Print the moves only, not the board after each.")
+def play(
+    game_spec: str,
+    first_spec: str,
+    second_spec: str,
+    position: str | None,
+    seed: int | None,
+    quiet: bool,
+) -> None:
+    """Play GAME between two agents (a human at the terminal among them)."""
+    game, state = _game_and_state(game_spec, position)
+    agents: dict[str, Agent] = {}
+    for index, (player, spec) in enumerate(
+        zip(game.players, (first_spec, second_spec), strict=True)
+    ):
+        agent_seed = None if seed is None else seed + index
+        agents[player] = make_agent(spec, game, seed=agent_seed, read=_prompt, write=click.echo)
+    click.echo(f"{game.players[0]}: {first_spec}   {game.players[1]}: {second_spec}")
+    click.echo(game.display(state))
+    on_turn = _turn_printer(quiet)
+    so_far = GameRecord(game, state, state)
+
+    def remember(record: GameRecord, turn: Turn) -> None:
+        nonlocal so_far
+        so_far = record
+        on_turn(record, turn)
+
+    try:
+        record = play_game(game, agents, state, remember)
+    except (AbandonedError, KeyboardInterrupt):
+        moves = " ".join(turn.notation for turn in so_far.turns) or "-"
+        click.echo(f"\ngame abandoned after {len(so_far.turns)} moves: {moves}", err=True)
+        if isinstance(game, HasPositionNotation):
+            click.echo(
+                f"resume with: plies play {game_spec} --position "
+                f"'{game.format_position(so_far.state)}'",
+                err=True,
+            )
+        raise
+    click.echo(f"game over after {len(record.turns)} moves: {outcome_text(game, record.state)}")
+
+
+def _prompt(text: str) -> str:
+    """Read a line from the terminal (or piped input); EOFError at its end."""
+    click.echo(text, nl=False)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+# plies effort --------------------------------------------------------------------------------
+
+
+def _integers(text: str, what: str) -> list[int]:
+    try:
+        return [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise PliesError(f"{what} must be integers separated by commas, not {text!r}") from None
+
+
+@cli.command()
+@click.argument("game_spec", metavar="GAME")
+@click.option(
+    "--plies",
+    "plies_text",
+    default="0,2,4,6,8",
+    show_default=True,
+    help="Moves already played (marks on the board), comma-separated.",
+)
+@click.option("--algorithms", default="minimax,alphabeta", show_default=True)
+@click.option("--plot", type=click.Path(dir_okay=False), help="Also plot the table to FILE.png.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def effort(
+    game_spec: str, plies_text: str, algorithms: str, plot: str | None, as_json: bool
+) -> None:
+    """The lecture's table: average nodes each algorithm visits, by moves already played.
+
+    Averages over every distinct reachable non-terminal position with that many moves played;
+    for tic-tac-toe, the marks on the board.
+    """
+    from rich.progress import Progress
+
+    from plies.effort import effort_table, format_effort_table, plot_effort
+
+    game = make_game(game_spec)
+    names = [name.strip().lower() for name in algorithms.split(",") if name.strip()]
+    with Progress(
+        console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
+    ) as bar:
+        task = bar.add_task("searching positions", total=None)
+        rows = effort_table(
+            game,
+            _integers(plies_text, "--plies"),
+            names,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+    if plot is not None:
+        plot_effort(rows, plot, title=f"{game_spec}: mean nodes visited")
+    if as_json:
+        _echo_json(
+            {
+                "game": game_spec,
+                "rows": [
+                    {
+                        "plies": r.plies,
+                        "positions": r.positions,
+                        "mean_nodes": r.mean_nodes,
+                        "total_nodes": r.total_nodes,
+                        "seconds": r.seconds,
+                    }
+                    for r in rows
+                ],
+            }
+        )
+        return
+    click.echo(format_effort_table(rows))
+    if plot is not None:
+        click.echo(f"plotted to {plot}")
+
+
+# plies games ---------------------------------------------------------------------------------
+
+
+@cli.command()
+def games() -> None:
+    """List the games and their options."""
+    for name, entry in GAMES.items():
+        click.echo(f"{name:<10} {entry.summary}  (options: {entry.options})")
+
+
+# plies demo ----------------------------------------------------------------------------------
+
+LECTURE_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
+
+
+@cli.command()
+def demo() -> None:
+    """A short tour: the lecture's tree with its pruning trace, then AI-vs-AI tic-tac-toe."""
+    click.echo(f"== The lecture's two-ply tree: {LECTURE_TREE}\n")
+    _print_tree_report(analyse_tree(parse_tree(LECTURE_TREE)), show_trace=True)
+    game = make_game("tictactoe")
+    start = game.initial_state()
+    click.echo("\n== Tic-tac-toe solved from the empty board")
+    for name in ("minimax", "alphabeta"):
+        result = ALGORITHMS[name](game, start)
+        click.echo(f"{name:>9}: value {number(result.value)}, {_search_summary(result)}")
+    click.echo("\n== alphabeta (perfect play) as X against alphabeta:depth=2 as O")
+    agents = {"X": make_agent("alphabeta", game), "O": make_agent("alphabeta:depth=2", game)}
+    record = play_game(game, agents, start, _turn_printer(quiet=False))
+    click.echo(f"game over: {outcome_text(game, record.state)}")
+
+
+# Entry point ---------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; user errors become one line on stderr and exit status 2."""
+    try:
+        code = cli.main(args=argv, prog_name="plies", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as error:
+        click.echo(error.ctx.get_help() if error.ctx else "", err=False)
+        code = 0
+    except click.ClickException as error:
+        click.echo(f"plies: error: {error.format_message()}", err=True)
+        code = 2
+    except PliesError as error:
+        click.echo(f"plies: error: {error}", err=True)
+        code = 2
+    except AbandonedError:
+        code = 1
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo("plies: interrupted", err=True)
+        code = 130
+    sys.exit(code if isinstance(code, int) else 0)

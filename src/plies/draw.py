@@ -1,0 +1,92 @@
+"""Pictures of searched trees through Graphviz: MAX as up-triangles, MIN as down-triangles,
+leaves as boxes; values and alpha/beta written in; pruned branches dashed and greyed, the cut
+edge marked in red; the principal variation drawn bold.
+
+:func:`dot_source` builds the Graphviz text with the Python binding alone; :func:`draw_tree`
+renders it with Graphviz's ``dot`` program, which must be installed separately
+(``apt-get install graphviz``, ``brew install graphviz``, or https://graphviz.org/download/).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import graphviz
+
+from plies.errors import RenderError
+from plies.games.tree import Path as NodePath
+from plies.trees import NodeReport, TreeReport, number, searched_text
+
+FORMATS = (".svg", ".png")
+_SHAPES = {"MAX": "triangle", "MIN": "invtriangle", "leaf": "box"}
+
+
+def _node_id(path: NodePath) -> str:
+    return "n" + "_".join(map(str, path))
+
+
+def _window(low: float | None, high: float | None) -> str:
+    return f"α={number(low)} β={number(high)}".replace("inf", "∞")
+
+
+def _node_label(node: NodeReport) -> str:
+    if node.player == "leaf":
+        return f"{node.label}\n{number(node.minimax)}"
+    lines = [node.label, searched_text(node).replace("<=", "≤").replace(">=", "≥")]
+    if node.alpha_out is not None:
+        lines.append(_window(node.alpha_out, node.beta_out))
+    return "\n".join(lines)
+
+
+def dot_source(report: TreeReport) -> str:
+    """The Graphviz (dot) text of the searched tree."""
+    algorithm = "alpha-beta" if report.algorithm == "alphabeta" else "minimax"
+    rule = f", {report.rule} pruning" if report.rule else ""
+    graph = graphviz.Digraph("tree")
+    graph.attr(
+        label=f"{algorithm}{rule}: value {number(report.value)}", labelloc="t", ordering="out"
+    )
+    graph.attr("node", fontname="Helvetica", fontsize="11")
+    on_pv = {report.pv[:i] for i in range(len(report.pv) + 1)}
+    cut_tops = {path for branch in report.pruned_branches for path in branch.skipped}
+    for node in report.nodes:
+        style = {"shape": _SHAPES[node.player], "margin": "0.02"}
+        if node.pruned:
+            style.update(style="dashed", color="grey60", fontcolor="grey60")
+        elif node.path in on_pv:
+            style.update(penwidth="2.5", color="navy")
+        graph.node(_node_id(node.path), _node_label(node), **style)
+        if not node.path:
+            continue
+        edge: dict[str, str] = {}
+        if node.path in cut_tops:
+            edge.update(style="dashed", color="red", label="✂", fontcolor="red")
+        elif node.pruned:
+            edge.update(style="dashed", color="grey60")
+        elif node.path in on_pv:
+            edge.update(penwidth="2.5", color="navy")
+        graph.edge(_node_id(node.path[:-1]), _node_id(node.path), **edge)
+    return str(graph.source)
+
+
+def draw_tree(report: TreeReport, path: str | Path) -> Path:
+    """Render the tree to ``path`` (.svg or .png); :class:`RenderError` if that cannot be done."""
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in FORMATS:
+        raise RenderError(f"cannot draw to {str(target)!r}: the file name must end in .svg or .png")
+    source = graphviz.Source(dot_source(report))
+    try:
+        image = source.pipe(format=suffix[1:])
+    except graphviz.ExecutableNotFound:
+        raise RenderError(
+            "cannot draw: Graphviz's 'dot' program is not installed "
+            "(apt-get install graphviz, brew install graphviz, or https://graphviz.org/download/)"
+        ) from None
+    except graphviz.CalledProcessError as error:
+        raise RenderError(f"cannot draw: dot failed: {error}") from None
+    try:
+        target.write_bytes(image)
+    except OSError as error:
+        raise RenderError(f"cannot write {str(target)!r}: {error.strerror}") from None
+    return target

@@ -1,0 +1,55 @@
+"""The one exception hierarchy of plies.
+
+Every error a user can cause derives from :class:`PliesError`; its message is one line that names
+the problem, and the CLI prints it as ``plies: error: <message>`` with exit status 2.
+"""
+
+from __future__ import annotations
+
+
+class PliesError(Exception):
+    """Base of every error caused by bad input or an unsupported request."""
+
+
+class ParseError(PliesError, ValueError):
+    """Text (a tree, a position, a move, a spec) could not be read."""
+
+
+class TreeError(ParseError):
+    """An explicit game tree is malformed (brackets, empty input, non-numeric leaves...)."""
+
+
+class InvalidPositionError(ParseError):
+    """A position is well formed but cannot arise in the game (or breaks its rules)."""
+
+
+class IllegalMoveError(ParseError):
+    """A move is malformed or not legal in the given state."""
+
+
+class UnknownNameError(PliesError, LookupError):
+    """An unknown game, algorithm, agent or option was named."""
+
+
+class SpecError(PliesError, ValueError):
+    """A ``name:key=value,...`` spec has a bad key or value."""
+
+
+class MissingCapabilityError(PliesError, TypeError):
+    """An algorithm needs an optional capability (e.g. an evaluation function) the game lacks."""
+
+
+class UnsupportedGameError(PliesError, TypeError):
+    """An algorithm was given a game outside its scope (e.g. not two-player zero-sum)."""
+
+
+class GameOverError(PliesError):
+    """A move or search was asked for in a terminal state."""
+
+
+class RenderError(PliesError):
+    """A drawing could not be produced (unknown format, Graphviz's ``dot`` missing...)."""
+
+
+class GameDefinitionError(PliesError):
+    """A game broke the formal definition (e.g. a non-terminal state with no legal actions)."""

@@ -1,0 +1,61 @@
+"""The game registry: names such as ``tictactoe`` map to game factories.
+
+>>> game = make_game("tictactoe:m=4,n=4,k=3")
+>>> game.m, game.n, game.k
+(4, 4, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from plies.errors import UnknownNameError
+from plies.game import Game
+from plies.games.nim import Nim
+from plies.games.tictactoe import TicTacToe
+from plies.games.tiles import TileGame
+from plies.spec import Options, parse_spec
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A registered game: how to build it from spec options, and a one-line summary."""
+
+    factory: Callable[[Options], Game[Any, Any]]
+    summary: str
+    options: str
+
+
+GAMES: dict[str, GameEntry] = {
+    "tictactoe": GameEntry(
+        TicTacToe.from_options,
+        "m x n tic-tac-toe with k in a row (3x3x3 by default)",
+        "m=3,n=3,k=3,scoring=plusminus|payoff",
+    ),
+    "tiles": GameEntry(
+        TileGame.from_options,
+        "the lecture's tile-sliding race: A moves right, B left, jumping each other",
+        "length=4,scoring=plusminus|payoff",
+    ),
+    "nim": GameEntry(
+        Nim.from_options,
+        "Nim: take any number from one heap; normal or misere play",
+        "heaps=3-4-5,misere=false",
+    ),
+}
+
+
+def make_game(spec: str) -> Game[Any, Any]:
+    """Build a game from ``name[:key=value,...]``; unknown names and options raise errors."""
+    parsed = parse_spec(spec)
+    entry = GAMES.get(parsed.name)
+    if entry is None:
+        raise UnknownNameError(f"unknown game {parsed.name!r} (games: {', '.join(GAMES)})")
+    game = entry.factory(parsed.options)
+    parsed.options.finish()
+    return game
+
+
+__all__ = ["GAMES", "GameEntry", "Nim", "TicTacToe", "TileGame", "make_game"]

@@ -1,0 +1,78 @@
+"""Playing a game between agents, move by move, keeping the record."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from plies.agents import Agent, SearchAgent
+from plies.errors import GameOverError
+from plies.game import Game, WinLossDrawGame
+from plies.search import SearchResult
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One move: who played what from which state, and the search behind it if any."""
+
+    player: str
+    state: Any
+    action: Any
+    notation: str
+    seconds: float
+    search: SearchResult[Any] | None
+
+
+@dataclass
+class GameRecord:
+    """A game so far: the start, the turns and the current state."""
+
+    game: Game[Any, Any]
+    start: Any
+    state: Any
+    turns: list[Turn] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.is_terminal(self.state)
+
+
+def outcome_text(game: Game[Any, Any], state: Any) -> str:
+    """``X wins``, ``draw``, or the players' utilities."""
+    if isinstance(game, WinLossDrawGame):
+        winner = game.winner(state)
+        return "draw" if winner is None else f"{winner} wins"
+    return ", ".join(f"{p}: {game.utility(state, p):g}" for p in game.players)
+
+
+def play_game(
+    game: Game[Any, Any],
+    agents: Mapping[str, Agent],
+    state: Any = None,
+    on_turn: Callable[[GameRecord, Turn], None] | None = None,
+) -> GameRecord:
+    """Let each player's agent move until the game ends; ``on_turn`` sees every move.
+
+    An interruption (Ctrl-C, or a human ending input) propagates, and the record passed to
+    ``on_turn`` so far holds the game up to it.
+    """
+    start = game.initial_state() if state is None else state
+    if game.is_terminal(start):
+        raise GameOverError("the game is already over in that position")
+    record = GameRecord(game, start, start)
+    while not game.is_terminal(record.state):
+        player = game.to_move(record.state)
+        agent = agents[player]
+        began = time.perf_counter()
+        action = agent(game, record.state)
+        seconds = time.perf_counter() - began
+        search = agent.last if isinstance(agent, SearchAgent) else None
+        notation = game.format_action(record.state, action)
+        turn = Turn(player, record.state, action, notation, seconds, search)
+        record.state = game.result(record.state, action)
+        record.turns.append(turn)
+        if on_turn is not None:
+            on_turn(record, turn)
+    return record

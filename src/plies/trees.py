@@ -1,0 +1,317 @@
+"""Checking a textbook tree: every node's value, what alpha-beta prunes, and its alpha/beta trace.
+
+:func:`analyse_tree` runs a textbook search on a :class:`~plies.games.tree.TreeGame` with the
+trace on, and reads the per-node facts off the trace. The true minimax value of every node is
+computed separately by plain recursion, the oracle the searched values are shown against.
+
+>>> from plies.games.tree import parse_tree
+>>> report = analyse_tree(parse_tree("[[3,12,8],[2,4,6],[14,5,2]]"))
+>>> report.value, report.best_path, report.pruned_leaves
+(3, (0,), (4, 5))
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from plies.games.tree import Node, Path, TreeGame
+from plies.search import ALGORITHMS, NON_STRICT, STRICT, Backup, Cutoff, Enter, Leaf, TraceEvent
+from plies.search.result import SearchStats
+
+EXACT, LOWER, UPPER = "exact", "lower", "upper"
+
+
+@dataclass
+class NodeReport:
+    """What one node is and what the search did there."""
+
+    path: Path
+    label: str
+    player: str
+    """MAX, MIN, or "leaf"."""
+    minimax: float
+    """The node's true minimax value (MAX's view)."""
+    leaf_index: int | None = None
+    visit: int | None = None
+    """Place in the visiting order (0 = root), None if never visited."""
+    value: float | None = None
+    """The value the search backed up (or evaluated at a leaf); None if never visited."""
+    bound: str | None = None
+    """exact, lower (true value >= value) or upper (true value <= value), as alpha-beta knows."""
+    alpha_in: float | None = None
+    beta_in: float | None = None
+    alpha_out: float | None = None
+    beta_out: float | None = None
+    pruned: bool = False
+    """Never visited because an ancestor was cut off."""
+
+
+@dataclass(frozen=True)
+class PrunedBranch:
+    """A cutoff: at ``path`` the value crossed a bound, so ``skipped`` were never searched."""
+
+    path: Path
+    player: str
+    value: float
+    alpha: float
+    beta: float
+    skipped: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
+class TreeReport:
+    """The whole analysis of one tree under one algorithm."""
+
+    tree: Node
+    algorithm: str
+    rule: str | None
+    root: str
+    value: float
+    pv: tuple[int, ...]
+    """The principal variation: the child index chosen at each node from the root to a leaf."""
+    nodes: tuple[NodeReport, ...]
+    """Every node, depth-first left to right."""
+    pruned_branches: tuple[PrunedBranch, ...]
+    stats: SearchStats
+    trace: tuple[TraceEvent, ...]
+
+    @property
+    def best_path(self) -> tuple[int, ...]:
+        """The root's best move as a path, ``(i,)``, or ``()`` when the root is a leaf."""
+        return self.pv[:1]
+
+    def node(self, path: Path) -> NodeReport:
+        return next(n for n in self.nodes if n.path == path)
+
+    @property
+    def leaf_count(self) -> int:
+        return sum(1 for n in self.nodes if n.leaf_index is not None)
+
+    @property
+    def pruned_leaves(self) -> tuple[int, ...]:
+        """0-based indices, left to right, of the leaves the search never evaluated."""
+        return tuple(n.leaf_index for n in self.nodes if n.leaf_index is not None and n.pruned)
+
+    @property
+    def visit_order(self) -> tuple[NodeReport, ...]:
+        visited = [n for n in self.nodes if n.visit is not None]
+        return tuple(sorted(visited, key=lambda n: n.visit or 0))
+
+    def labels(self, path: Path) -> list[str]:
+        """The labels along ``path`` from the root."""
+        return [self.node(path[:i]).label for i in range(len(path) + 1)]
+
+
+def exact_values(tree: Node, root: str = "MAX") -> dict[Path, float]:
+    """Every node's minimax value by plain recursion (MAX's view): the oracle."""
+    values: dict[Path, float] = {}
+
+    def value(node: Node, path: Path, player: str) -> float:
+        if node.is_leaf:
+            assert node.value is not None
+            result = node.value
+        else:
+            other = "MIN" if player == "MAX" else "MAX"
+            children = [value(c, (*path, i), other) for i, c in enumerate(node.children)]
+            result = max(children) if player == "MAX" else min(children)
+        values[path] = result
+        return result
+
+    value(tree, (), root)
+    return values
+
+
+def _bound(value: float, alpha: float | None, beta: float | None) -> str:
+    """Fail-soft reading: a value at or outside the entry window is only a bound."""
+    if alpha is not None and value <= alpha:
+        return UPPER
+    if beta is not None and value >= beta:
+        return LOWER
+    return EXACT
+
+
+def analyse_tree(
+    tree: Node, algorithm: str = "alphabeta", *, strict: bool = False, root: str = "MAX"
+) -> TreeReport:
+    """Search ``tree`` with a textbook algorithm and report every node."""
+    game = TreeGame(tree, root)
+    search = ALGORITHMS[algorithm]
+    options: dict[str, Any] = {"strict": strict} if algorithm == "alphabeta" else {}
+    result = search(game, (), max_player="MAX", trace=True, **options)
+    trace = result.trace or ()
+    truth = exact_values(tree, root)
+    reports: dict[Path, NodeReport] = {}
+    leaf_index = 0
+    for path, node in tree.walk():
+        player = "leaf" if node.is_leaf else game.to_move(path)
+        reports[path] = NodeReport(path, node.label, player, truth[path])
+        if node.is_leaf:
+            reports[path].leaf_index = leaf_index
+            leaf_index += 1
+    branches = []
+    entries = [e for e in trace if isinstance(e, Enter)]
+    for visit, entry in enumerate(entries):
+        report = reports[entry.path]
+        report.visit, report.alpha_in, report.beta_in = visit, entry.alpha, entry.beta
+    for event in trace:
+        if isinstance(event, Leaf):
+            reports[event.path].value, reports[event.path].bound = event.value, EXACT
+        elif isinstance(event, Backup):
+            report = reports[event.path]
+            report.value, report.alpha_out, report.beta_out = event.value, event.alpha, event.beta
+            report.bound = _bound(event.value, report.alpha_in, report.beta_in)
+        elif isinstance(event, Cutoff):
+            skipped = tuple((*event.path, a) for a in event.skipped)
+            branches.append(
+                PrunedBranch(
+                    event.path, event.player, event.value, event.alpha, event.beta, skipped
+                )
+            )
+            for top in skipped:
+                for path, _ in game.nodes[top].walk(top):
+                    reports[path].pruned = True
+    return TreeReport(
+        tree=tree,
+        algorithm=algorithm,
+        rule=result.rule,
+        root=root,
+        value=result.value,
+        pv=tuple(result.pv),
+        nodes=tuple(reports[p] for p, _ in tree.walk()),
+        pruned_branches=tuple(branches),
+        stats=result.stats,
+        trace=trace,
+    )
+
+
+# Output ------------------------------------------------------------------------------------
+
+
+def number(value: float | None) -> str:
+    """A value as people write it: 3 not 3.0, and the infinities as -inf/+inf."""
+    if value is None:
+        return ""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _json_number(value: float | None) -> float | str | None:
+    if value is None:
+        return None
+    return number(value) if math.isinf(value) else value
+
+
+def rule_text(rule: str | None) -> str:
+    if rule == NON_STRICT:
+        return "non-strict pruning: stop when v >= beta at MAX, v <= alpha at MIN"
+    if rule == STRICT:
+        return "strict pruning: stop only when v > beta at MAX, v < alpha at MIN"
+    return "no pruning"
+
+
+def report_json(report: TreeReport) -> dict[str, Any]:
+    """The ``plies tree --json`` object; infinite alpha/beta are written "-inf" / "+inf"."""
+    return {
+        "algorithm": report.algorithm,
+        "rule": report.rule or NON_STRICT,
+        "root": report.root,
+        "value": report.value,
+        "best_path": list(report.best_path),
+        "best_path_labels": report.labels(report.best_path),
+        "pv": list(report.pv),
+        "pv_labels": report.labels(report.pv),
+        "pruned_leaves": list(report.pruned_leaves),
+        "pruned_leaf_labels": [
+            n.label for n in report.nodes if n.leaf_index is not None and n.pruned
+        ],
+        "pruned_subtrees": [
+            {
+                "at": list(b.path),
+                "at_label": report.node(b.path).label,
+                "value": b.value,
+                "alpha": _json_number(b.alpha),
+                "beta": _json_number(b.beta),
+                "skipped": [list(p) for p in b.skipped],
+                "skipped_labels": [report.node(p).label for p in b.skipped],
+            }
+            for b in report.pruned_branches
+        ],
+        "leaf_count": report.leaf_count,
+        "node_count": len(report.nodes),
+        "nodes_visited": report.stats.nodes,
+        "leaves_evaluated": report.stats.leaves,
+        "cutoffs": report.stats.cutoffs,
+        "visit_order": [n.label for n in report.visit_order],
+        "nodes": [
+            {
+                "label": n.label,
+                "path": list(n.path),
+                "player": n.player,
+                "minimax": n.minimax,
+                "value": n.value,
+                "bound": n.bound,
+                "visited": n.visit is not None,
+                "visit": n.visit,
+                "pruned": n.pruned,
+                "leaf_index": n.leaf_index,
+                "alpha_in": _json_number(n.alpha_in),
+                "beta_in": _json_number(n.beta_in),
+                "alpha_out": _json_number(n.alpha_out),
+                "beta_out": _json_number(n.beta_out),
+            }
+            for n in report.nodes
+        ],
+    }
+
+
+def searched_text(node: NodeReport) -> str:
+    """The searched value with its bound: ``3``, ``<=2``, ``>=5``, or ``pruned``."""
+    if node.pruned:
+        return "pruned"
+    if node.value is None:
+        return "-"
+    prefix = {EXACT: "", LOWER: ">=", UPPER: "<="}[node.bound or EXACT]
+    return prefix + number(node.value)
+
+
+def trace_lines(report: TreeReport) -> list[str]:
+    """The trace as indented lines, one event each."""
+    lines = []
+    for event in report.trace:
+        node = report.node(event.path)
+        indent = "  " * len(event.path)
+        if isinstance(event, Enter):
+            window = (
+                ""
+                if event.alpha is None
+                else f" alpha={number(event.alpha)} beta={number(event.beta)}"
+            )
+            if node.player != "leaf":
+                lines.append(f"{indent}enter {node.label} ({node.player}){window}")
+        elif isinstance(event, Leaf):
+            lines.append(f"{indent}leaf {node.label} = {number(event.value)}")
+        elif isinstance(event, Cutoff):
+            test = ">=" if event.player == "MAX" else "<="
+            if report.rule == STRICT:
+                test = test[0]
+            bound = "beta" if event.player == "MAX" else "alpha"
+            limit = event.beta if event.player == "MAX" else event.alpha
+            skipped = ", ".join(report.node((*event.path, a)).label for a in event.skipped)
+            lines.append(
+                f"{indent}  cutoff at {node.label}: v={number(event.value)} {test} "
+                f"{bound}={number(limit)}, prune {skipped}"
+            )
+        else:
+            window = (
+                ""
+                if event.alpha is None
+                else f" (alpha={number(event.alpha)} beta={number(event.beta)})"
+            )
+            best = report.node((*event.path, event.action)).label
+            lines.append(f"{indent}{node.label} = {number(event.value)} via {best}{window}")
+    return lines

@@ -1,0 +1,189 @@
+"""The ``plies`` command line: outputs, JSON contracts, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CliRun
+
+LECTURE = "[[3,12,8],[2,4,6],[14,5,2]]"
+Run = Callable[..., CliRun]
+
+
+def _one_line_error(result: CliRun, fragment: str) -> None:
+    assert result.code == 2, result
+    assert result.err.startswith("plies: error: ")
+    assert result.err.count("\n") == 1, result.err
+    assert fragment in result.err
+    assert "Traceback" not in result.err + result.out
+
+
+def test_tree_json_contract(run_cli: Run) -> None:
+    result = run_cli("tree", LECTURE, "--json")
+    assert result.code == 0
+    data = json.loads(result.out)
+    assert data["value"] == 3
+    assert data["best_path"] == [0]
+    assert data["pv"] == [0, 0]
+    assert data["pruned_leaves"] == [4, 5]
+    assert data["leaf_count"] == 9
+    assert data["nodes_visited"] == 11
+    assert data["rule"] == "non-strict"
+    values = {node["label"]: node["value"] for node in data["nodes"]}
+    assert values["A"] == 3 and values["B"] == 3 and values["c2"] is None
+    minimax = {node["label"]: node["minimax"] for node in data["nodes"]}
+    assert (minimax["C"], minimax["D"]) == (2, 2)
+
+
+def test_tree_strict_minimax_and_root_min(run_cli: Run) -> None:
+    strict = json.loads(run_cli("tree", "[[3,5],[3,1]]", "--strict", "--json").out)
+    loose = json.loads(run_cli("tree", "[[3,5],[3,1]]", "--json").out)
+    assert (strict["rule"], strict["pruned_leaves"]) == ("strict", [])
+    assert (loose["rule"], loose["pruned_leaves"]) == ("non-strict", [3])
+    full = json.loads(run_cli("tree", LECTURE, "--algorithm", "minimax", "--json").out)
+    assert (full["value"], full["pruned_leaves"], full["nodes_visited"]) == (3, [], 13)
+    low = json.loads(run_cli("tree", LECTURE, "--root", "min", "--json").out)
+    assert (low["root"], low["value"], low["best_path"]) == ("MIN", 6, [1])
+
+
+def test_tree_human_output(run_cli: Run) -> None:
+    result = run_cli("tree", "((3 12 8) (2 4 6) (14 5 2))", "--trace")
+    assert result.code == 0
+    out = result.out
+    assert "value: 3" in out
+    assert "A -> B -> b1" in out
+    assert "in order: A B b1 b2 b3 C c1 D d1 d2 d3" in out
+    assert "pruned at C (MIN, v=2 <= alpha=3): c2, c3" in out
+    assert "pruned leaves: c2 c3 (leaf indices [4, 5])" in out
+    assert "cutoff at C" in out
+
+
+def test_tree_from_file_and_stdin(run_cli: Run, tmp_path: Path) -> None:
+    source = tmp_path / "tree.txt"
+    source.write_text('{"label": "R", "children": [{"label": "x", "value": 1}, 2]}')
+    from_file = json.loads(run_cli("tree", str(source), "--json").out)
+    assert (from_file["value"], from_file["best_path_labels"]) == (2, ["R", "r2"])
+    from_stdin = json.loads(run_cli("tree", "--json", stdin=LECTURE).out)
+    assert from_stdin["value"] == 3
+    dash = json.loads(run_cli("tree", "-", "--json", stdin=LECTURE).out)
+    assert dash["pruned_leaves"] == [4, 5]
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("tree", "((3 12 8) (2 4 6)"), "never closed"),
+        (("tree", ""), "empty input"),
+        (("tree", "-"), "empty input"),
+        (("tree", "[[3,a]]"), "is not a number"),
+        (("tree", "no-such-file.txt"), "no such file"),
+        (("tree", LECTURE, "--algorithm", "negamax"), "negamax"),
+        (("tree", LECTURE, "--root", "middle"), "middle"),
+        (("tree", LECTURE, "--draw", "tree.gif"), ".svg or .png"),
+        (("tree", LECTURE, "--frobnicate"), "--frobnicate"),
+        (("frobnicate",), "No such command"),
+        (("solve", "chess"), "unknown game 'chess'"),
+        (("solve", "tictactoe:m=x"), "not an integer"),
+        (("solve", "tictactoe:q=1"), "unknown option 'q'"),
+        (("solve", "tictactoe:k=9"), "k=9"),
+        (("solve", "tictactoe", "XXO/..."), "squares"),
+        (("solve", "tictactoe", "XXX/XO./..."), "X moves first"),
+        (("solve", "tictactoe", "XXX/OOO/X.."), "both X and O"),
+        (("solve", "tictactoe", "XZ./.../..."), "'Z'"),
+        (("solve", "tictactoe", "--algorithm", "negamax"), "negamax"),
+        (("solve", "nim", "3,x"), "x"),
+        (("play", "tictactoe", "--first", "wizard"), "unknown agent 'wizard'"),
+        (("play", "tictactoe", "--first", "alphabeta:depth=0"), "at least 1"),
+        (("play", "tictactoe", "--first", "alphabeta:deep=3"), "unknown option 'deep'"),
+        (("play", "tictactoe", "--first", "alphabeta:depth"), "malformed option"),
+        (("play", "nim", "--first", "alphabeta:depth=2"), "no evaluation function"),
+        (("play", "tictactoe", "--position", "XXX/OO./..."), "already over"),
+        (("effort", "tictactoe", "--plies", "1,x"), "--plies"),
+        (("effort", "tictactoe", "--plies", "2", "--algorithms", "foo"), "foo"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    run_cli: Run, args: tuple[str, ...], fragment: str
+) -> None:
+    _one_line_error(run_cli(*args, stdin=""), fragment)
+
+
+def test_solve_json(run_cli: Run) -> None:
+    data = json.loads(run_cli("solve", "tictactoe", "XO./.X./...", "--json").out)
+    assert data["to_move"] == "O"
+    assert data["value"] == 1 and data["value_for"] == "X"
+    assert data["best_move"] == data["pv"][0]
+    assert data["nodes"] > 0
+    minimax = json.loads(
+        run_cli("solve", "tictactoe", "XO./.X./...", "--algorithm", "minimax", "--json").out
+    )
+    assert minimax["value"] == 1 and minimax["nodes"] > data["nodes"]
+
+
+def test_solve_nim_first_player_view(run_cli: Run) -> None:
+    assert json.loads(run_cli("solve", "nim", "3,4,5", "--json").out)["value"] == 1
+    assert json.loads(run_cli("solve", "nim", "1,2,3", "--json").out)["value"] == -1
+
+
+def test_play_human_reprompts(run_cli: Run) -> None:
+    moves = "zz\nb2\nb2\na2\nc2\na3\nb3\nc3\nc1\nb1\n"
+    result = run_cli(
+        "play", "tictactoe", "--first", "human", "--second", "alphabeta", "--quiet", stdin=moves
+    )
+    assert result.code == 0, result.err
+    assert "'zz' is not a square" in result.out
+    assert "that square is taken" in result.out
+    assert "game over after" in result.out
+
+
+def test_play_abandoned_keeps_the_game(run_cli: Run) -> None:
+    result = run_cli("play", "tictactoe", "--quiet", stdin="b2\n")
+    assert result.code == 1
+    assert "game abandoned after 2 moves: b2 a1" in result.err
+    assert "--position 'O../.X./...'" in result.err
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "tiles", "nim:heaps=2-3"])
+def test_play_ai_against_random(run_cli: Run, game: str) -> None:
+    result = run_cli("play", game, "--first", "random", "--second", "alphabeta", "--seed", "1")
+    assert result.code == 0, result.err
+    assert "game over after" in result.out
+
+
+def test_games_and_demo(run_cli: Run) -> None:
+    listing = run_cli("games").out
+    assert all(name in listing for name in ("tictactoe", "tiles", "nim"))
+    demo = run_cli("demo")
+    assert demo.code == 0
+    assert "pruned leaves: c2 c3" in demo.out
+    assert "549,946 nodes" in demo.out
+    assert "game over: draw" in demo.out
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot program is not installed")
+@pytest.mark.parametrize("suffix", [".svg", ".png"])
+def test_draw(run_cli: Run, tmp_path: Path, suffix: str) -> None:
+    target = tmp_path / f"tree{suffix}"
+    result = run_cli("tree", LECTURE, "--draw", str(target))
+    assert result.code == 0, result.err
+    assert target.stat().st_size > 0
+    if suffix == ".svg":
+        svg = target.read_text()
+        assert "c2" in svg and "stroke-dasharray" in svg
+
+
+def test_draw_without_dot(run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    _one_line_error(run_cli("tree", LECTURE, "--draw", str(tmp_path / "t.svg")), "not installed")
+
+
+def test_effort_json(run_cli: Run) -> None:
+    data = json.loads(run_cli("effort", "tictactoe", "--plies", "6,8", "--json").out)
+    rows = {row["plies"]: row for row in data["rows"]}
+    assert rows[8]["positions"] == 222
+    assert rows[8]["mean_nodes"]["minimax"] == 2.0
