@@ -187,3 +187,36 @@ def test_effort_json(run_cli: Run) -> None:
     rows = {row["plies"]: row for row in data["rows"]}
     assert rows[8]["positions"] == 222
     assert rows[8]["mean_nodes"]["minimax"] == 2.0
+
+
+def test_solve_each_move_lists_all_best_moves(run_cli: Run) -> None:
+    data = json.loads(run_cli("solve", "tictactoe", "X../.../...", "--moves", "--json").out)
+    assert data["best_moves"] == ["b2"]  # every other reply to a corner loses
+    assert len(data["moves"]) == 8
+    empty = json.loads(run_cli("solve", "tictactoe", "--moves", "--json").out)
+    assert len(empty["best_moves"]) == 9  # every first move draws
+    assert data["value"] == empty["value"] == 0
+
+
+def test_effort_interrupted_keeps_finished_rows(
+    run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import plies.effort
+
+    original = plies.effort.ALGORITHMS["minimax"]
+    calls = 0
+
+    def interrupt_later(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        if calls > 222:  # every 8-mark position done, then Ctrl-C during the next row
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+
+    monkeypatch.setitem(plies.effort.ALGORITHMS, "minimax", interrupt_later)
+    result = run_cli("effort", "tictactoe", "--plies", "8,6", "--json")
+    assert result.code == 130
+    data = json.loads(result.out)
+    assert data["complete"] is False
+    assert [row["plies"] for row in data["rows"]] == [8]
+    assert "interrupted" in result.err

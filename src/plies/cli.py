@@ -35,8 +35,8 @@ def _console() -> Console:
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
-    """``1 node``, ``2 nodes``."""
-    return f"{count} {word if count == 1 else words or word + 's'}"
+    """``1 node``, ``2,048 nodes``."""
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
 
 
 def _echo_json(data: dict[str, Any]) -> None:
@@ -213,7 +213,8 @@ def _search_summary(result: SearchResult[Any]) -> str:
     stats = result.stats
     rate = stats.nodes / stats.time if stats.time > 0 else 0.0
     return (
-        f"{stats.nodes:,} nodes, {stats.leaves:,} leaves, {stats.cutoffs:,} cutoffs, "
+        f"{plural(stats.nodes, 'node')}, {plural(stats.leaves, 'leaf', 'leaves')}, "
+        f"{plural(stats.cutoffs, 'cutoff')}, "
         f"{stats.time:.3f} s ({rate:,.0f} nodes/s)"
     )
 
@@ -223,9 +224,20 @@ def _search_summary(result: SearchResult[Any]) -> str:
 @click.argument("position", required=False)
 @click.option("--algorithm", "-a", type=ALGORITHM_CHOICE, default="alphabeta", show_default=True)
 @click.option("--strict", is_flag=True, help="Alpha-beta prunes only on strict inequality.")
+@click.option(
+    "--moves",
+    "each_move",
+    is_flag=True,
+    help="Also search every legal move separately and list all the best ones.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(
-    game_spec: str, position: str | None, algorithm: str, strict: bool, as_json: bool
+    game_spec: str,
+    position: str | None,
+    algorithm: str,
+    strict: bool,
+    each_move: bool,
+    as_json: bool,
 ) -> None:
     """Solve GAME from its start or POSITION: value for the first player, best moves, nodes.
 
@@ -236,27 +248,41 @@ def solve(
     options: dict[str, Any] = {"max_player": first}
     if algorithm == "alphabeta":
         options["strict"] = strict
-    result = ALGORITHMS[algorithm.lower()](game, state, **options)
+    search = ALGORITHMS[algorithm.lower()]
+    result = search(game, state, **options)
     pv = _line_notation(game, state, result.pv)
+    moves: list[dict[str, Any]] = []
+    if each_move and not game.is_terminal(state):
+        for action in game.actions(state):
+            child = search(game, game.result(state, action), **options)
+            moves.append(
+                {
+                    "move": game.format_action(state, action),
+                    "value": child.value,
+                    "nodes": child.stats.nodes,
+                }
+            )
+    best_moves = [m["move"] for m in moves if m["value"] == result.value]
+    data: dict[str, Any] = {
+        "game": game_spec,
+        "position": _position_text(game, state),
+        "to_move": game.to_move(state),
+        "algorithm": result.algorithm,
+        "rule": result.rule,
+        "value": result.value,
+        "value_for": first,
+        "best_move": pv[0] if pv else None,
+        "pv": pv,
+        "nodes": result.stats.nodes,
+        "leaves": result.stats.leaves,
+        "cutoffs": result.stats.cutoffs,
+        "max_depth": result.stats.max_depth,
+        "time": round(result.stats.time, 6),
+    }
+    if each_move:
+        data.update(moves=moves, best_moves=best_moves)
     if as_json:
-        _echo_json(
-            {
-                "game": game_spec,
-                "position": _position_text(game, state),
-                "to_move": game.to_move(state),
-                "algorithm": result.algorithm,
-                "rule": result.rule,
-                "value": result.value,
-                "value_for": first,
-                "best_move": pv[0] if pv else None,
-                "pv": pv,
-                "nodes": result.stats.nodes,
-                "leaves": result.stats.leaves,
-                "cutoffs": result.stats.cutoffs,
-                "max_depth": result.stats.max_depth,
-                "time": round(result.stats.time, 6),
-            }
-        )
+        _echo_json(data)
         return
     click.echo(game.display(state))
     if game.is_terminal(state):
@@ -266,9 +292,13 @@ def solve(
     click.echo(f"value: {number(result.value)} for {first}")
     if pv:
         click.echo(f"best move: {pv[0]}; principal variation: {' '.join(pv)}")
-    else:
-        click.echo("the game is over in this position")
     click.echo(_search_summary(result))
+    if moves:
+        click.echo(f"best moves: {' '.join(best_moves)}")
+        for move in moves:
+            click.echo(
+                f"  {move['move']:>6}  value {number(move['value'])}  {move['nodes']:,} nodes"
+            )
 
 
 # plies play ----------------------------------------------------------------------------------
@@ -279,7 +309,7 @@ def _turn_printer(quiet: bool) -> Any:
         line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
         if turn.search is not None:
             line += (
-                f"  [value for {turn.player}: {number(turn.search.value)}; "
+                f"  [value for {turn.player}: {turn.search.value:.3g}; "
                 f"{_search_summary(turn.search)}]"
             )
         click.echo(line)
@@ -390,7 +420,7 @@ def effort(
     """
     from rich.progress import Progress
 
-    from plies.effort import effort_table, format_effort_table, plot_effort
+    from plies.effort import EffortRow, effort_rows, format_effort_table, plot_effort
 
     game = make_game(game_spec)
     names = [name.strip().lower() for name in algorithms.split(",") if name.strip()]
@@ -398,18 +428,25 @@ def effort(
         console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
     ) as bar:
         task = bar.add_task("searching positions", total=None)
-        rows = effort_table(
+        rows: list[EffortRow] = []
+        searches = effort_rows(
             game,
             _integers(plies_text, "--plies"),
             names,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
-    if plot is not None:
+        interrupted = False
+        try:
+            rows.extend(searches)
+        except KeyboardInterrupt:
+            interrupted = True
+    if plot is not None and rows:
         plot_effort(rows, plot, title=f"{game_spec}: mean nodes visited")
     if as_json:
         _echo_json(
             {
                 "game": game_spec,
+                "complete": not interrupted,
                 "rows": [
                     {
                         "plies": r.plies,
@@ -422,10 +459,15 @@ def effort(
                 ],
             }
         )
-        return
-    click.echo(format_effort_table(rows))
-    if plot is not None:
-        click.echo(f"plotted to {plot}")
+    else:
+        click.echo(format_effort_table(rows))
+        if plot is not None and rows:
+            click.echo(f"plotted to {plot}")
+    if interrupted:
+        click.echo(
+            "plies: interrupted; the rows shown are complete, the rest were not run", err=True
+        )
+        sys.exit(130)
 
 
 # plies games ---------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -150,9 +150,21 @@ def effort_table(
     *,
     progress: Progress | None = None,
 ) -> list[EffortRow]:
+    """All rows of :func:`effort_rows` as a list."""
+    return list(effort_rows(game, plies, algorithms, progress=progress))
+
+
+def effort_rows(
+    game: Game[Any, Any],
+    plies: Sequence[int],
+    algorithms: Sequence[str] = ("minimax", "alphabeta"),
+    *,
+    progress: Progress | None = None,
+) -> Iterator[EffortRow]:
     """Average nodes each algorithm visits from the non-terminal positions ``p`` plies deep.
 
-    One :class:`EffortRow` per entry of ``plies``, in the order given. ``progress(done, total)``
+    Yields one :class:`EffortRow` per entry of ``plies``, in the order given, as each is done
+    (so an interrupted run keeps the rows finished so far). ``progress(done, total)``
     is called with ``done = 0`` before the first search and after every position (all
     algorithms searched), ``total`` being the positions of all rows together.
 
@@ -167,7 +179,6 @@ def effort_table(
     done = 0
     if progress is not None:
         progress(done, total)
-    rows: list[EffortRow] = []
     for p in counts:
         states = layers[p]
         nodes: dict[str, list[int]] = {name: [] for name in names}
@@ -181,18 +192,15 @@ def effort_table(
             done += 1
             if progress is not None:
                 progress(done, total)
-        rows.append(
-            EffortRow(
-                plies=p,
-                positions=len(states),
-                mean_nodes={n: sum(nodes[n]) / len(states) if states else math.nan for n in names},
-                total_nodes={n: sum(nodes[n]) for n in names},
-                min_nodes={n: min(nodes[n], default=0) for n in names},
-                max_nodes={n: max(nodes[n], default=0) for n in names},
-                seconds=seconds,
-            )
+        yield EffortRow(
+            plies=p,
+            positions=len(states),
+            mean_nodes={n: sum(nodes[n]) / len(states) if states else math.nan for n in names},
+            total_nodes={n: sum(nodes[n]) for n in names},
+            min_nodes={n: min(nodes[n], default=0) for n in names},
+            max_nodes={n: max(nodes[n], default=0) for n in names},
+            seconds=seconds,
         )
-    return rows
 
 
 def _algorithms_of(rows: Sequence[EffortRow]) -> list[str]:
