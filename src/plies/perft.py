@@ -1,0 +1,72 @@
+"""Perft: the number of move paths of exactly ``depth`` plies, the exactness check of rule sets.
+
+A game that finishes before ``depth`` contributes nothing, unless the game's own published
+convention says otherwise; such a game (and any game with a compiled counter) provides a
+``perft(state, depth)`` method, which :func:`perft` prefers to the generic walk.
+
+>>> from plies.games.tictactoe import TicTacToe
+>>> game = TicTacToe()
+>>> [perft(game, game.initial_state(), d) for d in range(5)]
+[1, 9, 72, 504, 3024]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+from plies.errors import SpecError
+from plies.game import Game
+
+
+@runtime_checkable
+class HasPerft(Protocol):
+    """A game's own perft, following its published convention (often compiled)."""
+
+    def perft(self, state: Any, depth: int) -> int: ...
+
+
+def generic_perft(game: Game[Any, Any], state: Any, depth: int) -> int:
+    """Move paths of exactly ``depth`` plies through the formal interface; the last ply is
+    counted in bulk (the number of legal actions), not played."""
+    if depth == 0:
+        return 1
+    if game.is_terminal(state):
+        return 0
+    actions = game.actions(state)
+    if depth == 1:
+        return len(actions)
+    return sum(generic_perft(game, game.result(state, a), depth - 1) for a in actions)
+
+
+def perft(game: Game[Any, Any], state: Any, depth: int) -> int:
+    """Perft of ``state`` to ``depth``, by the game's own counter when it has one."""
+    if depth < 0:
+        raise SpecError(f"perft depth must be at least 0, got {depth}")
+    if isinstance(game, HasPerft):
+        return game.perft(state, depth)
+    return generic_perft(game, state, depth)
+
+
+def divide(
+    game: Game[Any, Any],
+    state: Any,
+    depth: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[tuple[Any, int]]:
+    """Perft split by first move: ``(action, count)`` for each legal action (depth >= 1).
+
+    ``progress(done, total)`` is called after each first move, so an interrupted run can
+    report the moves already counted.
+    """
+    if depth < 1:
+        raise SpecError(f"perft --divide needs a depth of at least 1, got {depth}")
+    if game.is_terminal(state):
+        return []
+    actions = list(game.actions(state))
+    counts: list[tuple[Any, int]] = []
+    for done, action in enumerate(actions, start=1):
+        counts.append((action, perft(game, game.result(state, action), depth - 1)))
+        if progress is not None:
+            progress(done, len(actions))
+    return counts
