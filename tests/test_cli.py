@@ -220,3 +220,27 @@ def test_effort_interrupted_keeps_finished_rows(
     assert data["complete"] is False
     assert [row["plies"] for row in data["rows"]] == [8]
     assert "interrupted" in result.err
+
+
+def test_perft_json_and_divide(run_cli: Run) -> None:
+    data = json.loads(run_cli("perft", "tictactoe", "6", "--json").out)
+    assert data["nodes"] == 54_720 and data["time"] >= 0
+    split = json.loads(run_cli("perft", "tictactoe", "6", "--divide", "--json").out)
+    assert sum(split["divide"].values()) == 54_720
+    corners = {split["divide"][m] for m in ("a1", "c1", "a3", "c3")}
+    edges = {split["divide"][m] for m in ("b1", "a2", "c2", "b3")}
+    assert len(corners) == len(edges) == 1  # the board's symmetry
+    text = run_cli("perft", "nim", "2", "--position", "1,2", "--divide").out
+    assert "1:1: 2" in text and "perft 2: 4 nodes" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("perft", "tictactoe", "x"), "'x' is not a valid integer"),
+        (("perft", "chess", "2"), "unknown game"),
+        (("perft", "tictactoe", "2", "--position", "XXXX"), "squares"),
+    ],
+)
+def test_perft_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
+    _one_line_error(run_cli(*args), fragment)

@@ -12,7 +12,7 @@ convention says otherwise; such a game (and any game with a compiled counter) pr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any, Protocol, runtime_checkable
 
 from plies.errors import SpecError
@@ -48,25 +48,12 @@ def perft(game: Game[Any, Any], state: Any, depth: int) -> int:
     return generic_perft(game, state, depth)
 
 
-def divide(
-    game: Game[Any, Any],
-    state: Any,
-    depth: int,
-    progress: Callable[[int, int], None] | None = None,
-) -> list[tuple[Any, int]]:
-    """Perft split by first move: ``(action, count)`` for each legal action (depth >= 1).
-
-    ``progress(done, total)`` is called after each first move, so an interrupted run can
-    report the moves already counted.
-    """
+def divide(game: Game[Any, Any], state: Any, depth: int) -> Iterator[tuple[Any, int]]:
+    """Perft split by first move: ``(action, count)`` for each legal action (depth >= 1),
+    yielded one at a time so an interrupted count keeps the moves already done."""
     if depth < 1:
         raise SpecError(f"perft --divide needs a depth of at least 1, got {depth}")
     if game.is_terminal(state):
-        return []
-    actions = list(game.actions(state))
-    counts: list[tuple[Any, int]] = []
-    for done, action in enumerate(actions, start=1):
-        counts.append((action, perft(game, game.result(state, action), depth - 1)))
-        if progress is not None:
-            progress(done, len(actions))
-    return counts
+        return
+    for action in game.actions(state):
+        yield action, perft(game, game.result(state, action), depth - 1)

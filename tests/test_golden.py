@@ -1,0 +1,73 @@
+"""Golden playthroughs: a recorded seeded game per registered game, compared on every run.
+
+Each record holds, for every position, its notation, its picture, the legal moves and the move
+played, so any silent change of rules (or of notation) fails here. After an intended change,
+regenerate with ``PLIES_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py`` and review the
+diff of ``tests/golden/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plies.game import HasPositionNotation
+from plies.games import GAMES, make_game
+
+GOLDEN = Path(__file__).parent / "golden"
+SEED = 20261121
+MAX_MOVES = 400
+
+
+def playthrough(name: str) -> dict[str, Any]:
+    """A game of uniformly random legal moves from a fixed seed, every step recorded."""
+    game = make_game(name)
+    rng = random.Random(SEED)
+    state = game.initial_state()
+    steps = []
+    while not game.is_terminal(state) and len(steps) < MAX_MOVES:
+        actions = list(game.actions(state))
+        action = rng.choice(actions)
+        steps.append(
+            {
+                "position": game.format_position(state)
+                if isinstance(game, HasPositionNotation)
+                else None,
+                "board": game.display(state).splitlines(),
+                "to_move": game.to_move(state),
+                "legal": [game.format_action(state, a) for a in actions],
+                "move": game.format_action(state, action),
+            }
+        )
+        state = game.result(state, action)
+    return {
+        "game": name,
+        "seed": SEED,
+        "steps": steps,
+        "final": {
+            "board": game.display(state).splitlines(),
+            "terminal": game.is_terminal(state),
+            "payoffs": list(game.payoffs(state)) if game.is_terminal(state) else None,
+        },
+    }
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_golden_playthrough(name: str) -> None:
+    path = GOLDEN / f"{name}.json"
+    record = playthrough(name)
+    if os.environ.get("PLIES_UPDATE_GOLDEN"):
+        path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    if not path.exists():
+        pytest.fail(f"no golden record {path.name}; create it with PLIES_UPDATE_GOLDEN=1")
+    expected = json.loads(path.read_text(encoding="utf-8"))
+    assert record["final"]["terminal"], f"{name}: the recorded game did not finish"
+    for index, (got, want) in enumerate(zip(record["steps"], expected["steps"], strict=False)):
+        assert got == want, f"{name}: step {index} differs from the golden record"
+    assert len(record["steps"]) == len(expected["steps"])
+    assert record["final"] == expected["final"]
