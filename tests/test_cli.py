@@ -231,7 +231,7 @@ def test_perft_json_and_divide(run_cli: Run) -> None:
     edges = {split["divide"][m] for m in ("b1", "a2", "c2", "b3")}
     assert len(corners) == len(edges) == 1  # the board's symmetry
     text = run_cli("perft", "nim", "2", "--position", "1,2", "--divide").out
-    assert "1:1: 2" in text and "perft 2: 4 nodes" in text
+    assert "1:1: 2" in text and "perft 2: 5 nodes" in text
 
 
 @pytest.mark.parametrize(
