@@ -1,0 +1,424 @@
+"""Othello (Reversi) on the 8x8 board from the standard start.
+
+Black (``B``, drawn ``X``) and white (``W``, drawn ``O``) take turns putting a disc on an empty
+square so that it flanks, in at least one of the eight directions, an unbroken line of the
+opponent's discs ending in one of the mover's own; every line so flanked is turned over. Play
+starts with white on d4 and e5, black on d5 and e4, black to move. A player with no such square
+must pass, and the pass is a move (the action :data:`PASS`, written ``pass``); the game ends
+when neither player can move, and whoever has more discs wins (empty squares are awarded to
+nobody; equal counts draw).
+
+Squares are written ``d3``: the column letter ``a``..``h`` from the left, then the row ``1``..``8``
+from the top (lower case on output, any case on input). A position is either a game record
+from the start, the moves run together (``f5d6c3``; passes may be left out, or written
+``pass``/``ps``), or the board in Edax's OBF form: 64 squares in reading order (``-`` or ``.``
+empty, ``X``, ``*`` or ``B`` black, ``O`` or ``W`` white), a space, and the mover (``X``/``B``
+or ``O``/``W``). :meth:`Othello.format_position` writes the board form.
+
+>>> game = Othello()
+>>> state = game.initial_state()
+>>> [game.format_action(state, a) for a in game.actions(state)]
+['d3', 'c4', 'f5', 'e6']
+>>> state = game.parse_position("f5d6c3d3c4")
+>>> game.format_position(state)
+'------------------XO------XXX------OXX-----O-------------------- O'
+>>> [game.perft(game.initial_state(), depth) for depth in range(1, 6)]
+[4, 12, 56, 244, 1396]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
+from plies.game import Scoring, WinLossDrawGame
+from plies.spec import Options
+
+PASS = -1
+"""The action of a player who has no legal move."""
+
+FULL = (1 << 64) - 1
+NOT_A = 0xFEFEFEFEFEFEFEFE  # every column but a: where an eastward step may land
+NOT_H = 0x7F7F7F7F7F7F7F7F  # every column but h: where a westward step may land
+CORNERS = 0x8100000000000081
+CENTRE = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36)
+NAMES = {"B": "black", "W": "white"}
+
+INNER = 0x7E7E7E7E7E7E7E7E  # columns b..g: where a run can continue sideways without wrapping
+
+_LINES = ((1, NOT_A, NOT_H), (8, FULL, FULL), (9, NOT_A, NOT_H), (7, NOT_H, NOT_A))
+"""The four lines as (shift, mask after a left shift, mask after a right shift): left shifts
+step east, south, south-east and south-west; right shifts the opposite way."""
+
+
+def _square_class(square: int) -> int:
+    """Move-order class: 0 corner, 1 other edge square, 2 inner, 3 C-square, 4 X-square."""
+    row, column = divmod(square, 8)
+    edge_row, edge_column = row in (0, 7), column in (0, 7)
+    next_row, next_column = row in (1, 6), column in (1, 6)
+    if edge_row and edge_column:
+        return 0
+    if (edge_row and next_column) or (edge_column and next_row):
+        return 3
+    if edge_row or edge_column:
+        return 1
+    return 4 if next_row and next_column else 2
+
+
+_RANK = [(_square_class(square), square) for square in range(64)]
+"""The static move order: corners, edges, inner squares, C-squares, X-squares; then a1..h8."""
+
+_NEXT_TO_CORNER = {
+    corner: sum(
+        1 << s for s in range(64) if max(abs(s // 8 - corner // 8), abs(s % 8 - corner % 8)) == 1
+    )
+    for corner in (0, 7, 56, 63)
+}
+"""The C- and X-squares next to each corner, risky to hold while that corner is empty."""
+
+_EDGE_RAYS = {
+    0: (range(1, 7), range(8, 56, 8)),
+    7: (range(6, 0, -1), range(15, 63, 8)),
+    56: (range(57, 63), range(48, 0, -8)),
+    63: (range(62, 56, -1), range(55, 7, -8)),
+}
+"""From each corner, the non-corner squares of its two edges, nearest first."""
+
+
+@lru_cache(maxsize=4096)  # a search asks again at once: IS-TERMINAL, ACTIONS, EVAL
+def legal_moves(p: int, o: int) -> int:
+    """The squares where the mover (discs ``p``) flips something of the opponent's (``o``).
+
+    Per direction, the runs of up to six opponent discs that start next to a mover's disc are
+    grown by doubling (Edax's ``get_moves``); the empty square after a run is a move.
+    """
+    empty = ~(p | o) & FULL
+    moves = 0
+    for shift, _, _ in _LINES:
+        runs = o if shift == 8 else o & INNER  # sideways runs never reach columns a and h
+        pairs = runs & (runs << shift)  # run squares with a run square one step back
+        double = 2 * shift
+        run = runs & (p << shift)
+        run |= runs & (run << shift)
+        run |= pairs & (run << double)
+        run |= pairs & (run << double)
+        moves |= empty & (run << shift)
+        pairs = runs & (runs >> shift)
+        run = runs & (p >> shift)
+        run |= runs & (run >> shift)
+        run |= pairs & (run >> double)
+        run |= pairs & (run >> double)
+        moves |= empty & (run >> shift)
+    return moves
+
+
+def flips(p: int, o: int, square: int) -> int:
+    """The opponent discs that the mover turns over by playing ``square`` (0 if none)."""
+    flipped, move = 0, 1 << square
+    for shift, left_mask, right_mask in _LINES:
+        run, x = 0, (move << shift) & left_mask
+        while x & o:
+            run, x = run | x, (x << shift) & left_mask
+        if x & p:
+            flipped |= run
+        run, x = 0, (move >> shift) & right_mask
+        while x & o:
+            run, x = run | x, (x >> shift) & right_mask
+        if x & p:
+            flipped |= run
+    return flipped
+
+
+def _squares(bits: int) -> list[int]:
+    squares = []
+    while bits:
+        low = bits & -bits
+        squares.append(low.bit_length() - 1)
+        bits ^= low
+    return squares
+
+
+def _anchored(discs: int) -> int:
+    """The non-corner edge discs joined to an own corner by an unbroken line of own discs along
+    the edge: nothing can ever turn them over."""
+    anchored = 0
+    for corner, rays in _EDGE_RAYS.items():
+        if discs >> corner & 1:
+            for ray in rays:
+                for square in ray:
+                    if not discs >> square & 1:
+                        break
+                    anchored |= 1 << square
+    return anchored
+
+
+def _mix(x: int) -> int:
+    """splitmix64's finaliser: a bijection of 64-bit integers that scatters every input bit."""
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & FULL
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & FULL
+    return x ^ (x >> 31)
+
+
+_WHITE_TO_MOVE_KEY = _mix(0x5EED)
+
+
+class OthelloState(NamedTuple):
+    """An Othello state: the black and white discs as 64-bit boards (bit ``8 * row + column``,
+    a1 is bit 0) and the player to move."""
+
+    black: int
+    white: int
+    to_move: str
+
+
+class Othello(WinLossDrawGame[OthelloState, int]):
+    """Othello from the standard start. Actions are squares 0..63 (``8 * row + column``, a1 is 0)
+    or :data:`PASS`."""
+
+    name = "othello"
+    players = ("B", "W")
+
+    def __init__(self, scoring: Scoring = Scoring.PLUS_MINUS) -> None:
+        self.scoring = scoring
+
+    @classmethod
+    def from_options(cls, options: Options) -> Othello:
+        """``othello:scoring=payoff``."""
+        scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
+        return cls(Scoring(scoring))
+
+    def __repr__(self) -> str:
+        return "Othello()"
+
+    @staticmethod
+    def _sides(state: OthelloState) -> tuple[int, int]:
+        """(mover's discs, opponent's discs)."""
+        if state.to_move == "B":
+            return state.black, state.white
+        return state.white, state.black
+
+    def initial_state(self) -> OthelloState:
+        return OthelloState(black=(1 << 28) | (1 << 35), white=(1 << 27) | (1 << 36), to_move="B")
+
+    def to_move(self, state: OthelloState) -> str:
+        return state.to_move
+
+    def actions(self, state: OthelloState) -> Sequence[int]:
+        """The legal squares, corners first and X-squares last; ``[PASS]`` when there are none
+        but the opponent can move; ``[]`` at the end."""
+        p, o = self._sides(state)
+        moves = legal_moves(p, o)
+        if moves:
+            return sorted(_squares(moves), key=_RANK.__getitem__)
+        return [PASS] if legal_moves(o, p) else []
+
+    def result(self, state: OthelloState, action: int) -> OthelloState:
+        p, o = self._sides(state)
+        mover = state.to_move
+        if action == PASS:
+            if legal_moves(p, o) or not legal_moves(o, p):
+                raise IllegalMoveError("move pass is not legal in this position")
+            return state._replace(to_move=self.opponent(mover))
+        flipped = flips(p, o, action) if 0 <= action < 64 and not (p | o) >> action & 1 else 0
+        if not flipped:
+            raise IllegalMoveError(f"move {action} is not legal in this position")
+        p, o = p | flipped | 1 << action, o ^ flipped
+        black, white = (p, o) if mover == "B" else (o, p)
+        return OthelloState(black, white, self.opponent(mover))
+
+    def is_terminal(self, state: OthelloState) -> bool:
+        p, o = self._sides(state)
+        return not legal_moves(p, o) and not legal_moves(o, p)
+
+    def winner(self, state: OthelloState) -> str | None:
+        if not self.is_terminal(state):
+            return None
+        black, white = state.black.bit_count(), state.white.bit_count()
+        return "B" if black > white else "W" if white > black else None
+
+    def evaluate(self, state: OthelloState, player: str) -> float:
+        """EVAL: with 12 or fewer empty squares the disc difference; before that mobility,
+        corners, discs next to empty corners (a penalty) and edge discs anchored to an own
+        corner (they can never be turned over). Strictly between the loss and win utilities."""
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        p, o = (state.black, state.white) if player == "B" else (state.white, state.black)
+        if 64 - (p | o).bit_count() <= 12:
+            return self.estimate((p.bit_count() - o.bit_count()) / 65, player)
+        mine, theirs = legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
+        mobility = (mine - theirs) / (mine + theirs + 2)
+        corners = ((p & CORNERS).bit_count() - (o & CORNERS).bit_count()) / 4
+        risky = sum(bits for corner, bits in _NEXT_TO_CORNER.items() if not (p | o) >> corner & 1)
+        exposure = ((o & risky).bit_count() - (p & risky).bit_count()) / 12
+        anchored = (_anchored(p).bit_count() - _anchored(o).bit_count()) / 24
+        lead = (10 * mobility + 30 * corners + 10 * exposure + 10 * anchored) / 61
+        return self.estimate(lead, player)
+
+    def hash_key(self, state: OthelloState) -> int:
+        """A 64-bit mix of the two boards, XORed with a fixed key when white is to move."""
+        key = _mix(_mix(state.black) ^ state.white)
+        return key ^ _WHITE_TO_MOVE_KEY if state.to_move == "W" else key
+
+    def perft(self, state: OthelloState, depth: int) -> int:
+        """Aart Bik's perft, compiled: move paths of ``depth`` plies where a pass is a ply and a
+        game that ends earlier counts as one leaf (so perft 10 = 24,571,284 includes the 228
+        games that end at ply 9). The last ply is counted in bulk, not played."""
+        if depth < 0:
+            raise SpecError(f"perft depth must be at least 0, got {depth}")
+        p, o = self._sides(state)
+        import numpy as np  # the compiled kernel loads Numba only when perft is asked for
+
+        from plies.games import _othello_kernel
+
+        return int(_othello_kernel.perft(np.uint64(p), np.uint64(o), depth))
+
+    # Notation --------------------------------------------------------------------------------
+
+    def format_action(self, state: OthelloState, action: int) -> str:
+        if action == PASS:
+            return "pass"
+        row, column = divmod(action, 8)
+        return f"{'abcdefgh'[column]}{row + 1}"
+
+    def parse_action(self, state: OthelloState, text: str) -> int:
+        """``d3``, or ``pass`` (also ``ps``) when there is no legal move; raises
+        :class:`IllegalMoveError` naming the move and why it is illegal."""
+        word = text.strip()
+        try:
+            action = _read_square(word)
+        except ValueError as error:
+            raise IllegalMoveError(f"move {word!r} {error}") from None
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"move {word!r}: the game is over")
+        reason = self._illegal(state, action)
+        if reason:
+            raise IllegalMoveError(f"move {word!r}: {reason}")
+        return action
+
+    def _illegal(self, state: OthelloState, action: int) -> str | None:
+        """Why ``action`` is illegal in the non-terminal ``state``, or None if it is legal."""
+        p, o = self._sides(state)
+        moves = legal_moves(p, o)
+        mover = NAMES[state.to_move]
+        if action == PASS:
+            if moves:
+                return f"{mover} cannot pass with a legal move ({self._legal_text(state)})"
+            return None
+        if (p | o) >> action & 1:
+            return "that square is taken"
+        if not moves:
+            return f"{mover} has no legal move and must pass"
+        if not moves >> action & 1:
+            return f"it turns over no disc (legal: {self._legal_text(state)})"
+        return None
+
+    def _legal_text(self, state: OthelloState) -> str:
+        return " ".join(self.format_action(state, a) for a in self.actions(state))
+
+    def format_position(self, state: OthelloState) -> str:
+        """The board in Edax's OBF form: 64 squares of ``-``, ``X``, ``O``, a space, the mover."""
+        squares = "".join(
+            "X" if state.black >> s & 1 else "O" if state.white >> s & 1 else "-" for s in range(64)
+        )
+        return f"{squares} {'X' if state.to_move == 'B' else 'O'}"
+
+    def parse_position(self, text: str) -> OthelloState:
+        """A game record from the start (``f5d6c3``; passes inserted where forced; empty text is
+        the start), or 64 squares and the mover (``---...XO... X``); raises
+        :class:`InvalidPositionError`."""
+        if not text.strip() or re.search(r"[0-9]", text):
+            return self._play_record(text)
+        fields = text.split()
+        if len(fields) != 2:
+            raise InvalidPositionError(
+                f"position {text!r} is neither a game record like f5d6c3 nor 64 squares "
+                "followed by the mover"
+            )
+        board, side = fields[0].upper(), fields[1].upper().rstrip(";")
+        if len(board) != 64:
+            raise InvalidPositionError(f"position {text!r} has {len(board)} squares, not 64")
+        bad = set(board) - set("-.X*BOW")
+        if bad:
+            raise InvalidPositionError(
+                f"position {text!r} has {sorted(bad)[0]!r}; use - or . (empty), X, * or B "
+                "(black), O or W (white)"
+            )
+        if side not in ("X", "*", "B", "O", "W"):
+            raise InvalidPositionError(
+                f"position {text!r}: the mover {fields[1]!r} is not X or B (black), O or W (white)"
+            )
+        black = sum(1 << s for s, c in enumerate(board) if c in "X*B")
+        white = sum(1 << s for s, c in enumerate(board) if c in "OW")
+        if (black | white) & CENTRE != CENTRE:
+            raise InvalidPositionError(
+                f"position {text!r}: the centre squares d4, e4, d5 and e5 are never empty"
+            )
+        return OthelloState(black, white, "B" if side in ("X", "*", "B") else "W")
+
+    def _play_record(self, text: str) -> OthelloState:
+        """The state after a record from the start, passing for a mover with no legal move."""
+        state, position, index = self.initial_state(), 0, 0
+        while (token := _RECORD_TOKEN.match(text, position)) is None or token[1]:
+            index += 1
+            if token is None:
+                rest = text[position:].split()[0]
+                raise InvalidPositionError(
+                    f"record {text!r}: move {index} {rest!r} is not a square like d3"
+                )
+            position, word = token.end(), token[1]
+            try:
+                action = _read_square(word)
+            except ValueError as error:
+                raise InvalidPositionError(
+                    f"record {text!r}: move {index} {word!r} {error}"
+                ) from None
+            if self.is_terminal(state):
+                raise InvalidPositionError(
+                    f"record {text!r}: move {index} {word!r} comes after the end of the game"
+                )
+            if action != PASS and self.actions(state) == [PASS]:
+                state = self.result(state, PASS)
+            reason = self._illegal(state, action)
+            if reason:
+                raise InvalidPositionError(f"record {text!r}: move {index} {word!r}: {reason}")
+            state = self.result(state, action)
+        return state
+
+    def display(self, state: OthelloState) -> str:
+        rows = ["   a b c d e f g h"]
+        for row in range(8):
+            cells = (
+                "X" if state.black >> s & 1 else "O" if state.white >> s & 1 else "."
+                for s in range(8 * row, 8 * row + 8)
+            )
+            rows.append(f"{row + 1:>2} {' '.join(cells)}")
+        black, white = state.black.bit_count(), state.white.bit_count()
+        score = f"black (X) {black}, white (O) {white}"
+        if self.is_terminal(state):
+            winner = self.winner(state)
+            rows.append(f"{score}: game over, {f'{NAMES[winner]} wins' if winner else 'a draw'}")
+        else:
+            mover = NAMES[state.to_move]
+            must_pass = self.actions(state) == [PASS]
+            rows.append(f"{score}: {mover} {'must pass' if must_pass else 'to move'}")
+        return "\n".join(rows)
+
+
+_RECORD_TOKEN = re.compile(r"\s*(pass|ps|[a-z][0-9]+|$)", re.IGNORECASE)
+
+
+def _read_square(word: str) -> int:
+    """A square ``d3`` (any case) or ``pass``/``ps``; a ValueError completes "move ... "."""
+    lowered = word.lower()
+    if lowered in ("pass", "ps"):
+        return PASS
+    match = re.fullmatch(r"([a-z])([0-9]+)", lowered)
+    if match is None:
+        raise ValueError("is not a square like d3 or pass")
+    column, row = ord(match[1]) - ord("a"), int(match[2]) - 1
+    if not (0 <= column < 8 and 0 <= row < 8):
+        raise ValueError("is not a square of the 8x8 board (a1..h8)")
+    return 8 * row + column
