@@ -13,7 +13,10 @@ from typing import Any
 
 from plies.errors import UnknownNameError
 from plies.game import Game
+from plies.games.checkers import Checkers
+from plies.games.connect4 import ConnectFour
 from plies.games.nim import Nim
+from plies.games.othello import Othello
 from plies.games.tictactoe import TicTacToe
 from plies.games.tiles import TileGame
 from plies.spec import Options, parse_spec
@@ -44,6 +47,21 @@ GAMES: dict[str, GameEntry] = {
         "Nim: take any number from one heap; normal or misere play",
         "heaps=3-4-5,misere=false",
     ),
+    "connect4": GameEntry(
+        ConnectFour.from_options,
+        "Connect Four: drop stones into columns, 4 in a row wins (7x6 by default)",
+        "width=7,height=6,k=4,scoring=plusminus|payoff",
+    ),
+    "othello": GameEntry(
+        Othello.from_options,
+        "Othello (Reversi), 8x8 from the standard start; a forced pass is a move",
+        "scoring=plusminus|payoff",
+    ),
+    "checkers": GameEntry(
+        Checkers.from_options,
+        "English draughts: 8x8, compulsory captures, no flying kings, draw after 80 quiet plies",
+        "scoring=plusminus|payoff",
+    ),
 }
 
 
@@ -58,4 +76,14 @@ def make_game(spec: str) -> Game[Any, Any]:
     return game
 
 
-__all__ = ["GAMES", "GameEntry", "Nim", "TicTacToe", "TileGame", "make_game"]
+__all__ = [
+    "GAMES",
+    "Checkers",
+    "ConnectFour",
+    "GameEntry",
+    "Nim",
+    "Othello",
+    "TicTacToe",
+    "TileGame",
+    "make_game",
+]
