@@ -244,3 +244,49 @@ def test_perft_json_and_divide(run_cli: Run) -> None:
 )
 def test_perft_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
     _one_line_error(run_cli(*args), fragment)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("solve", "connect4", "4444444"), "overflows column 4"),
+        (("solve", "connect4", "12121212"), "after the game ended"),
+        (("solve", "connect4", "4x5"), "is not a column"),
+        (("perft", "othello", "2", "--position", "f5d6z9"), "z9"),
+        (("perft", "othello", "2", "--position", "f5f5"), "taken"),
+        (("perft", "checkers", "2", "--position", "B:W21:B33"), "33"),
+        (("perft", "connect4:width=12", "2"), "width"),
+        (("play", "othello", "--first", "alphabeta:depth=x"), "not an integer"),
+    ],
+)
+def test_board_game_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
+    _one_line_error(run_cli(*args), fragment)
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "moves", "complaint"),
+    [
+        ("connect4", "4444445", "4\n5\n", "column 4 is full"),
+        ("othello", None, "a1\nd3\n", "turns over no disc"),
+        ("checkers", "W:W21,22:B18", "21-17\n22x15\n", "a capture is compulsory: 22x15"),
+    ],
+)
+def test_human_reprompts_on_illegal_board_moves(
+    run_cli: Run, game: str, position: str | None, moves: str, complaint: str
+) -> None:
+    args = ["play", game, "--first", "human", "--second", "random", "--quiet"]
+    if game == "checkers":  # White moves first in this position: the human plays White
+        args = ["play", game, "--first", "random", "--second", "human", "--quiet"]
+    if position is not None:
+        args += ["--position", position]
+    result = run_cli(*args, stdin=moves)
+    assert complaint in result.out
+    assert "Traceback" not in result.err
+
+
+@pytest.mark.parametrize(
+    ("game", "depth", "nodes"),
+    [("connect4", 5, 16_807), ("othello", 5, 1_396), ("checkers", 5, 7_361)],
+)
+def test_perft_board_games(run_cli: Run, game: str, depth: int, nodes: int) -> None:
+    assert json.loads(run_cli("perft", game, str(depth), "--json").out)["nodes"] == nodes

@@ -24,6 +24,7 @@ from plies.games import GAMES, make_game
 from plies.games.tree import parse_tree
 from plies.play import GameRecord, Turn, outcome_text, play_game
 from plies.search import ALGORITHMS, SearchResult
+from plies.spec import parse_spec
 from plies.trees import TreeReport, analyse_tree, number, report_json, rule_text, searched_text
 from plies.trees import trace_lines as tree_trace_lines
 
@@ -331,9 +332,9 @@ def _turn_printer(quiet: bool) -> Any:
 @click.option(
     "--second",
     "second_spec",
-    default="alphabeta",
-    show_default=True,
-    help="Agent for the second player.",
+    default=None,
+    help="Agent for the second player [default: perfect alphabeta for the small games, "
+    "alphabeta:depth=4 for the board games].",
 )
 @click.option("--position", help="Start from this position instead of the initial one.")
 @click.option("--seed", type=int, default=None, help="Seed for random agents.")
@@ -341,13 +342,15 @@ def _turn_printer(quiet: bool) -> Any:
 def play(
     game_spec: str,
     first_spec: str,
-    second_spec: str,
+    second_spec: str | None,
     position: str | None,
     seed: int | None,
     quiet: bool,
 ) -> None:
     """Play GAME between two agents (a human at the terminal among them)."""
     game, state = _game_and_state(game_spec, position)
+    if second_spec is None:
+        second_spec = GAMES[parse_spec(game_spec).name].opponent
     agents: dict[str, Agent] = {}
     for index, (player, spec) in enumerate(
         zip(game.players, (first_spec, second_spec), strict=True)

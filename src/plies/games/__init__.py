@@ -29,6 +29,8 @@ class GameEntry:
     factory: Callable[[Options], Game[Any, Any]]
     summary: str
     options: str
+    opponent: str = "alphabeta:depth=4"
+    """The agent ``plies play`` gives the second player unless told otherwise."""
 
 
 GAMES: dict[str, GameEntry] = {
@@ -36,16 +38,19 @@ GAMES: dict[str, GameEntry] = {
         TicTacToe.from_options,
         "m x n tic-tac-toe with k in a row (3x3x3 by default)",
         "m=3,n=3,k=3,scoring=plusminus|payoff",
+        opponent="alphabeta",
     ),
     "tiles": GameEntry(
         TileGame.from_options,
         "the lecture's tile-sliding race: A moves right, B left, jumping each other",
         "length=4,scoring=plusminus|payoff",
+        opponent="alphabeta",
     ),
     "nim": GameEntry(
         Nim.from_options,
         "Nim: take any number from one heap; normal or misere play",
         "heaps=3-4-5,misere=false",
+        opponent="alphabeta",
     ),
     "connect4": GameEntry(
         ConnectFour.from_options,
