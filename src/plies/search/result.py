@@ -92,4 +92,6 @@ class SearchResult(Generic[A]):
     max_player: str
     rule: str | None = None
     depth_limit: int | None = None
+    score: float | None = None
+    """The engine's score (mover's view, wins by distance); None for the textbook tier."""
     trace: tuple[TraceEvent, ...] | None = field(default=None, repr=False)

@@ -1,0 +1,496 @@
+"""The engine tier: negamax alpha-beta with iterative deepening, for any game with an EVAL.
+
+What it adds to the textbook tier, each switchable for measurement (:class:`EngineOptions`):
+
+* negamax (Knuth and Moore 1975): scores from the side to move's point of view, negated on the
+  way up; fail-soft alpha-beta with principal variation search (null windows after the first
+  move, re-searched when they fail high) and optional aspiration windows at the root;
+* iterative deepening under limits of depth, nodes and wall-clock time, as a generator of
+  per-iteration :class:`Report` objects (the caller owns the clock display and the printing);
+  when the clock runs out mid-iteration the best move is the last completed iteration's, or a
+  move the partial iteration proved better;
+* a bounded transposition table (:class:`TranspositionTable`) keyed by the game's ``hash_key``
+  (or the state itself), storing depth, bound type, score, best move and whether the subtree
+  was solved to the end of the game;
+* move ordering: the table's move, then captures in the game's order, killer moves (two per
+  ply), the history heuristic, and the game's own order (``ordered_actions`` if it has one,
+  else ``actions``) as the tie-break;
+* wins scored by distance: a win ``d`` plies from the root scores ``1000 - d``, a loss
+  ``-(1000 - d)``, evaluations lie strictly inside (-1, 1), so the engine takes the fastest win
+  and delays a loss, correctly through the table (stored scores are relative to their node);
+* quiescence search over the moves a game marks noisy (``is_capture(state, action)``).
+
+**Exactness.** A table entry cuts off a search only when it was searched to the same remaining
+depth (or was solved to the end of the game at no greater depth); deeper entries still order
+moves. So, with quiescence off, the engine's value at a fixed depth is exactly textbook
+alpha-beta's with the same EVAL, table and ordering on or off: the property tests check this.
+EVAL must be zero-sum (EVAL(s, p) and EVAL(s, opponent) equally far either side of a draw).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from plies.errors import GameOverError, SpecError
+from plies.game import (
+    Game,
+    HasHashKey,
+    HasMoveOrdering,
+    WinLossDrawGame,
+    require_evaluation,
+    require_two_player_zero_sum,
+)
+from plies.search.result import SearchResult, SearchStats
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+MATE = 1000.0
+"""A win at the root scores MATE; each ply to it costs 1. Evaluations stay inside (-1, 1)."""
+MAX_DEPTH = 500
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When to stop deepening: any limit reached ends the search (None: no such limit)."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+    """Seconds of wall-clock time."""
+
+    def __post_init__(self) -> None:
+        for name in ("depth", "nodes", "time"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise SpecError(f"the {name} limit must be positive, got {value}")
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """Switches for the engine's refinements (all on but aspiration: see BENCHMARKS.md)."""
+
+    tt_mb: float = 16.0
+    """Transposition table size in MB; 0 turns the table off."""
+    pvs: bool = True
+    aspiration: bool = False
+    ordering: bool = True
+    """Table move, captures, killers and history first (off: the game's order only)."""
+    quiescence: bool = True
+    """Search noisy moves past the horizon where the game marks them (``is_capture``)."""
+
+
+@dataclass(frozen=True)
+class Report(Generic[A]):
+    """One iteration of the search (or the best move a cut-short iteration proved)."""
+
+    depth: int
+    score: float
+    """From the root mover's point of view, in engine units (see the module docstring)."""
+    value: float
+    """The score on the game's utility scale, from the root mover's point of view."""
+    move: A
+    pv: tuple[A, ...]
+    nodes: int
+    time: float
+    seldepth: int
+    complete: bool
+    """False when the iteration was cut short by a limit."""
+    solved: bool
+    """True when the iteration reached the end of the game on every line (the exact value)."""
+    leaves: int = 0
+    cutoffs: int = 0
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+    @property
+    def mate(self) -> int | None:
+        """Plies to the end of the game when the score is a forced win (+) or loss (-)."""
+        if abs(self.score) < 1:
+            return None
+        return int(math.copysign(MATE - math.ceil(abs(self.score)), self.score))
+
+
+class TranspositionTable:
+    """A fixed number of slots, a slot per key (``hash(key) % size``).
+
+    Replacement: a new entry takes the slot when it is empty, holds the same key, was written
+    by an earlier search (``new_search`` ages the table), or was searched no deeper than the
+    new one ("depth-preferred, always replace stale").
+    """
+
+    ENTRY_BYTES = 160
+    """Estimated Python memory per entry (slot pointer, tuple, key and score objects)."""
+
+    def __init__(self, megabytes: float) -> None:
+        if megabytes <= 0:
+            raise SpecError(f"the table size must be positive, got {megabytes} MB")
+        self.size = max(1024, int(megabytes * 2**20 / self.ENTRY_BYTES))
+        self.slots: list[tuple[Any, ...] | None] = [None] * self.size
+        self.generation = 0
+        self.used = 0
+
+    def new_search(self) -> None:
+        """Age every entry: the next search overwrites them first."""
+        self.generation += 1
+
+    def probe(self, key: Hashable) -> tuple[Any, ...] | None:
+        """(key, depth, flag, score, move, solved, generation) stored for ``key``, or None."""
+        entry = self.slots[hash(key) % self.size]
+        return entry if entry is not None and entry[0] == key else None
+
+    def store(
+        self, key: Hashable, depth: int, flag: int, score: float, move: Any, solved: bool
+    ) -> None:
+        index = hash(key) % self.size
+        old = self.slots[index]
+        if old is None:
+            self.used += 1
+        elif old[0] != key and old[6] == self.generation and old[1] > depth:
+            return
+        self.slots[index] = (key, depth, flag, score, move, solved, self.generation)
+
+
+class _Stop(Exception):
+    """A limit was reached inside the search."""
+
+
+def _to_table(score: float, ply: int) -> float:
+    """A win/loss score made relative to the node (distance from here, not from the root)."""
+    return score + ply if score >= 1 else score - ply if score <= -1 else score
+
+
+def _from_table(score: float, ply: int) -> float:
+    return score - ply if score >= 1 else score + ply if score <= -1 else score
+
+
+@dataclass
+class _Engine(Generic[S, A]):
+    game: Game[S, A]
+    limits: Limits
+    options: EngineOptions
+    table: TranspositionTable | None
+    started: float = field(default_factory=time.perf_counter)
+    nodes: int = 0
+    leaves: int = 0
+    cutoffs: int = 0
+    seldepth: int = 0
+    horizon_hits: int = 0
+    pv: dict[int, tuple[A, ...]] = field(default_factory=dict)
+    killers: dict[int, list[A]] = field(default_factory=dict)
+    history: dict[tuple[str, A], int] = field(default_factory=dict)
+    root_hint: A | None = None
+    """The last iteration's best move, searched first."""
+    root_best: A | None = None
+    root_score: float = math.nan
+    """The best root move of the running iteration and its score, once one is proven."""
+
+    def __post_init__(self) -> None:
+        game = self.game
+        require_two_player_zero_sum(game, "the engine")
+        self.evaluate = require_evaluation(game, "the engine")
+        self.key: Callable[[S], Hashable] = (
+            game.hash_key if isinstance(game, HasHashKey) else (lambda state: state)
+        )
+        self.moves: Callable[[S], Any] = (
+            game.ordered_actions if isinstance(game, HasMoveOrdering) else game.actions
+        )
+        noisy = getattr(game, "is_capture", None)
+        self.noisy: Callable[[S, A], bool] | None = noisy if callable(noisy) else None
+        # Utilities centred on a draw and scaled so a win is 1: the negamax view of UTILITY.
+        if isinstance(game, WinLossDrawGame):
+            self.center = game.scoring.utility(None, game.players[0])
+            self.unit = game.scoring.utility(game.players[0], game.players[0]) - self.center
+        else:
+            self.center, self.unit = 0.0, 1.0
+        self.deadline = None if self.limits.time is None else self.started + self.limits.time
+        self.node_limit = self.limits.nodes if self.limits.nodes is not None else math.inf
+
+    # Scores -----------------------------------------------------------------------------------
+
+    def terminal_score(self, state: S, ply: int) -> float:
+        """UTILITY for the mover, normalised to [-1, 1], as a win/loss ``ply`` plies away."""
+        n = (self.game.utility(state, self.game.to_move(state)) - self.center) / self.unit
+        if n == 0:
+            return 0.0
+        sign = 1.0 if n > 0 else -1.0
+        return sign * (MATE - ply) + (n - sign)
+
+    def eval_score(self, state: S) -> float:
+        return (self.evaluate(state, self.game.to_move(state)) - self.center) / self.unit
+
+    def value(self, score: float) -> float:
+        """An engine score back on the game's utility scale."""
+        if abs(score) < 1:
+            return self.center + self.unit * score + 0.0  # no -0.0
+        top = math.ceil(abs(score))
+        return self.center + self.unit * math.copysign(abs(score) - top + 1, score)
+
+    # Search ------------------------------------------------------------------------------------
+
+    def count_node(self, ply: int) -> None:
+        self.nodes += 1
+        if ply > self.seldepth:
+            self.seldepth = ply
+        if self.nodes >= self.node_limit:
+            raise _Stop
+        deadline = self.deadline
+        if deadline is not None and not self.nodes & 15 and time.perf_counter() >= deadline:
+            raise _Stop
+
+    def ordered(self, state: S, ply: int, first: A | None) -> list[A]:
+        actions = list(self.moves(state))
+        if not self.options.ordering:
+            return actions
+        killers = self.killers.get(ply, ())
+        mover = self.game.to_move(state)
+        noisy = self.noisy
+
+        def rank(action: A) -> tuple[int, int]:
+            if action == first:
+                return (0, 0)
+            if noisy is not None and noisy(state, action):
+                return (1, 0)
+            if action in killers:
+                return (2, 0)
+            return (3, -self.history.get((mover, action), 0))
+
+        return sorted(actions, key=rank)
+
+    def negamax(self, state: S, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Fail-soft negamax alpha-beta with PVS; the score is the mover's."""
+        self.count_node(ply)
+        self.pv[ply] = ()
+        game = self.game
+        if game.is_terminal(state):
+            self.leaves += 1
+            return self.terminal_score(state, ply)
+        if depth <= 0:
+            return self.horizon(state, alpha, beta, ply)
+        table, key = self.table, None
+        table_move: A | None = None
+        if table is not None:
+            key = self.key(state)
+            entry = table.probe(key)
+            if entry is not None:
+                _, stored_depth, flag, stored, table_move, solved, _ = entry
+                if stored_depth == depth or (solved and stored_depth <= depth):
+                    score = _from_table(stored, ply)
+                    if (
+                        flag == EXACT
+                        or (flag == LOWER and score >= beta)
+                        or (flag == UPPER and score <= alpha)
+                    ):
+                        if not solved:
+                            self.horizon_hits += 1
+                        if flag == EXACT and table_move is not None:
+                            self.pv[ply] = (table_move,)
+                        return score
+        if ply == 0 and self.root_hint is not None:
+            table_move = self.root_hint
+        mover = game.to_move(state)
+        alpha0, hits0 = alpha, self.horizon_hits
+        best, best_move = -math.inf, None
+        for index, action in enumerate(self.ordered(state, ply, table_move)):
+            child = game.result(state, action)
+            if game.to_move(child) == mover:  # a player moving twice: no negation
+                score = self.negamax(child, depth - 1, alpha, beta, ply + 1)
+            elif index == 0 or not self.options.pvs:
+                score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+            else:
+                bound = math.nextafter(alpha, math.inf)
+                score = -self.negamax(child, depth - 1, -bound, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+            if score > best:
+                best, best_move = score, action
+                if score > alpha:
+                    alpha = score
+                    self.pv[ply] = (action, *self.pv.get(ply + 1, ()))
+                    if ply == 0:
+                        self.root_best, self.root_score = action, score
+            if best >= beta:
+                self.cutoffs += 1
+                if self.noisy is None or not self.noisy(state, action):
+                    self.remember_quiet(mover, action, ply, depth)
+                break
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        if table is not None:
+            solved = self.horizon_hits == hits0
+            table.store(key, depth, flag, _to_table(best, ply), best_move, solved)
+        return best
+
+    def remember_quiet(self, mover: str, action: A, ply: int, depth: int) -> None:
+        """Killer moves and the history heuristic learn from quiet moves that cut off."""
+        killers = self.killers.setdefault(ply, [])
+        if action not in killers:
+            killers.insert(0, action)
+            del killers[2:]
+        self.history[(mover, action)] = self.history.get((mover, action), 0) + depth * depth
+
+    def horizon(self, state: S, alpha: float, beta: float, ply: int) -> float:
+        """EVAL at the depth limit, or a quiescence search where the game has noisy moves."""
+        self.horizon_hits += 1
+        if self.noisy is None or not self.options.quiescence:
+            self.leaves += 1
+            return self.eval_score(state)
+        return self.quiesce(state, alpha, beta, ply)
+
+    def quiesce(self, state: S, alpha: float, beta: float, ply: int) -> float:
+        """Stand pat on EVAL or play on through noisy moves until the position is quiet."""
+        game = self.game
+        if game.is_terminal(state):
+            self.leaves += 1
+            return self.terminal_score(state, ply)
+        assert self.noisy is not None
+        stand = self.eval_score(state)
+        noisy = [a for a in self.moves(state) if self.noisy(state, a)]
+        if not noisy or stand >= beta:
+            self.leaves += 1
+            return stand
+        best, alpha = stand, max(alpha, stand)
+        mover = game.to_move(state)
+        for action in noisy:
+            child = game.result(state, action)
+            self.count_node(ply + 1)
+            if game.to_move(child) == mover:
+                score = self.quiesce(child, alpha, beta, ply + 1)
+            else:
+                score = -self.quiesce(child, -beta, -alpha, ply + 1)
+            if score > best:
+                best = score
+                alpha = max(alpha, score)
+                if score >= beta:
+                    self.cutoffs += 1
+                    break
+        return best
+
+    def root(self, state: S, depth: int, previous: float | None) -> float:
+        """One iteration: aspiration windows around the last score when asked for."""
+        if not self.options.aspiration or previous is None or abs(previous) >= 1:
+            return self.negamax(state, depth, -math.inf, math.inf, 0)
+        delta = 0.05
+        low, high = previous - delta, previous + delta
+        while True:
+            score = self.negamax(state, depth, low, high, 0)
+            if low < score < high:
+                return score
+            delta *= 4
+            if score <= low:
+                low = -math.inf if delta > 1 else score - delta
+            else:
+                high = math.inf if delta > 1 else score + delta
+
+    def report(
+        self, depth: int, score: float, pv: tuple[A, ...], complete: bool, solved: bool
+    ) -> Report[A]:
+        return Report(
+            depth=depth,
+            score=score,
+            value=self.value(score),
+            move=pv[0],
+            pv=pv,
+            nodes=self.nodes,
+            time=time.perf_counter() - self.started,
+            seldepth=self.seldepth,
+            complete=complete,
+            solved=solved,
+            leaves=self.leaves,
+            cutoffs=self.cutoffs,
+        )
+
+
+def iterate(
+    game: Game[S, A],
+    state: S,
+    limits: Limits = Limits(),
+    options: EngineOptions = EngineOptions(),
+    table: TranspositionTable | None = None,
+) -> Iterator[Report[A]]:
+    """Iterative deepening (AIMA 4th ed., section 5.3.3, with the refinements above).
+
+    Yields a :class:`Report` after each completed iteration; when a limit cuts an iteration
+    short, a last report (``complete=False``) carries the move the partial iteration proved
+    best, or the previous best. Stops at the depth limit, when the game is solved, or when a
+    forced win or loss is proved. A table passed in is reused (and aged) across searches.
+    """
+    if game.is_terminal(state):
+        raise GameOverError("the game is over in this position: there is nothing to search")
+    if table is None and options.tt_mb > 0:
+        table = TranspositionTable(options.tt_mb)
+    if table is not None:
+        table.new_search()
+    engine: _Engine[S, A] = _Engine(game, limits, options, table)
+    max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+    last: Report[A] | None = None
+    for depth in range(1, max_depth + 1):
+        hits = engine.horizon_hits
+        engine.root_hint = None if last is None else last.move
+        engine.root_best, engine.root_score = None, math.nan
+        try:
+            score = engine.root(state, depth, None if last is None else last.score)
+        except _Stop:
+            yield engine.report(depth, *_cut_short(engine, state, last), False, False)
+            return
+        pv = engine.pv.get(0, ())
+        if not pv:  # every move failed low against an aspiration window: keep the last best
+            pv = (engine.root_best,) if engine.root_best is not None else last.pv  # type: ignore[union-attr]
+        solved = engine.horizon_hits == hits
+        last = engine.report(depth, score, pv, complete=True, solved=solved)
+        yield last
+        if solved or abs(score) >= 1:
+            return
+
+
+def _cut_short(
+    engine: _Engine[S, A], state: S, last: Report[A] | None
+) -> tuple[float, tuple[A, ...]]:
+    """Score and line of an interrupted iteration: a move it proved best (its score is exact
+    at the new depth), else the last iteration's, else the game's first choice (score NaN)."""
+    if engine.root_best is not None:
+        pv = engine.pv.get(0, ())
+        return engine.root_score, pv if pv[:1] == (engine.root_best,) else (engine.root_best,)
+    if last is not None:
+        return last.score, last.pv
+    return math.nan, (engine.ordered(state, 0, None)[0],)
+
+
+def search(
+    game: Game[S, A],
+    state: S,
+    limits: Limits = Limits(),
+    options: EngineOptions = EngineOptions(),
+    table: TranspositionTable | None = None,
+) -> SearchResult[A]:
+    """Run :func:`iterate` to its end and return the final result as a :class:`SearchResult`.
+
+    The result's ``value`` is on the utility scale from the mover's view and ``score`` in
+    engine units; ``depth_limit`` is the last depth completed.
+    """
+    final: Report[A] | None = None
+    for report in iterate(game, state, limits, options, table):
+        final = report
+    assert final is not None
+    return SearchResult(
+        value=final.value,
+        action=final.move,
+        pv=final.pv,
+        stats=SearchStats(
+            nodes=final.nodes,
+            leaves=final.leaves,
+            cutoffs=final.cutoffs,
+            max_depth=final.seldepth,
+            time=final.time,
+        ),
+        algorithm="engine",
+        max_player=game.to_move(state),
+        depth_limit=final.depth if final.complete else final.depth - 1,
+        score=final.score,
+    )
