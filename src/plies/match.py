@@ -1,0 +1,334 @@
+"""Matches: two agent specs play a series of games, and the score becomes an Elo difference.
+
+Games come in pairs on the same opening with the colours swapped, so that neither agent gets the
+better side of an opening more often than the other: in the first game of a pair agent A plays
+the first player (``game.players[0]``: X, Black...), in the second game the other one. An odd
+number of games ends with a single game in which A plays first. Each opening is reached by a few
+uniformly random legal moves from the initial state (:func:`opening_positions`), the number
+depending on the game (:func:`default_opening_plies`).
+
+:func:`run_match` yields a :class:`GameOutcome` after every game, so the caller owns the clock,
+the progress bar and Ctrl-C; :func:`summarise` turns any prefix of them into a
+:class:`MatchResult` with the score from A's point of view and its Elo difference (here the
+upper end of the 95% interval is clamped to a score of 7.5 out of 8, see :class:`MatchResult`):
+
+>>> outcomes = [
+...     GameOutcome(index=i, opening=i // 2, a_player="XO"[i % 2], result=r, moves=9, seconds=0.1)
+...     for i, r in enumerate([1.0, 1.0, 0.5, 1.0, 0.0, 0.5, 1.0, 1.0])
+... ]
+>>> result = summarise(outcomes)
+>>> result.wins, result.draws, result.losses, result.score
+(5, 2, 1, 0.75)
+>>> round(result.elo, 1), round(result.elo_low, 1), round(result.elo_high, 1)
+(190.8, 3.5, 470.4)
+>>> to_json(result, complete=True)["elo"]
+190.8
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from plies.agents import Agent, make_agent
+from plies.errors import SpecError, UnsupportedGameError
+from plies.game import Game, WinLossDrawGame
+from plies.play import play_game
+
+S = TypeVar("S", bound=Hashable)
+
+DEFAULT_OPENING_PLIES: dict[str, int] = {
+    "tictactoe": 1,
+    "tiles": 0,
+    "nim": 0,
+    "connect4": 2,
+    "othello": 4,
+    "checkers": 4,
+}
+"""Random plies before each opening, by game name; other games get :data:`OTHER_OPENING_PLIES`."""
+
+OTHER_OPENING_PLIES = 2
+
+TRIES_PER_OPENING = 20
+""":func:`opening_positions` gives up after ``TRIES_PER_OPENING * count`` random walks."""
+
+Z_95 = 1.96
+"""The two-sided 95% quantile of the standard normal distribution (to two decimals)."""
+
+
+def default_opening_plies(game: Game[Any, Any]) -> int:
+    """Random plies played before each opening of a match of ``game`` (2 for unknown games).
+
+    >>> from plies.games import make_game
+    >>> default_opening_plies(make_game("othello")), default_opening_plies(make_game("nim"))
+    (4, 0)
+    """
+    return DEFAULT_OPENING_PLIES.get(game.name, OTHER_OPENING_PLIES)
+
+
+def _random_walk(game: Game[S, Any], state: S, plies: int, rng: random.Random) -> S | None:
+    """The state after ``plies`` random legal moves, or None if the game ends on the way."""
+    for _ in range(plies):
+        state = game.result(state, rng.choice(list(game.actions(state))))
+        if game.is_terminal(state):
+            return None
+    return state
+
+
+def opening_positions(game: Game[S, Any], count: int, plies: int, seed: int) -> list[S]:
+    """Up to ``count`` distinct openings, each ``plies`` uniformly random legal moves deep.
+
+    The moves are drawn with ``random.Random(seed)``, so the openings depend on the seed only.
+    A walk that ends the game (on or before its last move) or repeats an opening already found
+    is thrown away; after ``TRIES_PER_OPENING * count`` walks the search gives up and returns
+    the openings found so far, in the order found, possibly fewer than ``count`` (e.g. tic-tac-toe
+    has only 9 openings of one ply) and possibly none. With ``plies == 0`` the one opening is
+    the initial state (none if that is terminal).
+
+    >>> from plies.games import make_game
+    >>> game = make_game("tictactoe")
+    >>> len(opening_positions(game, 5, 1, seed=1)), len(opening_positions(game, 20, 1, seed=1))
+    (5, 9)
+    """
+    if count < 1:
+        raise SpecError(f"the number of openings must be at least 1, got {count}")
+    if plies < 0:
+        raise SpecError(f"opening plies must be at least 0, got {plies}")
+    start = game.initial_state()
+    if game.is_terminal(start):
+        return []
+    if plies == 0:
+        return [start]
+    rng = random.Random(seed)
+    found: list[S] = []
+    seen: set[S] = set()
+    for _ in range(TRIES_PER_OPENING * count):
+        state = _random_walk(game, start, plies, rng)
+        if state is None or state in seen:
+            continue
+        seen.add(state)
+        found.append(state)
+        if len(found) == count:
+            break
+    return found
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One game of a match, seen from agent A."""
+
+    index: int
+    """The game's number in the match, from 0."""
+    opening: int
+    """Which opening it started from (the index into the match's openings; pairs share one)."""
+    a_player: str
+    """The player A played (``game.players[0]`` in the first game of each pair)."""
+    result: float
+    """A's result: 1 for a win, 0.5 for a draw, 0 for a loss."""
+    moves: int
+    """Moves the agents played, not counting the opening's random ones."""
+    seconds: float
+    """Wall-clock time of the game."""
+
+
+def _result_for(game: Game[Any, Any], state: Any, player: str) -> float:
+    """1, 0.5 or 0 for ``player`` in terminal ``state``: the winner, else compared payoffs."""
+    if isinstance(game, WinLossDrawGame):
+        winner = game.winner(state)
+        return 0.5 if winner is None else float(winner == player)
+    mine = game.utility(state, player)
+    theirs = game.utility(state, game.opponent(player))
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
+def _agent_seed(seed: int, index: int, role: str) -> int:
+    """A 64-bit seed for one agent of one game, derived from the match seed (string seeding of
+    :class:`random.Random` is deterministic across runs and platforms)."""
+    return random.Random(f"plies-match:{seed}:{index}:{role}").getrandbits(64)
+
+
+def run_match(
+    game: Game[Any, Any],
+    spec_a: str,
+    spec_b: str,
+    games: int,
+    *,
+    opening_plies: int | None = None,
+    seed: int = 0,
+) -> Iterator[GameOutcome]:
+    """Play ``games`` games of A (``spec_a``) against B (``spec_b``), yielding each outcome.
+
+    Everything is checked before this returns, so a bad count, game or agent spec raises here
+    rather than at the first ``next``: ``games < 1`` and ``opening_plies < 0`` raise
+    :class:`SpecError`, a bad spec whatever :func:`make_agent` raises (both agents are built
+    once), a game without exactly two players :class:`UnsupportedGameError`, and too many
+    opening plies for every random walk to survive :class:`SpecError`.
+
+    Game ``i`` belongs to pair ``i // 2`` and starts from opening ``(i // 2) % len(openings)``
+    (openings are reused in turn when the game has fewer distinct ones than pairs); A plays
+    ``game.players[0]`` when ``i`` is even. Agents are built afresh for every game, seeded from
+    ``seed``, ``i`` and their role, so random agents play differently in every game while the
+    whole match is reproducible from ``seed`` (``opening_plies`` defaults to
+    :func:`default_opening_plies`). Stopping the iteration (or Ctrl-C) leaves the outcomes
+    yielded so far valid: :func:`summarise` them for a partial result.
+    """
+    if games < 1:
+        raise SpecError(f"a match needs at least 1 game, got {games}")
+    plies = default_opening_plies(game) if opening_plies is None else opening_plies
+    if plies < 0:
+        raise SpecError(f"opening plies must be at least 0, got {plies}")
+    if len(game.players) != 2:
+        raise UnsupportedGameError(
+            f"a match needs a two-player game; '{game.name}' has {len(game.players)} players"
+        )
+    for spec, role in ((spec_a, "A"), (spec_b, "B")):
+        make_agent(spec, game, seed=_agent_seed(seed, -1, role))
+    openings = opening_positions(game, (games + 1) // 2, plies, seed)
+    if not openings:
+        raise SpecError(
+            f"no opening of {plies} random plies in '{game.name}' leaves a game to play"
+        )
+    return _play_match(game, spec_a, spec_b, games, openings, seed)
+
+
+def _play_match(
+    game: Game[Any, Any],
+    spec_a: str,
+    spec_b: str,
+    games: int,
+    openings: list[Any],
+    seed: int,
+) -> Iterator[GameOutcome]:
+    first, second = game.players
+    for index in range(games):
+        opening = (index // 2) % len(openings)
+        a_player, b_player = (first, second) if index % 2 == 0 else (second, first)
+        agents: dict[str, Agent] = {
+            a_player: make_agent(spec_a, game, seed=_agent_seed(seed, index, "A")),
+            b_player: make_agent(spec_b, game, seed=_agent_seed(seed, index, "B")),
+        }
+        began = time.perf_counter()
+        record = play_game(game, agents, openings[opening])
+        seconds = time.perf_counter() - began
+        yield GameOutcome(
+            index=index,
+            opening=opening,
+            a_player=a_player,
+            result=_result_for(game, record.state, a_player),
+            moves=len(record.turns),
+            seconds=seconds,
+        )
+
+
+def elo_difference(score: float) -> float:
+    """The Elo difference that expects ``score`` per game: ``-400 * log10(1/p - 1)``.
+
+    >>> elo_difference(0.5), round(elo_difference(0.75), 1), round(elo_difference(0.25), 1)
+    (0.0, 190.8, -190.8)
+    """
+    # 400 * log10(p / (1 - p)) is the same number, and 0.0 rather than -0.0 at p = 0.5.
+    return 400 * math.log10(score / (1 - score))
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Wins, draws and losses from A's point of view, and the Elo difference they imply.
+
+    With N games and score ``p = (W + D/2) / N``, A is ``elo = -400 * log10(1/p - 1)`` points
+    stronger than B. The 95% interval comes from the normal approximation of the mean per-game
+    score: the per-game scores (1, 1/2, 0 with frequencies W, D, L: a trinomial) have variance
+    ``s2 = (W (1-p)^2 + D (1/2-p)^2 + L p^2) / N``, the mean has standard deviation
+    ``sd = sqrt(s2 / N)``, and ``p -/+ 1.96 sd`` converted to Elo gives ``elo_low``/``elo_high``.
+
+    A perfect or zero score would make the Elo infinite. To keep every figure a finite number
+    (JSON has no infinity), ``p`` and the interval ends are clamped into
+    ``[0.5/N, 1 - 0.5/N]``: a perfect score counts as if half a game had been lost, a zero score
+    as if half a game had been won (so a single game always gives Elo 0). A series of identical
+    results has zero variance and so a zero-width interval. With no games every Elo figure is 0
+    and the score 0.5.
+    """
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """A's mean score per game, ``(W + D/2) / N`` (unclamped; 0.5 with no games)."""
+        if self.games == 0:
+            return 0.5
+        return (self.wins + self.draws / 2) / self.games
+
+    def _clamped_elo(self, score: float) -> float:
+        low = 0.5 / self.games
+        return elo_difference(min(max(score, low), 1 - low))
+
+    @property
+    def standard_error(self) -> float:
+        """The standard deviation of the mean score, ``sqrt(s2 / N)`` (0 with no games)."""
+        n = self.games
+        if n == 0:
+            return 0.0
+        p = self.score
+        s2 = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2 + self.losses * p**2) / n
+        return math.sqrt(s2 / n)
+
+    @property
+    def elo(self) -> float:
+        """How many Elo points A is stronger than B (clamped; 0 with no games)."""
+        return self._clamped_elo(self.score) if self.games else 0.0
+
+    @property
+    def elo_low(self) -> float:
+        """The lower end of the 95% interval of :attr:`elo`."""
+        return self._clamped_elo(self.score - Z_95 * self.standard_error) if self.games else 0.0
+
+    @property
+    def elo_high(self) -> float:
+        """The upper end of the 95% interval of :attr:`elo`."""
+        return self._clamped_elo(self.score + Z_95 * self.standard_error) if self.games else 0.0
+
+
+def summarise(outcomes: Iterable[GameOutcome]) -> MatchResult:
+    """Count A's wins (result 1), draws (1/2) and losses (0) in ``outcomes``."""
+    wins = draws = losses = 0
+    for outcome in outcomes:
+        if outcome.result == 1:
+            wins += 1
+        elif outcome.result == 0:
+            losses += 1
+        else:
+            draws += 1
+    return MatchResult(wins, draws, losses)
+
+
+def _rounded(value: float, digits: int) -> float:
+    return round(value, digits) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def to_json(result: MatchResult, complete: bool = True) -> dict[str, Any]:
+    """The result as a JSON-ready dict: counts, Elo figures to 0.1, score to 4 decimals, and
+    ``complete`` (False when the match was interrupted).
+
+    >>> to_json(MatchResult(wins=3, draws=0, losses=1), complete=False)["score"]
+    0.75
+    """
+    return {
+        "games": result.games,
+        "wins": result.wins,
+        "draws": result.draws,
+        "losses": result.losses,
+        "score": _rounded(result.score, 4),
+        "elo": _rounded(result.elo, 1),
+        "elo_low": _rounded(result.elo_low, 1),
+        "elo_high": _rounded(result.elo_high, 1),
+        "complete": complete,
+    }
