@@ -290,3 +290,72 @@ def test_human_reprompts_on_illegal_board_moves(
 )
 def test_perft_board_games(run_cli: Run, game: str, depth: int, nodes: int) -> None:
     assert json.loads(run_cli("perft", game, str(depth), "--json").out)["nodes"] == nodes
+
+
+def test_search_json_contract(run_cli: Run) -> None:
+    data = json.loads(run_cli("search", "connect4", "--depth", "5", "--json").out)
+    for key in ("move", "score", "depth", "nodes", "time", "pv"):
+        assert key in data
+    assert data["depth"] == 5 and data["move"] == data["pv"][0]
+    solved = json.loads(run_cli("search", "tictactoe", "--depth", "9", "--json").out)
+    assert solved["score"] == 0 and solved["solved"] is True
+    win = json.loads(run_cli("search", "tictactoe", "XX./OO./...", "--time", "1", "--json").out)
+    assert (win["move"], win["mate"]) == ("c1", 1)
+
+
+def test_search_prints_a_line_per_iteration(run_cli: Run) -> None:
+    out = run_cli("search", "othello", "--depth", "4").out
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("depth")] == [
+        "1",
+        "2",
+        "3",
+        "4",
+    ]
+    assert out.rstrip().endswith(
+        ("best move: d3", "best move: c4", "best move: f5", "best move: e6")
+    )
+
+
+def test_match_json_contract(run_cli: Run) -> None:
+    data = json.loads(
+        run_cli("match", "tictactoe", "engine:depth=9", "random", "--games", "6", "--json").out
+    )
+    assert data["games"] == 6 and data["losses"] == 0
+    assert data["wins"] + data["draws"] == 6
+    assert data["elo_low"] <= data["elo"] <= data["elo_high"]
+    assert data["complete"] is True
+
+
+def test_engine_agent_plays(run_cli: Run) -> None:
+    result = run_cli(
+        "play",
+        "checkers",
+        "--first",
+        "engine:nodes=3000,tt=1",
+        "--second",
+        "random",
+        "--seed",
+        "3",
+        "--quiet",
+    )
+    assert result.code == 0, result.err
+    assert "game over after" in result.out and "depth" in result.out
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("search", "tictactoe"), "give a limit"),
+        (("search", "tictactoe", "--depth", "0"), "--depth"),
+        (("search", "tictactoe", "--time", "-1"), "--time"),
+        (("search", "nim", "--depth", "3"), "no evaluation function"),
+        (("search", "tictactoe", "XXX/OO./...", "--depth", "2"), "the game is over"),
+        (("match", "tictactoe", "human", "random"), "plies play"),
+        (("match", "tictactoe", "engine:speed=3", "random"), "unknown option 'speed'"),
+        (("match", "tictactoe", "engine:time=0", "random"), "positive"),
+        (("match", "tictactoe", "random", "random", "--games", "0"), "--games"),
+        (("play", "tictactoe", "--first", "engine:tt=x"), "not a number"),
+    ],
+)
+def test_engine_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
+    _one_line_error(run_cli(*args), fragment)

@@ -50,16 +50,12 @@ def test_three_quarters_is_190_8() -> None:
 
 
 def test_interval_by_hand() -> None:
-    # W=10, D=4, L=2: s2 = (10 * 0.25^2 + 4 * 0.25^2 + 2 * 0.75^2) / 16 = 0.125,
-    # sd = sqrt(0.125 / 16) = 0.0884, p -/+ 1.96 sd = 0.5768, 0.9232.
+    # Wilson, W=10, D=4, L=2: N=16, p=0.75, z^2=3.8416; centre 0.75 + 3.8416/32 = 0.87005,
+    # spread 1.96 sqrt(0.1875/16 + 3.8416/1024) = 0.24379, divisor 1 + 3.8416/16 = 1.2401:
+    # 0.50501 .. 0.89818, i.e. +3.5 .. +378.2 Elo.
     result = MatchResult(wins=10, draws=4, losses=2)
-    sd = math.sqrt(0.125 / 16)
-    assert result.standard_error == pytest.approx(sd)
-    low, high = 0.75 - 1.96 * sd, 0.75 + 1.96 * sd
-    assert result.elo_low == pytest.approx(400 * math.log10(low / (1 - low)))
-    assert result.elo_high == pytest.approx(400 * math.log10(high / (1 - high)))
-    assert to_json(result)["elo_low"] == 53.8
-    assert to_json(result)["elo_high"] == 432.1
+    assert to_json(result)["elo_low"] == 3.5
+    assert to_json(result)["elo_high"] == 378.2
 
 
 @pytest.mark.parametrize("wdl", [(5, 2, 1), (3, 0, 7), (1, 8, 1), (40, 10, 50)])
@@ -81,7 +77,9 @@ def test_perfect_scores_are_clamped_to_half_a_game() -> None:
     # As if 9.5 of 10: 400 log10(0.95 / 0.05) = 511.5
     assert perfect.score == 1.0
     assert perfect.elo == pytest.approx(400 * math.log10(19))
-    assert perfect.elo_low == perfect.elo == perfect.elo_high
+    # The Wilson interval stays informative: 10 of 10 proves at least p = 0.7225 (+166.2).
+    assert to_json(perfect)["elo_low"] == 166.2
+    assert perfect.elo_high == perfect.elo
     zero = MatchResult(wins=0, draws=0, losses=10)
     assert zero.elo == pytest.approx(-perfect.elo)
     # Nearly perfect: the upper end of the interval is clamped too.

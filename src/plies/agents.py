@@ -6,6 +6,10 @@ spec                         agent
 ``random``                   a uniformly random legal move (seeded)
 ``minimax[:depth=N]``        MINIMAX-SEARCH, to the end or depth-limited with the game's EVAL
 ``alphabeta[:depth=N]``      ALPHA-BETA-SEARCH, likewise; ``strict=true`` for strict pruning
+``engine:time=S``            the engine (iterative deepening) for S seconds a move; or
+``engine:depth=N``           to depth N, or ``engine:nodes=N``; ``tt=MB`` sizes its table
+                             (16 by default, kept between moves); ``pvs``, ``aspiration``,
+                             ``ordering``, ``quiescence`` switch its refinements (true/false)
 ``human``                    asks at the terminal, showing the board and the legal moves
 ===========================  ==================================================================
 
@@ -26,7 +30,8 @@ from typing import Any, Protocol
 from plies.errors import IllegalMoveError, UnknownNameError
 from plies.game import Game, require_evaluation, require_two_player_zero_sum
 from plies.search import ALGORITHMS, SearchResult
-from plies.spec import parse_spec
+from plies.search.engine import EngineOptions, Limits, TranspositionTable, search
+from plies.spec import Options, parse_spec
 
 
 class Agent(Protocol):
@@ -71,6 +76,40 @@ class SearchAgent:
 
 
 @dataclass
+class EngineAgent:
+    """Plays the engine's move; its table persists (aged) between moves of a game."""
+
+    limits: Limits
+    options: EngineOptions
+    name: str = "engine"
+    last: SearchResult[Any] | None = field(default=None, repr=False)
+    table: TranspositionTable | None = field(default=None, repr=False)
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        if self.table is None and self.options.tt_mb > 0:
+            self.table = TranspositionTable(self.options.tt_mb)
+        self.last = search(game, state, self.limits, self.options, self.table)
+        return self.last.action
+
+
+def engine_settings(options: Options) -> tuple[Limits, EngineOptions]:
+    """Limits and switches from ``engine:`` spec options (one second a move by default)."""
+    depth = options.integer("depth", None, minimum=1)
+    nodes = options.integer("nodes", None, minimum=1)
+    seconds = options.real("time", None)
+    if depth is None and nodes is None and seconds is None:
+        seconds = 1.0
+    settings = EngineOptions(
+        tt_mb=options.real("tt", EngineOptions.tt_mb) or EngineOptions.tt_mb,
+        pvs=options.flag("pvs", EngineOptions.pvs),
+        aspiration=options.flag("aspiration", EngineOptions.aspiration),
+        ordering=options.flag("ordering", EngineOptions.ordering),
+        quiescence=options.flag("quiescence", EngineOptions.quiescence),
+    )
+    return Limits(depth=depth, nodes=nodes, time=seconds), settings
+
+
+@dataclass
 class HumanAgent:
     """Asks for a move, showing the board and the legal moves; re-prompts on bad input."""
 
@@ -94,7 +133,7 @@ class HumanAgent:
                 self.write(f"{error}; try again")
 
 
-AGENTS = ("random", "minimax", "alphabeta", "human")
+AGENTS = ("random", "minimax", "alphabeta", "engine", "human")
 
 
 def make_agent(
@@ -120,6 +159,10 @@ def make_agent(
         if depth is not None:
             require_evaluation(game, f"{parsed.name} with a depth limit")
         agent = SearchAgent(parsed.name, depth, strict, name=spec.strip())
+    elif parsed.name == "engine":
+        require_two_player_zero_sum(game, "the engine")
+        require_evaluation(game, "the engine")
+        agent = EngineAgent(*engine_settings(options), name=spec.strip())
     else:
         raise UnknownNameError(f"unknown agent {parsed.name!r} (agents: {', '.join(AGENTS)})")
     options.finish()

@@ -7,7 +7,9 @@ status 2; Ctrl-C ends with status 130 after printing what was done so far.
 from __future__ import annotations
 
 import json
+import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from plies.games import GAMES, make_game
 from plies.games.tree import parse_tree
 from plies.play import GameRecord, Turn, outcome_text, play_game
 from plies.search import ALGORITHMS, SearchResult
+from plies.search.engine import EngineOptions, Limits, Report, iterate
 from plies.spec import parse_spec
 from plies.trees import TreeReport, analyse_tree, number, report_json, rule_text, searched_text
 from plies.trees import trace_lines as tree_trace_lines
@@ -309,8 +312,9 @@ def _turn_printer(quiet: bool) -> Any:
     def on_turn(record: GameRecord, turn: Turn) -> None:
         line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
         if turn.search is not None:
+            depth = "" if turn.search.score is None else f"depth {turn.search.depth_limit}; "
             line += (
-                f"  [value for {turn.player}: {turn.search.value:.3g}; "
+                f"  [{depth}value for {turn.player}: {turn.search.value:.3g}; "
                 f"{_search_summary(turn.search)}]"
             )
         click.echo(line)
@@ -470,6 +474,177 @@ def effort(
         click.echo(
             "plies: interrupted; the rows shown are complete, the rest were not run", err=True
         )
+        sys.exit(130)
+
+
+# plies search --------------------------------------------------------------------------------
+
+
+def _score_text(report: Report[Any]) -> str:
+    """``+0.158``, or ``win in 3`` / ``loss in 2`` (plies) for a forced result."""
+    if math.isnan(report.score):
+        return "?"
+    mate = report.mate
+    if mate is None:
+        return f"{report.score:+.3f}"
+    return f"win in {mate}" if mate > 0 else f"loss in {-mate}"
+
+
+def _json_number(value: float) -> float | None:
+    return None if math.isnan(value) else round(value, 6)
+
+
+@cli.command("search")
+@click.argument("game_spec", metavar="GAME")
+@click.argument("position", required=False)
+@click.option("--depth", type=click.IntRange(min=1), help="Search to this depth.")
+@click.option(
+    "--time",
+    "seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Search for this many seconds.",
+)
+@click.option("--nodes", type=click.IntRange(min=1), help="Search this many nodes.")
+@click.option(
+    "--tt",
+    "tt_mb",
+    type=click.FloatRange(min=0),
+    default=EngineOptions.tt_mb,
+    show_default=True,
+    help="Transposition table size in MB (0: none).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one final JSON object.")
+def search_command(
+    game_spec: str,
+    position: str | None,
+    depth: int | None,
+    seconds: float | None,
+    nodes: int | None,
+    tt_mb: float,
+    as_json: bool,
+) -> None:
+    """Search GAME from its start or POSITION with the engine, one line per iteration.
+
+    Give at least one limit: --depth, --time or --nodes (any reached ends the search).
+    """
+    if depth is None and seconds is None and nodes is None:
+        raise click.UsageError("give a limit: --depth D, --time S or --nodes N")
+    game, state = _game_and_state(game_spec, position)
+    limits = Limits(depth=depth, nodes=nodes, time=seconds)
+    final: Report[Any] | None = None
+    interrupted = False
+    try:
+        for report in iterate(game, state, limits, replace(EngineOptions(), tt_mb=tt_mb)):
+            final = report
+            if not as_json:
+                line = _line_notation(game, state, report.pv)
+                click.echo(
+                    f"depth {report.depth:>2}{'' if report.complete else '*'}  "
+                    f"score {_score_text(report):>10}  nodes {report.nodes:>10,}  "
+                    f"nps {report.nps:>9,.0f}  time {report.time:7.3f}  "
+                    f"pv {' '.join(line)}"
+                )
+    except KeyboardInterrupt:
+        interrupted = True
+    if final is None:
+        raise click.exceptions.Abort
+    move = game.format_action(state, final.move)
+    if as_json:
+        _echo_json(
+            {
+                "move": move,
+                "score": _json_number(final.score),
+                "value": _json_number(final.value),
+                "depth": final.depth if final.complete else final.depth - 1,
+                "nodes": final.nodes,
+                "time": round(final.time, 6),
+                "pv": _line_notation(game, state, final.pv),
+                "nps": round(final.nps),
+                "seldepth": final.seldepth,
+                "mate": final.mate,
+                "solved": final.solved,
+            }
+        )
+    else:
+        click.echo(f"best move: {move}")
+    if interrupted:
+        click.echo("plies: interrupted; the best move of the last iteration stands", err=True)
+        sys.exit(130)
+
+
+# plies match ---------------------------------------------------------------------------------
+
+
+@cli.command("match")
+@click.argument("game_spec", metavar="GAME")
+@click.argument("spec_a", metavar="SPEC_A")
+@click.argument("spec_b", metavar="SPEC_B")
+@click.option("--games", "count", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option(
+    "--openings",
+    "opening_plies",
+    type=click.IntRange(min=0),
+    help="Random plies before each pair of games [default: per game].",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the openings.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def match_command(
+    game_spec: str,
+    spec_a: str,
+    spec_b: str,
+    count: int,
+    opening_plies: int | None,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Play SPEC_A against SPEC_B at GAME: colours alternate on shared openings; W/D/L and Elo.
+
+    Agents: random, alphabeta:depth=N, engine:time=S (or depth=, nodes=), minimax.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from plies.match import run_match, summarise, to_json
+
+    game = make_game(game_spec)
+    for spec in (spec_a, spec_b):
+        if parse_spec(spec).name == "human":
+            raise PliesError("a match is played by programs: use 'plies play' to play yourself")
+    outcomes = []
+    games = run_match(game, spec_a, spec_b, count, opening_plies=opening_plies, seed=seed)
+    interrupted = False
+    columns = (
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+    )
+    with Progress(
+        *columns, console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
+    ) as bar:
+        task = bar.add_task("", total=count)
+        try:
+            for outcome in games:
+                outcomes.append(outcome)
+                so_far = summarise(outcomes)
+                bar.update(
+                    task, advance=1, description=f"+{so_far.wins} ={so_far.draws} -{so_far.losses}"
+                )
+        except KeyboardInterrupt:
+            interrupted = True
+    result = summarise(outcomes)
+    if as_json:
+        _echo_json(to_json(result, complete=not interrupted))
+    else:
+        click.echo(
+            f"{spec_a} vs {spec_b} at {game_spec}: {result.games} games, +{result.wins} "
+            f"={result.draws} -{result.losses} (score {result.score:.3f} for {spec_a})"
+        )
+        click.echo(
+            f"Elo difference {result.elo:+.1f} (95% interval {result.elo_low:+.1f} to "
+            f"{result.elo_high:+.1f})"
+        )
+    if interrupted:
+        click.echo(f"plies: interrupted after {len(outcomes)} of {count} games", err=True)
         sys.exit(130)
 
 

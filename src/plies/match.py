@@ -9,8 +9,8 @@ depending on the game (:func:`default_opening_plies`).
 
 :func:`run_match` yields a :class:`GameOutcome` after every game, so the caller owns the clock,
 the progress bar and Ctrl-C; :func:`summarise` turns any prefix of them into a
-:class:`MatchResult` with the score from A's point of view and its Elo difference (here the
-upper end of the 95% interval is clamped to a score of 7.5 out of 8, see :class:`MatchResult`):
+:class:`MatchResult` with the score from A's point of view, its Elo difference and a 95%
+interval (see :class:`MatchResult`):
 
 >>> outcomes = [
 ...     GameOutcome(index=i, opening=i // 2, a_player="XO"[i % 2], result=r, moves=9, seconds=0.1)
@@ -20,7 +20,7 @@ upper end of the 95% interval is clamped to a score of 7.5 out of 8, see :class:
 >>> result.wins, result.draws, result.losses, result.score
 (5, 2, 1, 0.75)
 >>> round(result.elo, 1), round(result.elo_low, 1), round(result.elo_high, 1)
-(190.8, 3.5, 470.4)
+(190.8, -63.8, 445.4)
 >>> to_json(result, complete=True)["elo"]
 190.8
 """
@@ -239,17 +239,17 @@ class MatchResult:
     """Wins, draws and losses from A's point of view, and the Elo difference they imply.
 
     With N games and score ``p = (W + D/2) / N``, A is ``elo = -400 * log10(1/p - 1)`` points
-    stronger than B. The 95% interval comes from the normal approximation of the mean per-game
-    score: the per-game scores (1, 1/2, 0 with frequencies W, D, L: a trinomial) have variance
-    ``s2 = (W (1-p)^2 + D (1/2-p)^2 + L p^2) / N``, the mean has standard deviation
-    ``sd = sqrt(s2 / N)``, and ``p -/+ 1.96 sd`` converted to Elo gives ``elo_low``/``elo_high``.
+    stronger than B. The 95% interval is the Wilson score interval of ``p`` (Wilson 1927),
+    ``(p + z^2/2N -/+ z sqrt(p(1-p)/N + z^2/4N^2)) / (1 + z^2/N)`` with z = 1.96, converted to
+    Elo. Unlike ``p -/+ z sd`` it stays meaningful for a perfect or a one-sided series; it treats
+    a draw as half a win, which overstates the variance when there are draws, so the interval is
+    if anything too wide.
 
     A perfect or zero score would make the Elo infinite. To keep every figure a finite number
     (JSON has no infinity), ``p`` and the interval ends are clamped into
     ``[0.5/N, 1 - 0.5/N]``: a perfect score counts as if half a game had been lost, a zero score
-    as if half a game had been won (so a single game always gives Elo 0). A series of identical
-    results has zero variance and so a zero-width interval. With no games every Elo figure is 0
-    and the score 0.5.
+    as if half a game had been won (so a single game always gives Elo 0). With no games every
+    Elo figure is 0 and the score 0.5.
     """
 
     wins: int
@@ -271,15 +271,11 @@ class MatchResult:
         low = 0.5 / self.games
         return elo_difference(min(max(score, low), 1 - low))
 
-    @property
-    def standard_error(self) -> float:
-        """The standard deviation of the mean score, ``sqrt(s2 / N)`` (0 with no games)."""
-        n = self.games
-        if n == 0:
-            return 0.0
-        p = self.score
-        s2 = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2 + self.losses * p**2) / n
-        return math.sqrt(s2 / n)
+    def _wilson(self, sign: int) -> float:
+        """The lower (sign -1) or upper (+1) end of the Wilson 95% interval of the score."""
+        n, p, z2 = self.games, self.score, Z_95**2
+        spread = Z_95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+        return (p + z2 / (2 * n) + sign * spread) / (1 + z2 / n)
 
     @property
     def elo(self) -> float:
@@ -289,12 +285,12 @@ class MatchResult:
     @property
     def elo_low(self) -> float:
         """The lower end of the 95% interval of :attr:`elo`."""
-        return self._clamped_elo(self.score - Z_95 * self.standard_error) if self.games else 0.0
+        return self._clamped_elo(self._wilson(-1)) if self.games else 0.0
 
     @property
     def elo_high(self) -> float:
         """The upper end of the 95% interval of :attr:`elo`."""
-        return self._clamped_elo(self.score + Z_95 * self.standard_error) if self.games else 0.0
+        return self._clamped_elo(self._wilson(+1)) if self.games else 0.0
 
 
 def summarise(outcomes: Iterable[GameOutcome]) -> MatchResult:

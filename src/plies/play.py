@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from plies.agents import Agent, SearchAgent
+from plies.agents import Agent
 from plies.errors import GameOverError
 from plies.game import Game, WinLossDrawGame
 from plies.search import SearchResult
@@ -68,7 +68,7 @@ def play_game(
         began = time.perf_counter()
         action = agent(game, record.state)
         seconds = time.perf_counter() - began
-        search = agent.last if isinstance(agent, SearchAgent) else None
+        search: SearchResult[Any] | None = getattr(agent, "last", None)
         notation = game.format_action(record.state, action)
         turn = Turn(player, record.state, action, notation, seconds, search)
         record.state = game.result(record.state, action)

@@ -37,6 +37,19 @@ class Options:
             raise SpecError(f"{self.owner}: {key} must be at least {minimum}, got {value}")
         return value
 
+    def real(self, key: str, default: float | None) -> float | None:
+        """A positive number option, or ``default`` when absent."""
+        text = self._take(key)
+        if text is None:
+            return default
+        try:
+            value = float(text)
+        except ValueError:
+            raise SpecError(f"{self.owner}: {key}={text!r} is not a number") from None
+        if not value > 0 or value == float("inf"):
+            raise SpecError(f"{self.owner}: {key} must be a positive number, got {text}")
+        return value
+
     def text(self, key: str) -> str | None:
         """A free-text option, or None when absent; the caller parses it."""
         return self._take(key)
