@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -205,3 +207,29 @@ def test_nan_free_values() -> None:
     game = make_game("tictactoe")
     result = search(game, game.initial_state(), Limits(depth=2))
     assert result.score is not None and not math.isnan(result.score)
+
+
+def _shared_file(name: str) -> Path:
+    root = Path(os.environ.get("PLIES_SHARED", Path(__file__).parents[3] / "shared"))
+    path = root / "data" / "connect4" / name
+    if not path.exists():
+        pytest.skip(f"{path} not found (set PLIES_SHARED to the shared folder)")
+    return path
+
+
+def test_win_distances_match_pons_scores() -> None:
+    """Pons's score says with how many stones the winner wins; the engine's distance agrees."""
+    game = make_game("connect4")
+    lines = _shared_file("Test_L3_R1").read_text().split("\n")[:60]
+    for line in lines:
+        moves, text = line.split()
+        score = int(text)
+        state = game.parse_position(moves)
+        report = list(iterate(game, state, Limits(depth=42 - len(moves))))[-1]
+        if score > 0:  # the mover finishes with 22 - score stones
+            expected: int | None = 2 * (22 - score - len(moves) // 2) - 1
+        elif score < 0:  # the opponent finishes with 22 + score stones
+            expected = -2 * (22 + score - (len(moves) + 1) // 2)
+        else:
+            expected = None
+        assert report.mate == expected, moves
