@@ -171,3 +171,17 @@ def test_evaluation_is_inside_the_utilities() -> None:
     state = game.parse_position("X../.O./..X")
     assert -1 < game.evaluate(state, "X") < 1
     assert game.evaluate(state, "X") == pytest.approx(-game.evaluate(state, "O"))
+
+
+def test_hash_keys_are_distinct_over_every_position() -> None:
+    game = TicTacToe()
+    seen = {game.initial_state()}
+    frontier = list(seen)
+    while frontier:
+        state = frontier.pop()
+        for action in game.actions(state):
+            child = game.result(state, action)
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    assert len({game.hash_key(state) for state in seen}) == len(seen) == 5478

@@ -286,3 +286,18 @@ def test_bad_options(spec: str, reason: str) -> None:
 def test_constructor_refuses_short_rows() -> None:
     with pytest.raises(SpecError, match="length=2"):
         TileGame(2)
+
+
+def test_hash_keys_are_distinct() -> None:
+    from plies.games.tiles import TileGame, TileState
+
+    game = TileGame(6)
+    states = {
+        TileState(a, b, mover, stays)
+        for a in range(1, 7)
+        for b in range(1, 7)
+        if a != b
+        for mover in ("A", "B")
+        for stays in range(3)
+    }
+    assert len({game.hash_key(s) for s in states}) == len(states)

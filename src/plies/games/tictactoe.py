@@ -21,6 +21,7 @@ from plies.game import Scoring, WinLossDrawGame
 from plies.spec import Options
 
 EMPTY = "."
+_DIGITS = str.maketrans(".XO", "012")
 
 
 class Board(NamedTuple):
@@ -86,6 +87,11 @@ class TicTacToe(WinLossDrawGame[Board, int]):
 
     def winner(self, state: Board) -> str | None:
         return state.winner
+
+    def hash_key(self, state: Board) -> int:
+        """The cells read as a base-3 number (. 0, X 1, O 2), doubled, plus 1 when O moves:
+        distinct for distinct states, and the same in every process (unlike ``hash`` of text)."""
+        return int(state.cells.translate(_DIGITS), 3) * 2 + (state.to_move == "O")
 
     def evaluate(self, state: Board, player: str) -> float:
         """EVAL: lines still open to each side, weighted by marks in them, strictly between the

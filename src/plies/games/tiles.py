@@ -108,6 +108,13 @@ class TileGame(WinLossDrawGame[TileState, int]):
             return "B"
         return None
 
+    def hash_key(self, state: TileState) -> int:
+        """The squares, the stay counter and the mover packed into one integer: distinct for
+        distinct states, and the same in every process."""
+        return ((state.a * (self.length + 1) + state.b) * 3 + state.stays) * 2 + (
+            state.to_move == "B"
+        )
+
     def evaluate(self, state: TileState, player: str) -> float:
         """EVAL: squares A has advanced minus squares B has, strictly between loss and win."""
         if self.is_terminal(state):
