@@ -1,0 +1,323 @@
+"""Compiled perfect-play Connect Four solver (Numba), behind :mod:`plies.solvers.connect4`.
+
+A transcription of the final version of Pascal Pons's solver (blog "Solving Connect 4: how to
+build a perfect AI", parts 2 to 12, and his ``Solver.cpp``, ``Position.hpp``, ``MoveSorter.hpp``):
+
+- bitboards (part 6): column ``c`` holds bits ``c * (height + 1)`` upwards, one per cell plus an
+  always-empty sentinel; ``current`` has the mover's stones, ``mask`` every stone, and
+  ``current + mask`` is a unique key below ``2 ** (width * (height + 1))``;
+- negamax alpha-beta (parts 3 and 4) narrowed by the score bounds of the position: nobody can
+  win before the opponent's next move, so the score lies in
+  ``[-(cells - 2 - moves) // 2, (cells - 1 - moves) // 2]``;
+- centre-first column order (part 5);
+- a transposition table (part 7) of Pons's encoded bounds (part 12: an upper bound when every
+  move failed low, a lower bound on a beta cut-off);
+- iterative deepening with null windows (part 8): :func:`solve` narrows ``[min, max]`` by
+  null-window searches at the median, pulled halfway towards zero to find short wins first;
+- anticipating losing moves (part 9): ``possibleNonLosingMoves`` skips moves that let the
+  opponent win at once, plays a lone forced move, and scores two opponent wins as a loss;
+- move ordering by the winning cells (threats) each move creates (part 10, ``MoveSorter``: an
+  insertion sort, ties in centre-first order).
+
+Two additions, each kept because it lowers the mean positions explored on every benchmark set
+(``BENCHMARKS.md``): a table entry also records the move that caused its cut-off, tried first
+when the position comes back (the "hash move"); and the table is a prime number of two-slot
+buckets, the first slot keeping the entry nearer the root (more empty cells), the second the
+newest (two-tier replacement), where Pons's table always replaces.
+
+The recursion is an explicit stack (one frame per number of stones): nothing is allocated and
+no reference counts move per node, and no cached recursive function is involved (Numba issue
+6061). ``nodes`` counts what Pons counts: the calls of his recursive ``negamax``, i.e. the
+positions entered.
+
+Scores are Pons's: from the side to move's view, a win ``(cells + 1 - moves) // 2`` when the
+winning stone is the ``moves + 1``-th, 0 a draw. Every integer is a signed ``int64``: boards fit
+in 63 bits and Numba turns mixed signed/unsigned arithmetic into floats. C's truncating division
+of a negative number is written ``-(x // 2)``.
+
+A table entry is ``tag << DATA_BITS | priority << PRIORITY_SHIFT | move << VALUE_BITS | value``,
+0 meaning empty. The tag is a generation number above the key's quotient by the number of
+buckets; bucket and quotient identify the key exactly (Pons's Chinese-remainder argument).
+Raising the generation empties the table in O(1): older entries never match, and any entry
+with a tag below ``generation`` (the current generation shifted above the quotients) is stale.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+VALUE_BITS = 7
+"""Bits of an entry's value: Pons's encoded bounds are at most ``2 * (cells // 2) <= 124``."""
+MOVE_BITS = 4
+"""Bits of an entry's best move: 1 + the move's index in centre-first order, 0 for none."""
+PRIORITY_SHIFT = VALUE_BITS + MOVE_BITS
+DATA_BITS = PRIORITY_SHIFT + 6
+"""Bits below an entry's tag; the priority (empty cells of its position) takes 6."""
+
+EXPAND = 1 << 20
+"""What :func:`enter` returns instead of a score when the node's moves must be searched."""
+HINTED = 64
+"""Sort score of the hash move: above any threat count (at most 62 empty cells)."""
+
+ALPHA, BETA, SLOT, TAG, LEFT, CURRENT, MASK, POSSIBLE = range(8)
+"""Fields of a stack frame: the window, the table slot and tag, the moves left to try, and the
+position with its non-losing moves."""
+
+
+@numba.njit(cache=True, inline="always")
+def winning_cells(position: int, mask: int, height: int, board: int) -> int:
+    """The empty cells where a stone would complete four in a row with ``position``'s stones
+    (Pons's ``compute_winning_position``): per direction, three stones on one side, or two on
+    one side and one on the other."""
+    r = (position << 1) & (position << 2) & (position << 3)  # vertical: three stones below
+    for step in (height + 1, height, height + 2):  # horizontal, then the two diagonals
+        p = (position << step) & (position << (2 * step))
+        r |= p & (position << (3 * step))
+        r |= p & (position >> step)
+        p = (position >> step) & (position >> (2 * step))
+        r |= p & (position << step)
+        r |= p & (position >> (3 * step))
+    return r & (board ^ mask)
+
+
+@numba.njit(cache=True, inline="always")
+def popcount(x: int) -> int:
+    """The number of set bits of a non-negative ``x`` (LLVM turns the loop into ``popcnt``)."""
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@numba.njit(cache=True, inline="always")
+def enter(
+    current: int,
+    mask: int,
+    moves: int,
+    alpha: int,
+    beta: int,
+    cells: int,
+    height: int,
+    bottom: int,
+    board: int,
+    table: np.ndarray,
+    generation: int,
+) -> tuple[int, int, int, int, int, int, int]:
+    """The head of Pons's ``negamax``, up to its loop over the moves: returns ``(result,
+    possible, alpha, beta, slot, tag, hint)``. ``result`` is the node's value when the bounds
+    alone decide it, else ``EXPAND`` with the non-losing moves ``possible``, the narrowed
+    window, the position's bucket and tag, and the hash move's ``1 + index`` (0: none)."""
+    possible = (mask + bottom) & board
+    threats = winning_cells(current ^ mask, mask, height, board)
+    forced = possible & threats
+    if forced:
+        if forced & (forced - 1):  # two opponent wins: we can only stop one
+            return -((cells - moves) // 2), 0, alpha, beta, 0, 0, 0
+        possible = forced
+    possible &= ~(threats >> 1)  # never play below an opponent's winning cell
+    if possible == 0:
+        return -((cells - moves) // 2), 0, alpha, beta, 0, 0, 0
+    if moves >= cells - 2:  # the last two stones: neither side can win any more
+        return 0, 0, alpha, beta, 0, 0, 0
+    low = -((cells - 2 - moves) // 2)  # the opponent cannot win at their next move
+    if alpha < low:
+        alpha = low
+        if alpha >= beta:
+            return alpha, 0, alpha, beta, 0, 0, 0
+    high = (cells - 1 - moves) // 2  # nor can we win at this one
+    if beta > high:
+        beta = high
+        if alpha >= beta:
+            return beta, 0, alpha, beta, 0, 0, 0
+    min_score = 3 - cells // 2
+    max_score = (cells + 1) // 2 - 3
+    key = current + mask
+    buckets = table.shape[0] >> 1
+    slot = (key % buckets) << 1
+    tag = generation | (key // buckets)
+    entry = table[slot]
+    if entry >> DATA_BITS != tag:
+        entry = table[slot + 1]
+    hint = 0
+    if entry >> DATA_BITS == tag:
+        hint = (entry >> VALUE_BITS) & ((1 << MOVE_BITS) - 1)
+        value = entry & ((1 << VALUE_BITS) - 1)
+        if value > max_score - min_score + 1:  # a lower bound
+            low = value + 2 * min_score - max_score - 2
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    return alpha, 0, alpha, beta, 0, 0, 0
+        else:  # an upper bound
+            high = value + min_score - 1
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    return beta, 0, alpha, beta, 0, 0, 0
+    return EXPAND, possible, alpha, beta, slot, tag, hint
+
+
+@numba.njit(cache=True, inline="always")
+def store(table: np.ndarray, slot: int, tag: int, generation: int, data: int, empty: int) -> None:
+    """Two-tier replacement in the bucket at ``slot``: the first slot keeps the entry with the
+    most ``empty`` cells (its displaced entry moves to the second slot), the second the newest.
+    """
+    first = table[slot]
+    old = first >> DATA_BITS
+    entry = tag << DATA_BITS | empty << PRIORITY_SHIFT | data
+    if old == tag or old < generation or empty >= (first >> PRIORITY_SHIFT) & 63:
+        if old != tag and old >= generation:
+            table[slot + 1] = first
+        table[slot] = entry
+    else:
+        table[slot + 1] = entry
+
+
+@numba.njit(cache=True)
+def negamax(
+    current: int,
+    mask: int,
+    moves: int,
+    alpha: int,
+    beta: int,
+    cells: int,
+    height: int,
+    bottom: int,
+    board: int,
+    columns: np.ndarray,
+    table: np.ndarray,
+    generation: int,
+    frames: np.ndarray,
+    sorter: np.ndarray,
+) -> tuple[int, int]:
+    """Pons's recursive ``negamax`` run on an explicit stack: the score of a position where
+    nobody has won and the mover cannot win at once, searched in the window ``alpha < beta``
+    (exact inside it, else a bound beyond the side it falls: ``<= alpha`` or ``>= beta``), and
+    the positions entered.
+
+    ``cells`` is width * height, ``columns`` holds each column's cells in centre-first order,
+    ``generation`` the current tag bits; ``frames`` and ``sorter`` hold a stack frame and a
+    ``MoveSorter`` row per number of stones. A sorter entry is ``score << 4 | (15 - index)``:
+    sorting these numbers puts the moves in Pons's order, ties broken centre first.
+    """
+    root = moves
+    nodes = 0
+    min_score = 3 - cells // 2
+    max_score = (cells + 1) // 2 - 3
+    while True:
+        nodes += 1  # Pons's negamax(current, mask, moves, alpha, beta) is called
+        result, possible, alpha, beta, slot, tag, hint = enter(
+            current, mask, moves, alpha, beta, cells, height, bottom, board, table, generation
+        )
+        if result == EXPAND:
+            count = 0
+            single = (possible & (possible - 1)) == 0
+            for i in range(columns.shape[0] - 1, -1, -1):  # insertion sort, as MoveSorter
+                move = possible & columns[i]
+                if move:
+                    score = HINTED
+                    if i + 1 != hint and not single:
+                        score = popcount(winning_cells(current | move, mask, height, board))
+                    entry = score << 4 | (15 - i)
+                    j = count
+                    while j and sorter[moves, j - 1] > entry:
+                        sorter[moves, j] = sorter[moves, j - 1]
+                        j -= 1
+                    sorter[moves, j] = entry
+                    count += 1
+            frames[moves, ALPHA] = alpha
+            frames[moves, BETA] = beta
+            frames[moves, SLOT] = slot
+            frames[moves, TAG] = tag
+            frames[moves, LEFT] = count - 1
+            frames[moves, CURRENT] = current
+            frames[moves, MASK] = mask
+            frames[moves, POSSIBLE] = possible
+            move = possible & columns[15 - (sorter[moves, count - 1] & 15)]
+            current, mask, moves = current ^ mask, mask | move, moves + 1
+            alpha, beta = -beta, -alpha
+            continue
+        while moves > root:  # return result to the parent, which may try its next move
+            moves -= 1
+            score = -result
+            alpha, beta = frames[moves, ALPHA], frames[moves, BETA]
+            slot, tag, left = frames[moves, SLOT], frames[moves, TAG], frames[moves, LEFT]
+            if score >= beta:  # a cut-off: a lower bound, and the move that caused it
+                best = 16 - (sorter[moves, left] & 15)
+                data = best << VALUE_BITS | (score + max_score - 2 * min_score + 2)
+                store(table, slot, tag, generation, data, cells - moves)
+                result = score
+                continue
+            alpha = max(alpha, score)
+            if left == 0:  # every move failed low: an upper bound
+                store(table, slot, tag, generation, alpha - min_score + 1, cells - moves)
+                result = alpha
+                continue
+            frames[moves, ALPHA] = alpha
+            frames[moves, LEFT] = left - 1
+            current, mask = frames[moves, CURRENT], frames[moves, MASK]
+            move = frames[moves, POSSIBLE] & columns[15 - (sorter[moves, left - 1] & 15)]
+            current, mask, moves = current ^ mask, mask | move, moves + 1
+            alpha, beta = -beta, -alpha
+            break
+        else:
+            return result, nodes
+
+
+@numba.njit(cache=True)
+def solve(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    cells: int,
+    height: int,
+    bottom: int,
+    board: int,
+    columns: np.ndarray,
+    table: np.ndarray,
+    generation: int,
+    frames: np.ndarray,
+    sorter: np.ndarray,
+) -> tuple[int, int]:
+    """Pons's ``solve``: the score of a position where nobody has won, and the positions
+    entered. An immediate win is scored at once; otherwise null-window searches
+    ``[med, med + 1]`` narrow ``[min, max]`` (``[-1, 1]`` for a weak solve) until they meet,
+    ``med`` pulled from the middle halfway towards zero."""
+    if winning_cells(current, mask, height, board) & (mask + bottom) & board:
+        return (cells + 1 - moves) // 2, 0
+    low = -((cells - moves) // 2)
+    high = (cells + 1 - moves) // 2
+    if weak:
+        low, high = -1, 1
+    nodes = 0
+    while low < high:
+        med = low + (high - low) // 2
+        if med <= 0 and -(-low // 2) < med:
+            med = -(-low // 2)
+        elif med >= 0 and high // 2 > med:
+            med = high // 2
+        r, searched = negamax(
+            current,
+            mask,
+            moves,
+            med,
+            med + 1,
+            cells,
+            height,
+            bottom,
+            board,
+            columns,
+            table,
+            generation,
+            frames,
+            sorter,
+        )
+        nodes += searched
+        if r <= med:
+            high = r
+        else:
+            low = r
+    return low, nodes

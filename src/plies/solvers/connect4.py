@@ -1,0 +1,187 @@
+"""Perfect-play Connect Four: Pascal Pons's solver (blog "Solving Connect 4: how to build a
+perfect AI", final version) compiled by Numba.
+
+:class:`Connect4Solver` scores a position as Pons does, from the side to move's view: a win
+scores ``(width * height + 1 - moves) // 2`` when the winning stone is the ``moves + 1``-th
+(22 minus the winner's stones on the 7 x 6 board), a loss the negative, a draw 0. A weak solve
+finds only the sign. The search (bitboards, negamax alpha-beta with a transposition table of
+lower and upper bounds, null-window iterative deepening, anticipated losing moves, ordering by
+threats) lives in :mod:`plies.solvers._connect4_solver_kernel`.
+
+>>> from plies.games.connect4 import ConnectFour
+>>> game = ConnectFour()
+>>> solver = Connect4Solver(game)
+>>> [solver.solve(game.parse_position(p)).score for p in ("4455", "44455554221")]
+[18, -15]
+>>> solver.solve(game.parse_position("44455554221"), weak=True).score
+-1
+>>> solver.analyze(game.parse_position("52753311433677442422121"))
+[2, 3, 7, 7, 8, 7, 2]
+>>> solver.best_moves(game.parse_position("52753311433677442422121"))
+[4]
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from plies.errors import GameOverError, SpecError, UnsupportedGameError
+from plies.games.connect4 import ConnectFour, ConnectFourState
+
+DEFAULT_ENTRIES = 1 << 23
+"""Table slots asked for by default: Pons's 8M-entry table (64 MiB here)."""
+
+MAX_HEIGHT = 19
+"""Tallest board supported: the kernel shifts boards by up to ``3 * (height + 2) <= 63``."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved position: ``score`` (Pons's convention, side to move's view; with ``weak``
+    only its sign: -1, 0 or 1), ``nodes`` (positions explored: calls of Pons's recursive
+    search, all null-window iterations included) and ``time`` (seconds in the compiled search).
+    """
+
+    score: int
+    nodes: int
+    time: float
+    weak: bool = False
+
+
+def _next_prime(n: int) -> int:
+    """The smallest prime ``>= n`` (``n >= 2``), by trial division."""
+    while any(n % d == 0 for d in range(2, int(n**0.5) + 1)):
+        n += 1
+    return n
+
+
+class Connect4Solver:
+    """Solves positions of ``game`` (default: the standard 7 x 6 board).
+
+    Any board size the game allows is supported up to ``MAX_HEIGHT`` rows, but only four in a
+    row. The transposition table has about ``entries`` slots of 8 bytes (a prime number of
+    two-slot buckets). :meth:`solve` empties it before each search unless told to keep it, so
+    that node counts compare with Pons's (who resets it per position); emptying is O(1), as
+    each search gets a new generation number and entries of older ones never match (a real
+    clear happens once every :attr:`generations` searches). Not thread-safe: give each thread
+    its own solver. Importing this module is cheap; the constructor loads Numba.
+    """
+
+    def __init__(self, game: ConnectFour | None = None, entries: int = DEFAULT_ENTRIES) -> None:
+        from plies.solvers import _connect4_solver_kernel as kernel
+
+        game = ConnectFour() if game is None else game
+        if game.k != 4:
+            raise UnsupportedGameError(f"connect4 solver: only four in a row, not k={game.k}")
+        if game.height > MAX_HEIGHT:
+            raise UnsupportedGameError(
+                f"connect4 solver: at most {MAX_HEIGHT} rows, not height={game.height}"
+            )
+        width, height = game.width, game.height
+        stride = height + 1
+        # A tag (generation above the key's quotient by the buckets) needs at least one bit of
+        # generation within 63 - DATA_BITS bits.
+        smallest = max(1024, 1 << max(0, width * stride - 61 + kernel.DATA_BITS))
+        if entries < smallest:
+            raise SpecError(
+                f"connect4 solver: entries={entries} is too small for a {width}x{height} "
+                f"board (at least {smallest})"
+            )
+        self.game = game
+        self._kernel = kernel
+        self._cells = width * height
+        self._height = height
+        self._bottom = sum(1 << (c * stride) for c in range(width))
+        self._board = self._bottom * ((1 << height) - 1)
+        order = [width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(width)]
+        self._columns = np.array([((1 << height) - 1) << (c * stride) for c in order], np.int64)
+        buckets = _next_prime(entries // 2)
+        self._table = np.empty(2 * buckets, np.int64)
+        self._table.fill(0)  # touch every page now, not during the first timed searches
+        self._generation_shift = ((1 << (width * stride)) // buckets).bit_length()
+        self._generations = 1 << (63 - kernel.DATA_BITS - self._generation_shift)
+        self._generation = 0
+        self._frames = np.zeros((self._cells + 1, 8), np.int64)
+        self._sorter = np.zeros((self._cells + 1, width), np.int64)
+        self.reset()
+
+    @property
+    def entries(self) -> int:
+        """The number of table slots."""
+        return len(self._table)
+
+    @property
+    def generations(self) -> int:
+        """How many searches share one real clear of the table."""
+        return self._generations - 1
+
+    def reset(self) -> None:
+        """Empty the transposition table: O(1), but a real clear once every
+        :attr:`generations` calls."""
+        self._generation += 1
+        if self._generation == self._generations:
+            self._table.fill(0)
+            self._generation = 1
+
+    def solve(
+        self, state: ConnectFourState, weak: bool = False, keep_table: bool = False
+    ) -> Solution:
+        """The score of ``state`` for the side to move (``weak``: only its sign). The table is
+        emptied first unless ``keep_table``: its bounds stay true, so keeping it is safe and
+        saves work between related positions (the moves of a game). Raises
+        :class:`GameOverError` if the game is over."""
+        self._check(state)
+        if not keep_table:
+            self.reset()
+        return self._solve(state, weak)
+
+    def analyze(self, state: ConnectFourState, weak: bool = False) -> list[int | None]:
+        """The score of each column (0-based) for the side to move, ``None`` for a full column,
+        as Pons's ``analyze``: a winning move scores ``(cells + 1 - moves) // 2``, any other
+        ``-solve(child)``. The table is emptied once and shared by the children."""
+        self._check(state)
+        self.reset()
+        game = self.game
+        scores: list[int | None] = [None] * game.width
+        for column in game.actions(state):
+            child = game.result(state, column)
+            if child.won:
+                scores[column] = (self._cells + 1 - state.moves) // 2
+            else:
+                scores[column] = -self._solve(child, weak).score
+        return scores
+
+    def best_moves(self, state: ConnectFourState) -> list[int]:
+        """The columns (0-based, left to right) with the best score in :meth:`analyze`."""
+        scores = self.analyze(state)
+        best = max(s for s in scores if s is not None)
+        return [c for c, s in enumerate(scores) if s == best]
+
+    def _check(self, state: ConnectFourState) -> None:
+        if self.game.is_terminal(state):
+            raise GameOverError("connect4 solver: the game is over in this position")
+
+    def _solve(self, state: ConnectFourState, weak: bool) -> Solution:
+        began = time.perf_counter()
+        score, nodes = self._kernel.solve(
+            state.current,
+            state.mask,
+            state.moves,
+            weak,
+            self._cells,
+            self._height,
+            self._bottom,
+            self._board,
+            self._columns,
+            self._table,
+            self._generation << self._generation_shift,
+            self._frames,
+            self._sorter,
+        )
+        seconds = time.perf_counter() - began
+        if weak:
+            score = (score > 0) - (score < 0)
+        return Solution(int(score), int(nodes), seconds, weak)
