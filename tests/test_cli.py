@@ -359,3 +359,52 @@ def test_engine_agent_plays(run_cli: Run) -> None:
 )
 def test_engine_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
     _one_line_error(run_cli(*args), fragment)
+
+
+@pytest.mark.parametrize(
+    ("moves", "score"), [("4455", 18), ("44455554221", -15), ("1233722555341451114725221333", -1)]
+)
+def test_solve_connect4_perfectly(run_cli: Run, moves: str, score: int) -> None:
+    data = json.loads(run_cli("solve", "connect4", moves, "--json").out)
+    assert data["score"] == score
+    assert data["nodes"] >= 0 and data["time"] >= 0 and data["best_moves"]
+
+
+def test_solve_connect4_best_moves_and_analysis(run_cli: Run) -> None:
+    data = json.loads(run_cli("solve", "connect4", "4455", "--analyze", "--json").out)
+    # X has stones on 4 and 5: playing 3 or 6 makes a double threat (win with the 4th stone).
+    assert data["best_moves"] == [3, 6]
+    assert data["columns"][2] == data["columns"][5] == 18
+    weak = json.loads(run_cli("solve", "connect4", "44455554221", "--weak", "--json").out)
+    assert weak["score"] == -1
+    text = run_cli("solve", "connect4", "4455", "--analyze").out
+    assert "score 18" in text and "best moves: 3 6" in text
+
+
+def test_solve_connect4_set_file(run_cli: Run, tmp_path: Path) -> None:
+    source = tmp_path / "set.txt"
+    source.write_text("4455 18\n44455554221 -15\n\n4444444 1\n1234 x\n4455 17\n")
+    result = run_cli("solve", "connect4", "--file", str(source))
+    assert result.code == 2
+    assert result.out.splitlines() == ["4455 18", "44455554221 -15", "4455 18"]
+    errors = [line for line in result.err.splitlines() if line.startswith("plies: error")]
+    assert [e.split(": ")[3] for e in errors[:3]] == ["line 3", "line 4", "line 5"]
+    assert "2 of 3 agree" in result.err
+    lines = run_cli("solve", "connect4", "--file", "-", "--json", stdin="4455 18\n").out
+    record = json.loads(lines.splitlines()[0])
+    assert (record["moves"], record["score"], record["expected"]) == ("4455", 18, 18)
+    assert record["nodes"] >= 0 and record["time"] >= 0
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("solve", "connect4", "4448"), "not a column"),
+        (("solve", "tictactoe", "--analyze"), "--analyze needs the perfect solver"),
+        (("solve", "tictactoe", "--algorithm", "perfect"), "no perfect solver"),
+        (("solve", "connect4", "4455", "--file", "x.txt"), "not both"),
+        (("solve", "connect4", "--file", "no-such-file.txt"), "cannot read"),
+    ],
+)
+def test_solve_connect4_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
+    _one_line_error(run_cli(*args), fragment)
