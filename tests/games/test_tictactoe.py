@@ -46,8 +46,8 @@ def test_game_tree_counts() -> None:
     assert (results["X"], results["O"], results[None]) == (131_184, 77_904, 46_080)
 
 
-def test_reachable_positions() -> None:
-    game = TicTacToe()
+def _reachable(game: TicTacToe) -> set[Board]:
+    """Every state reachable from the empty board."""
     seen = {game.initial_state()}
     frontier = list(seen)
     while frontier:
@@ -57,7 +57,11 @@ def test_reachable_positions() -> None:
             if child not in seen:
                 seen.add(child)
                 frontier.append(child)
-    assert len(seen) == 5478
+    return seen
+
+
+def test_reachable_positions() -> None:
+    assert len(_reachable(TicTacToe())) == 5478
 
 
 def _brute_force_value(m: int, n: int, k: int) -> int:
@@ -175,13 +179,5 @@ def test_evaluation_is_inside_the_utilities() -> None:
 
 def test_hash_keys_are_distinct_over_every_position() -> None:
     game = TicTacToe()
-    seen = {game.initial_state()}
-    frontier = list(seen)
-    while frontier:
-        state = frontier.pop()
-        for action in game.actions(state):
-            child = game.result(state, action)
-            if child not in seen:
-                seen.add(child)
-                frontier.append(child)
+    seen = _reachable(game)
     assert len({game.hash_key(state) for state in seen}) == len(seen) == 5478
