@@ -123,7 +123,7 @@ def check_analysis(solver: Connect4Solver, game: ConnectFour, state: ConnectFour
     assert len(scores) == game.width
     cells = game.width * game.height
     for column in range(game.width):
-        if state.mask >> (column * (game.height + 1) + game.height - 1) & 1:
+        if column not in game.actions(state):  # a full column
             assert scores[column] is None
             continue
         child = game.result(state, column)
@@ -155,6 +155,13 @@ def test_analyze_examples() -> None:
     state = GAME.parse_position("1233722555341451114725221333")
     assert SOLVER.analyze(state) == [None, None, None, -1, -1, -1, -1]
     assert SOLVER.analyze(state, weak=True) == [None, None, None, -1, -1, -1, -1]
+    state = GAME.parse_position("52753311433677442422121")
+    assert SOLVER.analyze(state) == [2, 3, 7, 7, 8, 7, 2]
+    assert SOLVER.analyze(state, weak=True) == [1, 1, 1, 1, 1, 1, 1]
+    state = GAME.parse_position("641154422657572536154")  # column 4 wins at once
+    assert SOLVER.analyze(state) == [-8, -8, -10, 11, -8, 10, 10]
+    assert SOLVER.analyze(state, weak=True) == [-1, -1, -1, 1, -1, 1, 1]
+    check_analysis(SOLVER, GAME, state)
 
 
 def test_against_pure_python_negamax_near_full() -> None:

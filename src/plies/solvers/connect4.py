@@ -67,7 +67,8 @@ class Connect4Solver:
     that node counts compare with Pons's (who resets it per position); emptying is O(1), as
     each search gets a new generation number and entries of older ones never match (a real
     clear happens once every :attr:`generations` searches). Not thread-safe: give each thread
-    its own solver. Importing this module is cheap; the constructor loads Numba.
+    its own solver. Importing this module is cheap; the constructor loads Numba and the kernel
+    (compiling it, about 2 s, on the first run with an empty Numba cache).
     """
 
     def __init__(self, game: ConnectFour | None = None, entries: int = DEFAULT_ENTRIES) -> None:
@@ -104,9 +105,10 @@ class Connect4Solver:
         self._generation_shift = ((1 << (width * stride)) // buckets).bit_length()
         self._generations = 1 << (63 - kernel.DATA_BITS - self._generation_shift)
         self._generation = 0
-        self._frames = np.zeros((self._cells + 1, 8), np.int64)
+        self._frames = np.zeros((self._cells + 1, kernel.POSSIBLE + 1), np.int64)
         self._sorter = np.zeros((self._cells + 1, width), np.int64)
         self.reset()
+        self._run(0, self._board, self._cells, False)  # compile or load the kernel now
 
     @property
     def entries(self) -> int:
@@ -140,8 +142,9 @@ class Connect4Solver:
 
     def analyze(self, state: ConnectFourState, weak: bool = False) -> list[int | None]:
         """The score of each column (0-based) for the side to move, ``None`` for a full column,
-        as Pons's ``analyze``: a winning move scores ``(cells + 1 - moves) // 2``, any other
-        ``-solve(child)``. The table is emptied once and shared by the children."""
+        as Pons's ``analyze``: a winning move scores ``(cells + 1 - moves) // 2`` (1 if
+        ``weak``), any other ``-solve(child)``. The table is emptied once and shared by the
+        children."""
         self._check(state)
         self.reset()
         game = self.game
@@ -149,7 +152,7 @@ class Connect4Solver:
         for column in game.actions(state):
             child = game.result(state, column)
             if child.won:
-                scores[column] = (self._cells + 1 - state.moves) // 2
+                scores[column] = 1 if weak else (self._cells + 1 - state.moves) // 2
             else:
                 scores[column] = -self._solve(child, weak).score
         return scores
@@ -166,10 +169,18 @@ class Connect4Solver:
 
     def _solve(self, state: ConnectFourState, weak: bool) -> Solution:
         began = time.perf_counter()
+        score, nodes = self._run(state.current, state.mask, state.moves, weak)
+        seconds = time.perf_counter() - began
+        if weak:
+            score = (score > 0) - (score < 0)
+        return Solution(score, nodes, seconds, weak)
+
+    def _run(self, current: int, mask: int, moves: int, weak: bool) -> tuple[int, int]:
+        """The kernel's ``solve``: (score, positions explored)."""
         score, nodes = self._kernel.solve(
-            state.current,
-            state.mask,
-            state.moves,
+            current,
+            mask,
+            moves,
             weak,
             self._cells,
             self._height,
@@ -181,7 +192,4 @@ class Connect4Solver:
             self._frames,
             self._sorter,
         )
-        seconds = time.perf_counter() - began
-        if weak:
-            score = (score > 0) - (score < 0)
-        return Solution(int(score), int(nodes), seconds, weak)
+        return int(score), int(nodes)
