@@ -53,3 +53,7 @@ class RenderError(PliesError):
 
 class GameDefinitionError(PliesError):
     """A game broke the formal definition (e.g. a non-terminal state with no legal actions)."""
+
+
+class BudgetExhaustedError(PliesError):
+    """A search given a budget of positions or seconds ran out of it before it finished."""

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from plies.errors import GameOverError, SpecError, UnsupportedGameError
+import plies.solvers.connect4 as connect4_module
+from plies.errors import BudgetExhaustedError, GameOverError, SpecError, UnsupportedGameError
 from plies.games.connect4 import ConnectFour, ConnectFourState
 from plies.solvers.connect4 import Connect4Solver, Solution
 
@@ -224,9 +226,64 @@ def test_table_reset_is_a_real_reset() -> None:
     assert nodes == {first.nodes}
 
 
+def test_paused_and_resumed_searches_do_the_same_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search paused every 1024 positions and resumed gives the same score, explores the
+    same positions (none counted twice) and reaches the same decisions as one run through."""
+    states = [(GAME.parse_position(m), s) for m, s in benchmark_set("begin-easy")[:40]]
+
+    def run() -> list[tuple[int, int, list[int], int]]:
+        results = []
+        for state, _ in states:
+            solution, decision = SOLVER.solve(state), SOLVER.decide(state)
+            results.append((solution.score, solution.nodes, decision.moves, decision.nodes))
+        return results
+
+    whole = run()
+    monkeypatch.setattr(connect4_module, "CHUNK", 1024)
+    assert run() == whole
+    assert [score for score, *_ in whole] == [score for _, score in states]
+    assert max(nodes for _, nodes, *_ in whole) > 20 * 1024  # many pauses happened
+
+
+def test_a_budget_stops_the_search_and_keeps_what_it_proved() -> None:
+    solved = [
+        (SOLVER.solve(GAME.parse_position(m)), m, s) for m, s in benchmark_set("begin-easy")[:100]
+    ]
+    full, moves, score = max(solved, key=lambda triple: triple[0].nodes)
+    state = GAME.parse_position(moves)
+    assert full.nodes > 10_000
+    with pytest.raises(BudgetExhaustedError, match="not solved in 2,048 positions"):
+        SOLVER.solve(state, nodes=2048)
+    with pytest.raises(BudgetExhaustedError, match="not solved in 2,048 positions"):
+        SOLVER.decide(state, nodes=2048)
+    assert SOLVER.solve(state, nodes=full.nodes).score == score  # enough budget: solved
+    SOLVER.reset()
+    with pytest.raises(BudgetExhaustedError):
+        SOLVER.solve(state, keep_table=True, nodes=full.nodes // 2)
+    resumed = SOLVER.solve(state, keep_table=True)  # the aborted search's bounds are true
+    assert resumed.score == score and resumed.nodes < full.nodes
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    state = GAME.parse_position("4")  # minutes to solve
+    began = time.perf_counter()
+    with pytest.raises(BudgetExhaustedError, match="not solved in time"):
+        SOLVER.decide(state, seconds=0.05)
+    assert time.perf_counter() - began < 5  # stopped, not run to the end
+
+
+def test_decide_keeps_the_score() -> None:
+    decision = SOLVER.decide(GAME.parse_position("4455"))
+    assert (decision.score, decision.moves) == (18, [2, 5])
+    won_at_once = GAME.parse_position("641154422657572536154")
+    assert SOLVER.decide(won_at_once).moves == [3]
+    lost = GAME.parse_position("1233722555341451114725221333")  # every move loses at once
+    assert SOLVER.decide(lost).moves == [3, 4, 5, 6]
+
+
 def test_game_over_raises() -> None:
     won = GAME.parse_position("1212121")
-    for call in (SOLVER.solve, SOLVER.analyze, SOLVER.best_moves):
+    for call in (SOLVER.solve, SOLVER.analyze, SOLVER.best_moves, SOLVER.decide):
         with pytest.raises(GameOverError, match="over"):
             call(won)
     small = ConnectFour(4, 4)

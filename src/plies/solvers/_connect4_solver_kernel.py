@@ -76,6 +76,16 @@ ALPHA, BETA, SLOT, TAG, LEFT, CURRENT, MASK, POSSIBLE = range(8)
 """Fields of a stack frame: the window, the table slot and tag, the moves left to try, and the
 position with its non-losing moves."""
 
+PAUSED = 1 << 21
+"""What :func:`negamax` and :func:`solve` return instead of a score when they stopped at their
+limit of positions, to be resumed by the next call of :func:`solve`."""
+CHECK_EVERY = 1024
+"""Positions entered between two looks at the limit (a power of two)."""
+RESUMING, LOW, HIGH, MED = range(8, 12)
+"""Fields of the pause record (``pause``), beside a stack frame's ``ALPHA, BETA, CURRENT,
+MASK``: whether a search is paused, its window of scores and the null window being searched.
+The record's ``LEFT`` field holds the number of stones of the position where it paused."""
+
 
 def _prefetch(typingctx: Any, array: Any, index: Any) -> tuple[Any, Callable[..., Any]]:
     """Typing and code generation of :func:`prefetch`."""
@@ -227,6 +237,9 @@ def negamax(
     generation: int,
     frames: np.ndarray,
     sorter: np.ndarray,
+    root: int,
+    limit: int,
+    pause: np.ndarray,
 ) -> tuple[int, int]:
     """Pons's recursive ``negamax`` run on an explicit stack: the score of a position where
     nobody has won and the mover cannot win at once, searched in the window ``alpha < beta``
@@ -237,12 +250,20 @@ def negamax(
     ``generation`` the current tag bits; ``frames`` and ``sorter`` hold a stack frame and a
     ``MoveSorter`` row per number of stones. A sorter entry is ``score << 4 | (15 - index)``:
     sorting these numbers puts the moves in Pons's order, ties broken centre first.
+
+    The search is of the position with ``root`` stones; it starts at ``root`` or, resuming,
+    at a deeper position whose ancestors' frames are on the stack. Every :data:`CHECK_EVERY`
+    positions it looks at its ``limit``: past it, it records the position it was about to
+    enter in ``pause`` and returns ``PAUSED``, so that resuming counts every position once.
     """
-    root = moves
     nodes = 0
     min_score = 3 - cells // 2
     max_score = (cells + 1) // 2 - 3
     while True:
+        if nodes & (CHECK_EVERY - 1) == 0 and nodes >= limit and nodes:
+            pause[CURRENT], pause[MASK], pause[LEFT] = current, mask, moves
+            pause[ALPHA], pause[BETA] = alpha, beta
+            return PAUSED, nodes
         nodes += 1  # Pons's negamax(current, mask, moves, alpha, beta) is called
         result, possible, alpha, beta, slot, tag, hint = enter(
             current, mask, moves, alpha, beta, cells, height, bottom, board, table, generation
@@ -313,7 +334,8 @@ def solve(
     current: int,
     mask: int,
     moves: int,
-    weak: bool,
+    low: int,
+    high: int,
     cells: int,
     height: int,
     bottom: int,
@@ -323,30 +345,49 @@ def solve(
     generation: int,
     frames: np.ndarray,
     sorter: np.ndarray,
+    limit: int,
+    pause: np.ndarray,
 ) -> tuple[int, int]:
     """Pons's ``solve``: the score of a position where nobody has won, and the positions
     entered. An immediate win is scored at once; otherwise null-window searches
-    ``[med, med + 1]`` narrow ``[min, max]`` (``[-1, 1]`` for a weak solve) until they meet,
-    ``med`` pulled from the middle halfway towards zero."""
-    if winning_cells(current, mask, height, board) & (mask + bottom) & board:
+    ``[med, med + 1]`` narrow ``[low, high]`` until they meet, ``med`` pulled from the middle
+    halfway towards zero.
+
+    Pons starts from the whole range of scores (``[-1, 1]`` for a weak solve). From a
+    narrower range the result is a bound when the score lies outside it: a result ``<= low``
+    means the score is at most ``low``, one ``>= high`` at least the result; so ``[s, s + 1]``
+    tests the score against ``s``.
+
+    Past about ``limit`` positions the search pauses (``PAUSED``, ``pause[RESUMING]`` set);
+    calling again with the same arguments and a new limit resumes it where it stopped, the
+    table, ``frames`` and ``sorter`` untouched in between. Clear ``pause[RESUMING]`` to start
+    afresh instead."""
+    resuming = pause[RESUMING] != 0
+    pause[RESUMING] = 0
+    if resuming:
+        low, high = pause[LOW], pause[HIGH]
+    elif winning_cells(current, mask, height, board) & (mask + bottom) & board:
         return (cells + 1 - moves) // 2, 0
-    low = -((cells - moves) // 2)
-    high = (cells + 1 - moves) // 2
-    if weak:
-        low, high = -1, 1
     nodes = 0
     while low < high:
-        med = low + (high - low) // 2
-        if med <= 0 and -(-low // 2) < med:
-            med = -(-low // 2)
-        elif med >= 0 and high // 2 > med:
-            med = high // 2
+        if resuming:
+            med = pause[MED]
+            start, occupied, stones = pause[CURRENT], pause[MASK], pause[LEFT]
+            alpha, beta = pause[ALPHA], pause[BETA]
+            resuming = False
+        else:
+            med = low + (high - low) // 2
+            if med <= 0 and -(-low // 2) < med:
+                med = -(-low // 2)
+            elif med >= 0 and high // 2 > med:
+                med = high // 2
+            start, occupied, stones, alpha, beta = current, mask, moves, med, med + 1
         r, searched = negamax(
-            current,
-            mask,
-            moves,
-            med,
-            med + 1,
+            start,
+            occupied,
+            stones,
+            alpha,
+            beta,
             cells,
             height,
             bottom,
@@ -356,8 +397,14 @@ def solve(
             generation,
             frames,
             sorter,
+            moves,
+            limit - nodes,
+            pause,
         )
         nodes += searched
+        if r == PAUSED:
+            pause[RESUMING], pause[LOW], pause[HIGH], pause[MED] = 1, low, high, med
+            return PAUSED, nodes
         if r <= med:
             high = r
         else:

@@ -19,6 +19,8 @@ threats) lives in :mod:`plies.solvers._connect4_solver_kernel`.
 [2, 3, 7, 7, 8, 7, 2]
 >>> solver.best_moves(game.parse_position("52753311433677442422121"))
 [4]
+>>> solver.decide(game.parse_position("4455"))
+Decision(score=18, moves=[2, 5], nodes=..., time=...)
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from plies.errors import GameOverError, SpecError, UnsupportedGameError
+from plies.errors import BudgetExhaustedError, GameOverError, SpecError, UnsupportedGameError
 from plies.games.connect4 import ConnectFour, ConnectFourState
 
 DEFAULT_ENTRIES = 1 << 23
@@ -49,6 +51,22 @@ class Solution:
     nodes: int
     time: float
     weak: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to play: the position's ``score`` (as :class:`Solution`'s), every move that keeps
+    it (``moves``, 0-based columns, left to right), and the positions and seconds it took."""
+
+    score: int
+    moves: list[int]
+    nodes: int
+    time: float
+
+
+CHUNK = 1 << 18
+"""Positions the kernel searches between two returns to Python (about 20 ms), where the clock
+is read and Ctrl-C is noticed."""
 
 
 def _next_prime(n: int) -> int:
@@ -107,8 +125,9 @@ class Connect4Solver:
         self._generation = 0
         self._frames = np.zeros((self._cells + 1, kernel.POSSIBLE + 1), np.int64)
         self._sorter = np.zeros((self._cells + 1, width), np.int64)
+        self._pause = np.zeros(kernel.MED + 1, np.int64)
         self.reset()
-        self._run(0, self._board, self._cells, False)  # compile or load the kernel now
+        self._run(0, self._board, self._cells, 0, 0, None, None)  # compile or load the kernel
 
     @property
     def entries(self) -> int:
@@ -129,16 +148,26 @@ class Connect4Solver:
             self._generation = 1
 
     def solve(
-        self, state: ConnectFourState, weak: bool = False, keep_table: bool = False
+        self,
+        state: ConnectFourState,
+        weak: bool = False,
+        keep_table: bool = False,
+        nodes: int | None = None,
+        seconds: float | None = None,
     ) -> Solution:
         """The score of ``state`` for the side to move (``weak``: only its sign). The table is
         emptied first unless ``keep_table``: its bounds stay true, so keeping it is safe and
-        saves work between related positions (the moves of a game). Raises
-        :class:`GameOverError` if the game is over."""
+        saves work between related positions (the moves of a game).
+
+        With a budget of about ``nodes`` positions or ``seconds`` (looked at every
+        :data:`CHUNK` positions), raises :class:`BudgetExhaustedError` when it runs out; what
+        the search proved stays in the table. Raises :class:`GameOverError` if the game is
+        over."""
         self._check(state)
         if not keep_table:
             self.reset()
-        return self._solve(state, weak)
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        return self._solve(state, weak, nodes, deadline)
 
     def analyze(self, state: ConnectFourState, weak: bool = False) -> list[int | None]:
         """The score of each column (0-based) for the side to move, ``None`` for a full column,
@@ -154,42 +183,116 @@ class Connect4Solver:
             if child.won:
                 scores[column] = 1 if weak else (self._cells + 1 - state.moves) // 2
             else:
-                scores[column] = -self._solve(child, weak).score
+                scores[column] = -self._solve(child, weak, None, None).score
         return scores
 
+    def decide(
+        self,
+        state: ConnectFourState,
+        keep_table: bool = False,
+        nodes: int | None = None,
+        seconds: float | None = None,
+    ) -> Decision:
+        """The score of ``state`` and every move that keeps it: one strong solve, then a
+        null-window test per move (is the child's score at most minus the position's?), far
+        cheaper than :meth:`analyze`'s exact score per move. The table and the budget are as
+        in :meth:`solve`, the budget shared by the whole decision."""
+        self._check(state)
+        if not keep_table:
+            self.reset()
+        began = time.perf_counter()
+        deadline = None if seconds is None else began + seconds
+        root = self._solve(state, False, nodes, deadline)
+        spent = root.nodes
+        best = []
+        game = self.game
+        for column in game.actions(state):
+            child = game.result(state, column)
+            if child.won:
+                keeps = root.score == (self._cells + 1 - state.moves) // 2
+            else:
+                left = None if nodes is None else max(nodes - spent, 0)
+                # the move keeps the score iff the child's score is at most -score
+                bound, searched = self._run(
+                    child.current,
+                    child.mask,
+                    child.moves,
+                    -root.score,
+                    1 - root.score,
+                    left,
+                    deadline,
+                )
+                spent += searched
+                keeps = bound <= -root.score
+            if keeps:
+                best.append(column)
+        return Decision(root.score, sorted(best), spent, time.perf_counter() - began)
+
     def best_moves(self, state: ConnectFourState) -> list[int]:
-        """The columns (0-based, left to right) with the best score in :meth:`analyze`."""
-        scores = self.analyze(state)
-        best = max(s for s in scores if s is not None)
-        return [c for c, s in enumerate(scores) if s == best]
+        """The columns (0-based, left to right) that keep the position's score."""
+        return self.decide(state).moves
 
     def _check(self, state: ConnectFourState) -> None:
         if self.game.is_terminal(state):
             raise GameOverError("connect4 solver: the game is over in this position")
 
-    def _solve(self, state: ConnectFourState, weak: bool) -> Solution:
+    def _solve(
+        self, state: ConnectFourState, weak: bool, nodes: int | None, deadline: float | None
+    ) -> Solution:
         began = time.perf_counter()
-        score, nodes = self._run(state.current, state.mask, state.moves, weak)
+        low, high = -((self._cells - state.moves) // 2), (self._cells + 1 - state.moves) // 2
+        if weak:
+            low, high = -1, 1
+        score, searched = self._run(
+            state.current, state.mask, state.moves, low, high, nodes, deadline
+        )
         seconds = time.perf_counter() - began
         if weak:
             score = (score > 0) - (score < 0)
-        return Solution(score, nodes, seconds, weak)
+        return Solution(score, searched, seconds, weak)
 
-    def _run(self, current: int, mask: int, moves: int, weak: bool) -> tuple[int, int]:
-        """The kernel's ``solve``: (score, positions explored)."""
-        score, nodes = self._kernel.solve(
-            current,
-            mask,
-            moves,
-            weak,
-            self._cells,
-            self._height,
-            self._bottom,
-            self._board,
-            self._columns,
-            self._table,
-            self._generation << self._generation_shift,
-            self._frames,
-            self._sorter,
-        )
-        return int(score), int(nodes)
+    def _run(
+        self,
+        current: int,
+        mask: int,
+        moves: int,
+        low: int,
+        high: int,
+        nodes: int | None,
+        deadline: float | None,
+    ) -> tuple[int, int]:
+        """The kernel's ``solve`` of ``[low, high]``, :data:`CHUNK` positions at a time: (score,
+        positions explored). Raises :class:`BudgetExhaustedError` past ``nodes`` positions
+        or the ``deadline`` (a :func:`time.perf_counter` reading)."""
+        kernel = self._kernel
+        self._pause[kernel.RESUMING] = 0
+        spent = 0
+        while True:
+            limit = CHUNK if nodes is None else min(CHUNK, nodes - spent)
+            score, searched = kernel.solve(
+                current,
+                mask,
+                moves,
+                low,
+                high,
+                self._cells,
+                self._height,
+                self._bottom,
+                self._board,
+                self._columns,
+                self._table,
+                self._generation << self._generation_shift,
+                self._frames,
+                self._sorter,
+                limit,
+                self._pause,
+            )
+            spent += searched
+            if score != kernel.PAUSED:
+                return int(score), spent
+            if nodes is not None and spent >= nodes:
+                raise BudgetExhaustedError(f"connect4 solver: not solved in {nodes:,} positions")
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise BudgetExhaustedError(
+                    f"connect4 solver: not solved in time ({spent:,} positions)"
+                )
