@@ -155,6 +155,40 @@ def test_play_ai_against_random(run_cli: Run, game: str) -> None:
     assert "game over after" in result.out
 
 
+def test_play_connect4_against_the_perfect_agent(run_cli: Run) -> None:
+    moves = "1\n2\n3\n4\n5\n6\n7\n" * 6  # full columns are refused and re-prompted
+    result = run_cli(
+        "play",
+        "connect4",
+        "--first",
+        "human",
+        "--second",
+        "perfect",
+        "--position",
+        "52753311433677442422121",
+        "--quiet",
+        stdin=moves,
+    )
+    assert result.code == 0, result.err
+    assert (
+        "O plays 5  [solved: score 8, the side to move wins with its stone number 14;" in result.out
+    )
+    assert "game over after" in result.out and "O wins" in result.out
+    early = run_cli(
+        "play",
+        "connect4",
+        "--first",
+        "perfect:nodes=4096,depth=2",
+        "--second",
+        "random",
+        "--seed",
+        "3",
+        "--quiet",
+    )
+    assert early.code == 0, early.err
+    assert "1. X plays 4  [not solved within the budget" in early.out
+
+
 def test_games_and_demo(run_cli: Run) -> None:
     listing = run_cli("games").out
     assert all(name in listing for name in ("tictactoe", "tiles", "nim"))

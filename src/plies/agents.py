@@ -10,6 +10,12 @@ spec                         agent
 ``engine:depth=N``           to depth N, or ``engine:nodes=N``; ``tt=MB`` sizes its table
                              (16 by default, kept between moves); ``pvs``, ``aspiration``,
                              ``ordering``, ``quiescence`` switch its refinements (true/false)
+``perfect[:time=S]``         Connect Four: a move that keeps the solved score when the solver
+                             finishes within its budget (S seconds a move, 1 by default: 80%
+                             for the solver, the rest for the engine's move when it cannot),
+                             else the engine's move, and its report says so; ``nodes=N``
+                             bounds the solver in positions, ``depth=D`` sets the fallback
+                             engine's depth instead of its time
 ``human``                    asks at the terminal, showing the board and the legal moves
 ===========================  ==================================================================
 
@@ -23,13 +29,19 @@ spec                         agent
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from plies.errors import IllegalMoveError, UnknownNameError
+from plies.errors import (
+    BudgetExhaustedError,
+    IllegalMoveError,
+    UnknownNameError,
+    UnsupportedGameError,
+)
 from plies.game import Game, require_evaluation, require_two_player_zero_sum
-from plies.search import ALGORITHMS, SearchResult
+from plies.search import ALGORITHMS, SearchResult, SearchStats
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, search
 from plies.spec import Options, parse_spec
 
@@ -92,6 +104,86 @@ class EngineAgent:
         return self.last.action
 
 
+SOLVER_SHARE = 0.8
+"""The part of ``perfect``'s time budget given to the solver; the fallback engine gets the rest."""
+FALLBACK_DEPTH = 8
+"""The fallback engine's depth for ``perfect`` with a budget in positions and none in time."""
+
+
+@dataclass
+class PerfectAgent:
+    """Plays perfectly when its solver decides within budget, else the fallback engine's move.
+
+    The solver's table is kept between moves, so what earlier searches proved (true bounds)
+    speeds up later ones. Among moves that keep the score it plays the most central. ``last``
+    is the solver's account (``algorithm`` "perfect", ``score`` in the solver's convention) or
+    the engine's, with a ``note`` saying which.
+    """
+
+    solver: Any
+    fallback: EngineAgent
+    seconds: float | None
+    nodes: int | None
+    name: str = "perfect"
+    last: SearchResult[Any] | None = field(default=None, repr=False)
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        began = time.perf_counter()
+        budget = None if self.seconds is None else self.seconds * SOLVER_SHARE
+        try:
+            decision = self.solver.decide(state, keep_table=True, nodes=self.nodes, seconds=budget)
+        except BudgetExhaustedError:
+            waited = time.perf_counter() - began
+            action = self.fallback(game, state)
+            assert self.fallback.last is not None
+            note = (
+                f"not solved within the budget ({waited:.2f} s): the engine's move, "
+                f"depth {self.fallback.last.depth_limit}"
+            )
+            self.last = replace(self.fallback.last, note=note)
+            return action
+        centre = (self.solver.game.width - 1) / 2
+        action = min(decision.moves, key=lambda column: (abs(column - centre), column))
+        player = game.to_move(state)
+        value = (decision.score > 0) - (decision.score < 0)
+        self.last = SearchResult(
+            value=value,
+            action=action,
+            pv=(action,),
+            stats=SearchStats(nodes=decision.nodes, time=decision.time),
+            algorithm="perfect",
+            max_player=player,
+            score=decision.score,
+            note=f"solved: score {decision.score}, {self.solver.meaning(decision.score)}",
+        )
+        return action
+
+
+def perfect_agent(game: Game[Any, Any], options: Options, name: str) -> PerfectAgent:
+    """A :class:`PerfectAgent` from ``perfect:`` spec options (one second a move by default)."""
+    from plies.solvers import perfect_solver
+
+    seconds = options.real("time", None)
+    nodes = options.integer("nodes", None, minimum=1)
+    depth = options.integer("depth", None, minimum=1)
+    if seconds is None and nodes is None:
+        seconds = 1.0
+    solver = perfect_solver(game)
+    if solver is None:
+        raise UnsupportedGameError(
+            f"perfect: plies has a perfect solver for connect4 (four in a row) only, not "
+            f"{game.name!r}; use alphabeta or engine"
+        )
+    if depth is not None:
+        limits = Limits(depth=depth)
+    elif seconds is not None:
+        limits = Limits(time=seconds * (1 - SOLVER_SHARE))
+    else:
+        limits = Limits(depth=FALLBACK_DEPTH)
+    fallback = EngineAgent(limits, EngineOptions(), name="engine")
+    return PerfectAgent(solver, fallback, seconds, nodes, name=name)
+
+
 def engine_settings(options: Options) -> tuple[Limits, EngineOptions]:
     """Limits and switches from ``engine:`` spec options (one second a move by default)."""
     depth = options.integer("depth", None, minimum=1)
@@ -133,7 +225,7 @@ class HumanAgent:
                 self.write(f"{error}; try again")
 
 
-AGENTS = ("random", "minimax", "alphabeta", "engine", "human")
+AGENTS = ("random", "minimax", "alphabeta", "engine", "perfect", "human")
 
 
 def make_agent(
@@ -163,6 +255,8 @@ def make_agent(
         require_two_player_zero_sum(game, "the engine")
         require_evaluation(game, "the engine")
         agent = EngineAgent(*engine_settings(options), name=spec.strip())
+    elif parsed.name == "perfect":
+        agent = perfect_agent(game, options, spec.strip())
     else:
         raise UnknownNameError(f"unknown agent {parsed.name!r} (agents: {', '.join(AGENTS)})")
     options.finish()

@@ -359,19 +359,6 @@ def _solve_by_search(
             )
 
 
-def _stones_text(game: Any, score: int, weak: bool) -> str:
-    """What a Connect Four score means for the side to move."""
-    if score == 0:
-        return "a draw with perfect play"
-    side = "the side to move"
-    if weak:
-        return f"{side} {'wins' if score > 0 else 'loses'} with perfect play"
-    stones = (game.width * game.height + 1) // 2 + 1 - abs(score)
-    if score > 0:
-        return f"{side} wins with its stone number {stones}"
-    return f"{side} loses: the opponent wins with its stone number {stones}"
-
-
 def _hardness_note(state: Any) -> None:
     if state.moves == 0:
         click.echo(
@@ -391,12 +378,15 @@ def _solve_perfectly(
         raise PliesError(f"position {position!r}: the game is already over")
     _hardness_note(state)
     solution = solver.solve(state, weak=weak)
-    scores = solver.analyze(state, weak=weak)
-    best = max(s for s in scores if s is not None)
-    best_moves = [column + 1 for column, s in enumerate(scores) if s == best]
+    if analyze or weak:
+        scores = solver.analyze(state, weak=weak)
+        best = max(s for s in scores if s is not None)
+        best_moves = [column + 1 for column, s in enumerate(scores) if s == best]
+    else:  # the table the solve filled makes the null-window test of each move cheap
+        best_moves = [column + 1 for column in solver.decide(state, keep_table=True).moves]
     if as_json:
         data: dict[str, Any] = {
-            "moves": game.format_position(state),
+            "moves": "" if position is None else position.strip(),
             "score": solution.score,
             "best_moves": best_moves,
             "nodes": solution.nodes,
@@ -409,7 +399,7 @@ def _solve_perfectly(
         return
     click.echo(game.display(state))
     kind = "weak" if weak else "strong"
-    click.echo(f"score {solution.score}: {_stones_text(game, solution.score, weak)} ({kind} solve)")
+    click.echo(f"score {solution.score}: {solver.meaning(solution.score, weak)} ({kind} solve)")
     click.echo(f"best moves: {' '.join(map(str, best_moves))}")
     rate = solution.nodes / solution.time if solution.time > 0 else 0.0
     click.echo(f"{solution.nodes:,} positions in {solution.time:.4f} s ({rate:,.0f}/s)")
@@ -505,7 +495,9 @@ def _solve_set(game: Any, solver: Any, source: str, weak: bool, as_json: bool) -
 def _turn_printer(quiet: bool) -> Any:
     def on_turn(record: GameRecord, turn: Turn) -> None:
         line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
-        if turn.search is not None:
+        if turn.search is not None and turn.search.note is not None:
+            line += f"  [{turn.search.note}; {_search_summary(turn.search)}]"
+        elif turn.search is not None:
             depth = "" if turn.search.score is None else f"depth {turn.search.depth_limit}; "
             line += (
                 f"  [{depth}value for {turn.player}: {turn.search.value:.3g}; "
@@ -525,7 +517,8 @@ def _turn_printer(quiet: bool) -> Any:
     "first_spec",
     default="human",
     show_default=True,
-    help="Agent for the first player: human, random, minimax, alphabeta[:depth=N].",
+    help="Agent for the first player: human, random, minimax, alphabeta[:depth=N], "
+    "engine[:time=S], perfect[:time=S] (connect4).",
 )
 @click.option(
     "--second",

@@ -94,4 +94,7 @@ class SearchResult(Generic[A]):
     depth_limit: int | None = None
     score: float | None = None
     """The engine's score (mover's view, wins by distance); None for the textbook tier."""
+    note: str | None = None
+    """How the move was chosen, in a line, when the search has more to say (e.g. a solver
+    that ran out of time and fell back on another search)."""
     trace: tuple[TraceEvent, ...] | None = field(default=None, repr=False)

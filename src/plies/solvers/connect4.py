@@ -232,6 +232,22 @@ class Connect4Solver:
         """The columns (0-based, left to right) that keep the position's score."""
         return self.decide(state).moves
 
+    def meaning(self, score: int, weak: bool = False) -> str:
+        """What ``score`` says for the side to move, in words.
+
+        >>> Connect4Solver().meaning(18)
+        'the side to move wins with its stone number 4'
+        """
+        if score == 0:
+            return "a draw with perfect play"
+        side = "the side to move"
+        if weak:
+            return f"{side} {'wins' if score > 0 else 'loses'} with perfect play"
+        stones = (self._cells + 1) // 2 + 1 - abs(score)
+        if score > 0:
+            return f"{side} wins with its stone number {stones}"
+        return f"{side} loses: the opponent wins with its stone number {stones}"
+
     def _check(self, state: ConnectFourState) -> None:
         if self.game.is_terminal(state):
             raise GameOverError("connect4 solver: the game is over in this position")
