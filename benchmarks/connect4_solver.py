@@ -9,12 +9,18 @@ times a fresh process's first solve twice, with an empty Numba cache (compiling)
 the cache that run wrote (loading). Exits 1 on any wrong score.
 
 begin-hard takes seconds per position, so it is limited to ``--hard-limit`` (50) positions
-unless ``--all`` is given.
+unless ``--all`` is given. A progress bar runs per set; Ctrl-C prints the set's row so far and
+stops.
+
+``--without table,threat_order`` measures the solver without some of its techniques (the
+switches of :mod:`plies.solvers._connect4_solver_kernel`), compiled afresh in a private Numba
+cache: one rung of the ladder of techniques.
 
 Usage (from the repository root)::
 
     PYTHONPATH=src .venv/bin/python benchmarks/connect4_solver.py [--sets end-easy,begin-easy]
         [--limit N] [--offset N] [--all] [--hard-limit 50] [--entries 8388608] [--weak]
+        [--without TECHNIQUE,...]
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ from plies.solvers.connect4 import DEFAULT_ENTRIES, Connect4Solver
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PLIES_SHARED", REPO.parent / "shared"))
+
+TECHNIQUES = ("table", "null_window", "centre_first", "threat_order", "hash_move", "two_tier")
+TECHNIQUES += ("prefetch",)
 
 SETS = {  # name: (file, Pons's mean time in seconds, Pons's mean positions)
     "end-easy": ("Test_L3_R1", 4.6e-6, 51.3),
@@ -72,6 +81,51 @@ def first_call(cache: str) -> float:
     return float(out.stdout)
 
 
+def switch_off(techniques: list[str], cache: str) -> None:
+    """Compile the solver without ``techniques``, into and from the Numba cache ``cache``
+    (before the kernel is first imported: Numba reads its settings then)."""
+    os.environ["NUMBA_CACHE_DIR"] = cache
+    from plies.solvers import _connect4_solver_kernel as kernel
+
+    for technique in techniques:
+        setattr(kernel, technique.upper(), False)
+
+
+def solve_set(
+    solver: Connect4Solver, game: ConnectFour, lines: list[str], name: str, weak: bool
+) -> tuple[list[float], list[int], int, bool]:
+    """Solve each ``moves score`` line under a progress bar: (times, nodes, wrong scores,
+    interrupted)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    times: list[float] = []
+    nodes: list[int] = []
+    wrong = 0
+    columns = (TextColumn(name), BarColumn(), MofNCompleteColumn())
+    console = Console(stderr=True)
+    with Progress(
+        *columns, console=console, transient=True, disable=not console.is_terminal
+    ) as progress:
+        task = progress.add_task(name, total=len(lines))
+        try:
+            for line in lines:
+                moves, expected = line.split()
+                solution = solver.solve(game.parse_position(moves), weak=weak)
+                want = int(expected)
+                if weak:
+                    want = (want > 0) - (want < 0)
+                if solution.score != want:
+                    wrong += 1
+                    progress.console.print(f"WRONG: {moves} scored {solution.score}, not {want}")
+                times.append(solution.time)
+                nodes.append(solution.nodes)
+                progress.advance(task)
+        except KeyboardInterrupt:
+            return times, nodes, wrong, True
+    return times, nodes, wrong, False
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(SETS), help="comma-separated set names")
@@ -81,21 +135,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hard-limit", type=int, default=50, help="begin-hard positions")
     parser.add_argument("--entries", type=int, default=DEFAULT_ENTRIES, help="table slots")
     parser.add_argument("--weak", action="store_true", help="weak solve (check signs only)")
+    parser.add_argument(
+        "--without", default="", help=f"techniques to switch off: {', '.join(TECHNIQUES)}"
+    )
     args = parser.parse_args(argv)
     names = args.sets.split(",")
     unknown = [n for n in names if n not in SETS]
     if unknown:
         parser.error(f"unknown set(s) {', '.join(unknown)}; choose from {', '.join(SETS)}")
+    without = [t for t in args.without.split(",") if t]
+    unknown = [t for t in without if t not in TECHNIQUES]
+    if unknown:
+        parser.error(f"unknown technique(s) {', '.join(unknown)}; choose from {TECHNIQUES}")
 
     with tempfile.TemporaryDirectory() as cache:
-        cold, warm = first_call(cache), first_call(cache)
-    print(
-        f"first solve in a fresh process, import included: {cold:.2f} s compiling (empty "
-        f"Numba cache), {warm:.2f} s loading the cache"
-    )
-    game = ConnectFour()
-    solver = Connect4Solver(game, args.entries)
-    solver.solve(game.parse_position("4455"))  # load the kernel before any timing
+        if without:
+            switch_off(without, cache)
+            print(f"without: {', '.join(without)} (compiled afresh)")
+        else:
+            cold, warm = first_call(cache), first_call(cache)
+            print(
+                f"first solve in a fresh process, import included: {cold:.2f} s compiling "
+                f"(empty Numba cache), {warm:.2f} s loading the cache"
+            )
+        game = ConnectFour()
+        solver = Connect4Solver(game, args.entries)  # compiles or loads the kernel
+        return run_sets(solver, game, names, args)
+
+
+def run_sets(
+    solver: Connect4Solver, game: ConnectFour, names: list[str], args: argparse.Namespace
+) -> int:
+    """Solve the sets ``names`` and print a row per set; the exit status."""
     print(
         f"table: {solver.entries:,} slots ({solver.entries * 8 / 2**20:.0f} MiB), emptied "
         f"per position; {'weak' if args.weak else 'strong'} solve"
@@ -120,27 +191,22 @@ def main(argv: list[str] | None = None) -> int:
         if name == "begin-hard" and not args.all:
             limit = min(limit or len(lines), args.hard_limit)
             notes.append(f"begin-hard: {limit} positions only (--all for every one)")
-        lines = lines[:limit]
-        times, nodes = [], []
-        for line in lines:
-            moves, expected = line.split()
-            solution = solver.solve(game.parse_position(moves), weak=args.weak)
-            want = int(expected)
-            if args.weak:
-                want = (want > 0) - (want < 0)
-            if solution.score != want:
-                wrong += 1
-                print(f"WRONG: {moves} scored {solution.score}, expected {want}", flush=True)
-            times.append(solution.time)
-            nodes.append(solution.nodes)
-        count = len(lines)
-        total = sum(times)
-        print(
-            f"{name:<14} {count:>9} {seconds(total / count):>10} {seconds(max(times)):>10} "
-            f"{sum(nodes) / count:>12,.1f} {sum(nodes) / total:>11,.0f} | "
-            f"{seconds(pons_time):>9} {pons_nodes:>11,}",
-            flush=True,
+        times, nodes, wrong_here, interrupted = solve_set(
+            solver, game, lines[:limit], name, args.weak
         )
+        wrong += wrong_here
+        count = len(times)
+        if count:
+            total = sum(times)
+            print(
+                f"{name:<14} {count:>9} {seconds(total / count):>10} {seconds(max(times)):>10} "
+                f"{sum(nodes) / count:>12,.1f} {sum(nodes) / total:>11,.0f} | "
+                f"{seconds(pons_time):>9} {pons_nodes:>11,}",
+                flush=True,
+            )
+        if interrupted:
+            print(f"interrupted in {name}: the row above covers the positions solved")
+            return 130
     for note in notes:
         print(note)
     if wrong:

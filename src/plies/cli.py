@@ -786,7 +786,8 @@ def match_command(
 ) -> None:
     """Play SPEC_A against SPEC_B at GAME: colours alternate on shared openings; W/D/L and Elo.
 
-    Agents: random, alphabeta:depth=N, engine:time=S (or depth=, nodes=), minimax.
+    Agents: random, alphabeta:depth=N, engine:time=S (or depth=, nodes=), minimax,
+    perfect:time=S (connect4).
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 

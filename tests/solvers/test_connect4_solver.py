@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from functools import cache
@@ -302,3 +304,45 @@ def test_unsupported_games_raise() -> None:
         Connect4Solver(GAME, entries=10)
     with pytest.raises(SpecError, match="at least 524288"):
         Connect4Solver(ConnectFour(9, 6), entries=1 << 18)
+
+
+VARIANT = """
+import os, sys
+os.environ["NUMBA_CACHE_DIR"] = sys.argv[1]
+from plies.solvers import _connect4_solver_kernel as kernel
+for name in sys.argv[2].split(","):
+    setattr(kernel, name, False)
+from plies.games.connect4 import ConnectFour
+from plies.solvers.connect4 import Connect4Solver
+game = ConnectFour()
+solver = Connect4Solver(game, entries=1 << 16)
+for line in sys.stdin.read().splitlines():
+    solution = solver.solve(game.parse_position(line))
+    print(solution.score, solution.nodes)
+"""
+
+
+@pytest.mark.parametrize(
+    "switched_off",
+    ["TABLE,NULL_WINDOW,CENTRE_FIRST,THREAT_ORDER", "HASH_MOVE,TWO_TIER,PREFETCH"],
+)
+def test_each_technique_changes_the_work_not_the_scores(switched_off: str, tmp_path: Path) -> None:
+    """The benchmark's ladder switches techniques off (compiled afresh in a process of its
+    own); every variant still gives Pons's scores, with more positions explored."""
+    lines = benchmark_set("middle-easy")[:25]
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    out = subprocess.run(
+        [sys.executable, "-c", VARIANT, str(tmp_path), switched_off],
+        input="\n".join(moves for moves, _ in lines),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout.splitlines()
+    small = Connect4Solver(GAME, entries=1 << 16)
+    full_nodes = 0
+    for (moves, score), row in zip(lines, out, strict=True):
+        got, nodes = map(int, row.split())
+        assert got == score, moves
+        full_nodes += small.solve(GAME.parse_position(moves)).nodes - nodes
+    assert full_nodes < 0  # the full solver does less work

@@ -76,6 +76,14 @@ ALPHA, BETA, SLOT, TAG, LEFT, CURRENT, MASK, POSSIBLE = range(8)
 """Fields of a stack frame: the window, the table slot and tag, the moves left to try, and the
 position with its non-losing moves."""
 
+TABLE = NULL_WINDOW = CENTRE_FIRST = THREAT_ORDER = HASH_MOVE = TWO_TIER = PREFETCH = True
+"""The techniques, each switchable for the ladder of ``benchmarks/connect4_solver.py
+--without``: the transposition table, null-window iterative deepening, centre-first column
+order (read by :class:`~plies.solvers.connect4.Connect4Solver`), ordering by threats, the hash
+move, two-tier replacement and prefetching. Numba freezes them when it compiles, so the
+solver pays nothing for the switches; a variant must be compiled in a process of its own with
+its own cache (the benchmark does so)."""
+
 PAUSED = 1 << 21
 """What :func:`negamax` and :func:`solve` return instead of a score when they stopped at their
 limit of positions, to be resumed by the next call of :func:`solve`."""
@@ -210,9 +218,14 @@ def store(table: np.ndarray, slot: int, tag: int, generation: int, data: int, em
     """Two-tier replacement in the bucket at ``slot``: the first slot keeps the entry with the
     most ``empty`` cells (its displaced entry moves to the second slot), the second the newest.
     """
+    entry = tag << DATA_BITS | empty << PRIORITY_SHIFT | data
+    if not TABLE:
+        return
+    if not TWO_TIER:  # Pons's: always replace
+        table[slot] = entry
+        return
     first = table[slot]
     old = first >> DATA_BITS
-    entry = tag << DATA_BITS | empty << PRIORITY_SHIFT | data
     if old == tag or old < generation or empty >= (first >> PRIORITY_SHIFT) & 63:
         if old != tag and old >= generation:
             table[slot + 1] = first
@@ -270,7 +283,7 @@ def negamax(
         )
         if result == EXPAND:
             buckets = table.shape[0] >> 1
-            children = possible
+            children = possible if PREFETCH else 0
             while children:  # fetch the children's buckets while the moves are sorted
                 move = children & -children
                 children ^= move
@@ -281,8 +294,10 @@ def negamax(
                 move = possible & columns[i]
                 if move:
                     score = HINTED
-                    if i + 1 != hint and not single:
-                        score = popcount(winning_cells(current | move, mask, height, board))
+                    if not (HASH_MOVE and i + 1 == hint) and not single:
+                        score = 0
+                        if THREAT_ORDER:
+                            score = popcount(winning_cells(current | move, mask, height, board))
                     entry = score << 4 | (15 - i)
                     j = count
                     while j and sorter[moves, j - 1] > entry:
@@ -375,13 +390,16 @@ def solve(
             start, occupied, stones = pause[CURRENT], pause[MASK], pause[LEFT]
             alpha, beta = pause[ALPHA], pause[BETA]
             resuming = False
-        else:
+        elif NULL_WINDOW:
             med = low + (high - low) // 2
             if med <= 0 and -(-low // 2) < med:
                 med = -(-low // 2)
             elif med >= 0 and high // 2 > med:
                 med = high // 2
             start, occupied, stones, alpha, beta = current, mask, moves, med, med + 1
+        else:  # one search of the whole window: its result is exact
+            med = low
+            start, occupied, stones, alpha, beta = current, mask, moves, low, high
         r, searched = negamax(
             start,
             occupied,
@@ -405,7 +423,9 @@ def solve(
         if r == PAUSED:
             pause[RESUMING], pause[LOW], pause[HIGH], pause[MED] = 1, low, high, med
             return PAUSED, nodes
-        if r <= med:
+        if not NULL_WINDOW:
+            low = high = r
+        elif r <= med:
             high = r
         else:
             low = r

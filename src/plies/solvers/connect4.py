@@ -116,6 +116,8 @@ class Connect4Solver:
         self._bottom = sum(1 << (c * stride) for c in range(width))
         self._board = self._bottom * ((1 << height) - 1)
         order = [width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(width)]
+        if not kernel.CENTRE_FIRST:
+            order.sort()
         self._columns = np.array([((1 << height) - 1) << (c * stride) for c in order], np.int64)
         buckets = _next_prime(entries // 2)
         self._table = np.empty(2 * buckets, np.int64)
