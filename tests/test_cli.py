@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -442,3 +446,20 @@ def test_solve_connect4_set_file(run_cli: Run, tmp_path: Path) -> None:
 )
 def test_solve_connect4_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
     _one_line_error(run_cli(*args), fragment)
+
+
+def test_ctrl_c_stops_a_long_connect4_solve_at_once() -> None:
+    """The solver returns to Python every 2^18 positions, so SIGINT is seen within moments."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "plies", "solve", "connect4", "4"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    assert "early positions (1 stone)" in process.stderr.readline()  # the solve has begun
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert "plies: interrupted" in err

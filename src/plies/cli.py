@@ -367,7 +367,9 @@ def _hardness_note(state: Any) -> None:
             err=True,
         )
     elif state.moves < 8:
-        click.echo(f"note: early positions ({state.moves} stones) can take minutes", err=True)
+        click.echo(
+            f"note: early positions ({plural(state.moves, 'stone')}) can take minutes", err=True
+        )
 
 
 def _solve_perfectly(
@@ -495,7 +497,10 @@ def _solve_set(game: Any, solver: Any, source: str, weak: bool, as_json: bool) -
 def _turn_printer(quiet: bool) -> Any:
     def on_turn(record: GameRecord, turn: Turn) -> None:
         line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
-        if turn.search is not None and turn.search.note is not None:
+        if turn.search is not None and turn.search.algorithm == "perfect":
+            stats = turn.search.stats
+            line += f"  [{turn.search.note}; {plural(stats.nodes, 'position')}, {stats.time:.3f} s]"
+        elif turn.search is not None and turn.search.note is not None:
             line += f"  [{turn.search.note}; {_search_summary(turn.search)}]"
         elif turn.search is not None:
             depth = "" if turn.search.score is None else f"depth {turn.search.depth_limit}; "
