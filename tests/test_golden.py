@@ -1,4 +1,5 @@
-"""Golden playthroughs: a recorded seeded game per registered game, compared on every run.
+"""Golden playthroughs: a recorded seeded game per registered game, compared on every run
+(random legal moves; in chance states, outcomes drawn with their probabilities).
 
 Each record holds, for every position, its notation, its picture, the legal moves and the move
 played, so any silent change of rules (or of notation) fails here. After an intended change,
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from plies.game import HasPositionNotation
+from plies.game import CHANCE, HasPositionNotation, sample_outcome
 from plies.games import GAMES, make_game
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -32,7 +33,10 @@ def playthrough(name: str) -> dict[str, Any]:
     steps = []
     while not game.is_terminal(state) and len(steps) < MAX_MOVES:
         actions = list(game.actions(state))
-        action = rng.choice(actions)
+        if game.to_move(state) == CHANCE:  # nature: an outcome drawn with its probability
+            action = sample_outcome(game, state, rng)
+        else:
+            action = rng.choice(actions)
         steps.append(
             {
                 "position": game.format_position(state)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -564,7 +565,8 @@ def play(
         on_turn(record, turn)
 
     try:
-        record = play_game(game, agents, state, remember)
+        dice = None if seed is None else random.Random(seed)
+        record = play_game(game, agents, state, remember, chance=dice)
     except (AbandonedError, KeyboardInterrupt):
         moves = " ".join(turn.notation for turn in so_far.turns) or "-"
         click.echo(f"\ngame abandoned after {len(so_far.turns)} moves: {moves}", err=True)

@@ -34,6 +34,7 @@ Example, a game written as six functions (take 1 or 2 from a pile; who takes the
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from enum import Enum
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from plies.errors import (
+    GameDefinitionError,
     IllegalMoveError,
     MissingCapabilityError,
     UnsupportedGameError,
@@ -151,6 +153,56 @@ class HasPositionNotation(Protocol):
     def format_position(self, state: Any) -> str: ...
 
 
+CHANCE = "chance"
+"""TO-MOVE(s) of a chance state (AIMA 4th ed., section 5.5): nature moves next. ACTIONS(s) are
+the outcomes, RESULT(s, r) applies outcome r, and :meth:`HasChance.chance_outcomes` gives each
+outcome's probability. CHANCE is never one of :attr:`Game.players`."""
+
+
+@runtime_checkable
+class HasChance(Protocol):
+    """Chance nodes: P(r) for each outcome r of a chance state (the dice of backgammon)."""
+
+    def chance_outcomes(self, state: Any) -> Sequence[tuple[Any, float]]:
+        """The outcomes of chance state ``state`` with their probabilities (summing to 1), in
+        the order of ACTIONS(s)."""
+        ...
+
+
+def has_chance(game: Game[Any, Any]) -> bool:
+    """Whether ``game`` declares chance nodes."""
+    return isinstance(game, HasChance)
+
+
+def checked_outcomes(game: Game[S, A], state: S) -> Sequence[tuple[A, float]]:
+    """The chance outcomes of ``state``, or a :class:`GameDefinitionError` when their
+    probabilities are negative or do not sum to 1 (within 1e-9)."""
+    outcomes = game.chance_outcomes(state)  # type: ignore[attr-defined]
+    total = 0.0
+    for outcome, probability in outcomes:
+        if not probability >= 0:
+            raise GameDefinitionError(
+                f"game '{game.name}': outcome {outcome!r} has probability {probability}"
+            )
+        total += probability
+    if abs(total - 1) > 1e-9:
+        raise GameDefinitionError(
+            f"game '{game.name}': chance probabilities sum to {total:g}, not 1"
+        )
+    return outcomes  # type: ignore[no-any-return]
+
+
+def sample_outcome(game: Game[S, A], state: S, rng: random.Random) -> A:
+    """Nature's move in chance state ``state``: an outcome drawn with its probability."""
+    outcomes = checked_outcomes(game, state)
+    draw = rng.random()
+    for outcome, probability in outcomes:
+        draw -= probability
+        if draw < 0:
+            return outcome
+    return outcomes[-1][0]  # rounding left a sliver of probability
+
+
 def _require(game: Game[Any, Any], method: str, what: str, purpose: str) -> Callable[..., Any]:
     function = getattr(game, method, None)
     if not callable(function):
@@ -170,12 +222,18 @@ def require_position_notation(game: Game[S, Any], purpose: str) -> Callable[[str
     return _require(game, "parse_position", "position notation", purpose)
 
 
-def require_two_player_zero_sum(game: Game[Any, Any], algorithm: str) -> None:
-    """Refuse games that two-player zero-sum algorithms cannot search."""
+def require_two_player_zero_sum(game: Game[Any, Any], algorithm: str, chance: bool = False) -> None:
+    """Refuse games that two-player zero-sum algorithms cannot search, and games with chance
+    nodes unless the algorithm handles ``chance``."""
     if len(game.players) != 2 or not game.zero_sum:
         raise UnsupportedGameError(
             f"{algorithm} needs a two-player zero-sum game; '{game.name}' has "
             f"{len(game.players)} players and is {'' if game.zero_sum else 'not '}zero-sum"
+        )
+    if not chance and has_chance(game):
+        raise UnsupportedGameError(
+            f"{algorithm} cannot search '{game.name}': it has chance nodes "
+            "(use expectiminimax or mcts)"
         )
 
 

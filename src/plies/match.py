@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 from plies.agents import Agent, make_agent
 from plies.errors import SpecError, UnsupportedGameError
-from plies.game import Game, WinLossDrawGame
+from plies.game import CHANCE, Game, WinLossDrawGame, sample_outcome
 from plies.play import play_game
 
 S = TypeVar("S", bound=Hashable)
@@ -73,7 +73,10 @@ def default_opening_plies(game: Game[Any, Any]) -> int:
 def _random_walk(game: Game[S, Any], state: S, plies: int, rng: random.Random) -> S | None:
     """The state after ``plies`` random legal moves, or None if the game ends on the way."""
     for _ in range(plies):
-        state = game.result(state, rng.choice(list(game.actions(state))))
+        if game.to_move(state) == CHANCE:
+            state = game.result(state, sample_outcome(game, state, rng))
+        else:
+            state = game.result(state, rng.choice(list(game.actions(state))))
         if game.is_terminal(state):
             return None
     return state
@@ -212,7 +215,8 @@ def _play_match(
             b_player: make_agent(spec_b, game, seed=_agent_seed(seed, index, "B")),
         }
         began = time.perf_counter()
-        record = play_game(game, agents, openings[opening])
+        dice = random.Random(_agent_seed(seed, index // 2, "chance"))  # the same in a pair
+        record = play_game(game, agents, openings[opening], chance=dice)
         seconds = time.perf_counter() - began
         yield GameOutcome(
             index=index,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -9,7 +10,7 @@ from typing import Any
 
 from plies.agents import Agent
 from plies.errors import GameOverError
-from plies.game import Game, WinLossDrawGame
+from plies.game import CHANCE, Game, WinLossDrawGame, sample_outcome
 from plies.search import SearchResult
 
 
@@ -52,8 +53,11 @@ def play_game(
     agents: Mapping[str, Agent],
     state: Any = None,
     on_turn: Callable[[GameRecord, Turn], None] | None = None,
+    chance: random.Random | None = None,
 ) -> GameRecord:
-    """Let each player's agent move until the game ends; ``on_turn`` sees every move.
+    """Let each player's agent move until the game ends; ``on_turn`` sees every move. In a
+    chance state nature moves (player :data:`~plies.game.CHANCE`): an outcome drawn with its
+    probability from ``chance`` (a fresh unseeded generator by default).
 
     An interruption (Ctrl-C, or a human ending input) propagates, and the record passed to
     ``on_turn`` so far holds the game up to it.
@@ -61,14 +65,19 @@ def play_game(
     start = game.initial_state() if state is None else state
     if game.is_terminal(start):
         raise GameOverError("the game is already over in that position")
+    chance = random.Random() if chance is None else chance
     record = GameRecord(game, start, start)
     while not game.is_terminal(record.state):
         player = game.to_move(record.state)
-        agent = agents[player]
         began = time.perf_counter()
-        action = agent(game, record.state)
+        search: SearchResult[Any] | None = None
+        if player == CHANCE:
+            action = sample_outcome(game, record.state, chance)
+        else:
+            agent = agents[player]
+            action = agent(game, record.state)
+            search = getattr(agent, "last", None)
         seconds = time.perf_counter() - began
-        search: SearchResult[Any] | None = getattr(agent, "last", None)
         notation = game.format_action(record.state, action)
         turn = Turn(player, record.state, action, notation, seconds, search)
         record.state = game.result(record.state, action)

@@ -20,16 +20,17 @@ build a perfect AI", parts 2 to 12, and his ``Solver.cpp``, ``Position.hpp``, ``
 - move ordering by the winning cells (threats) each move creates (part 10, ``MoveSorter``: an
   insertion sort, ties in centre-first order).
 
-Three additions, kept because they measurably help (``benchmarks/connect4_solver.py``; the
-figures are mean positions explored on middle-medium, and on the first 20 of begin-hard):
+Three additions, kept because they measurably help (``benchmarks/connect4_solver.py
+--without``, each switched off alone from the final solver; figures in ``BENCHMARKS.md``):
 
 - a table entry also records the move that caused its cut-off, tried first when the position
-  comes back (the "hash move"): 39,907 -> 39,721, 28.3M -> 27.8M;
+  comes back (the "hash move"): 0.4% fewer positions on middle-medium and begin-hard, and
+  its threat count is not computed, 15% less time on middle-medium;
 - the table is a prime number of two-slot buckets, the first slot keeping the entry nearer the
   root (more empty cells), the second the newest (two-tier replacement; Pons's table always
-  replaces): 39,721 -> 39,599, 27.8M -> 24.8M;
+  replaces): 26% fewer positions on begin-hard (its first 20);
 - a node's children's buckets are prefetched before its moves are sorted: the table probe's
-  cache miss was most of a node's time, and this halves the time per node.
+  cache miss was most of a node's time, and this almost halves the time per node.
 
 The recursion is an explicit stack (one frame per number of stones): nothing is allocated and
 no reference counts move per node, and no cached recursive function is involved (Numba issue
