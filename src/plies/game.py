@@ -169,6 +169,14 @@ class HasChance(Protocol):
         ...
 
 
+@runtime_checkable
+class HasValueBounds(Protocol):
+    """Bounds ``(lower, upper)`` on every utility and evaluation of the game, for every
+    player: what pruning at chance nodes (*-minimax) and value normalisation (MCTS) need."""
+
+    value_bounds: tuple[float, float]
+
+
 def has_chance(game: Game[Any, Any]) -> bool:
     """Whether ``game`` declares chance nodes."""
     return isinstance(game, HasChance)
