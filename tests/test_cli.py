@@ -102,6 +102,8 @@ def test_tree_from_file_and_stdin(run_cli: Run, tmp_path: Path) -> None:
         (("solve", "tictactoe", "--algorithm", "negamax"), "negamax"),
         (("solve", "nim", "3,x"), "x"),
         (("play", "tictactoe", "--first", "wizard"), "unknown agent 'wizard'"),
+        (("play", "tictactoe", "--third", "random"), "--third: 'tictactoe' has only 2 players"),
+        (("play", "tictactoe", "--second", "perfect"), "perfect solver for connect4"),
         (("play", "tictactoe", "--first", "alphabeta:depth=0"), "at least 1"),
         (("play", "tictactoe", "--first", "alphabeta:deep=3"), "unknown option 'deep'"),
         (("play", "tictactoe", "--first", "alphabeta:depth"), "malformed option"),

@@ -22,7 +22,7 @@ from rich.text import Text
 from plies import __version__
 from plies.agents import AbandonedError, Agent, make_agent
 from plies.errors import PliesError
-from plies.game import Game, HasPositionNotation, require_position_notation
+from plies.game import CHANCE, Game, HasPositionNotation, require_position_notation
 from plies.games import GAMES, make_game
 from plies.games.tree import parse_tree
 from plies.play import GameRecord, Turn, outcome_text, play_game
@@ -497,6 +497,9 @@ def _solve_set(game: Any, solver: Any, source: str, weak: bool, as_json: bool) -
 
 def _turn_printer(quiet: bool) -> Any:
     def on_turn(record: GameRecord, turn: Turn) -> None:
+        if turn.player == CHANCE:
+            click.echo(f"{len(record.turns)}. chance: {turn.notation}")
+            return
         line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
         if turn.search is not None and turn.search.algorithm == "perfect":
             stats = turn.search.stats
@@ -530,31 +533,41 @@ def _turn_printer(quiet: bool) -> Any:
     "--second",
     "second_spec",
     default=None,
-    help="Agent for the second player [default: perfect alphabeta for the small games, "
-    "alphabeta:depth=4 for the board games].",
+    help="Agent for the second player [default: the game's usual opponent: perfect "
+    "alphabeta for the small games, alphabeta:depth=4 for the board games].",
+)
+@click.option(
+    "--third",
+    "third_spec",
+    default=None,
+    help="Agent for the third player of a three-player game [default: as --second].",
 )
 @click.option("--position", help="Start from this position instead of the initial one.")
-@click.option("--seed", type=int, default=None, help="Seed for random agents.")
+@click.option("--seed", type=int, default=None, help="Seed for random agents and the dice.")
 @click.option("--quiet", is_flag=True, help="Print the moves only, not the board after each.")
 def play(
     game_spec: str,
     first_spec: str,
     second_spec: str | None,
+    third_spec: str | None,
     position: str | None,
     seed: int | None,
     quiet: bool,
 ) -> None:
-    """Play GAME between two agents (a human at the terminal among them)."""
+    """Play GAME between agents (a human at the terminal among them); nature rolls the dice
+    of games with chance."""
     game, state = _game_and_state(game_spec, position)
-    if second_spec is None:
-        second_spec = GAMES[parse_spec(game_spec).name].opponent
+    opponent = GAMES[parse_spec(game_spec).name].opponent
+    specs = [first_spec, second_spec or opponent, third_spec or opponent]
+    if len(game.players) > len(specs):
+        raise PliesError(f"'{game.name}' has {len(game.players)} players; plies play seats 3")
+    if third_spec is not None and len(game.players) < 3:
+        raise PliesError(f"--third: '{game.name}' has only {len(game.players)} players")
     agents: dict[str, Agent] = {}
-    for index, (player, spec) in enumerate(
-        zip(game.players, (first_spec, second_spec), strict=True)
-    ):
+    for index, (player, spec) in enumerate(zip(game.players, specs, strict=False)):
         agent_seed = None if seed is None else seed + index
         agents[player] = make_agent(spec, game, seed=agent_seed, read=_prompt, write=click.echo)
-    click.echo(f"{game.players[0]}: {first_spec}   {game.players[1]}: {second_spec}")
+    click.echo("   ".join(f"{p}: {spec}" for p, spec in zip(game.players, specs, strict=False)))
     click.echo(game.display(state))
     on_turn = _turn_printer(quiet)
     so_far = GameRecord(game, state, state)
