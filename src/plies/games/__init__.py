@@ -13,11 +13,13 @@ from typing import Any
 
 from plies.errors import UnknownNameError
 from plies.game import Game
+from plies.games.backgammon import Backgammon
 from plies.games.checkers import Checkers
 from plies.games.connect4 import ConnectFour
 from plies.games.nim import Nim
 from plies.games.othello import Othello
 from plies.games.tictactoe import TicTacToe
+from plies.games.tictactoe3 import TicTacToe3
 from plies.games.tiles import TileGame
 from plies.spec import Options, parse_spec
 
@@ -39,6 +41,12 @@ GAMES: dict[str, GameEntry] = {
         "m x n tic-tac-toe with k in a row (3x3x3 by default)",
         "m=3,n=3,k=3,scoring=plusminus|payoff",
         opponent="alphabeta",
+    ),
+    "tictactoe3": GameEntry(
+        TicTacToe3.from_options,
+        "three-player m x n tic-tac-toe (X, O, Y) with k in a row (4x4x3 by default)",
+        "m=4,n=4,k=3",
+        opponent="maxn:depth=4",
     ),
     "tiles": GameEntry(
         TileGame.from_options,
@@ -67,6 +75,12 @@ GAMES: dict[str, GameEntry] = {
         "English draughts: 8x8, compulsory captures, no flying kings, draw after 80 quiet plies",
         "scoring=plusminus|payoff",
     ),
+    "backgammon": GameEntry(
+        Backgammon.from_options,
+        "backgammon without the doubling cube: dice as chance nodes, gammons 2, backgammons 3",
+        "none",
+        opponent="expectiminimax:depth=1",
+    ),
 }
 
 
@@ -89,6 +103,7 @@ __all__ = [
     "Nim",
     "Othello",
     "TicTacToe",
+    "TicTacToe3",
     "TileGame",
     "make_game",
 ]

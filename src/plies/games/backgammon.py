@@ -1,0 +1,898 @@
+"""Backgammon: the full rules except the doubling cube, as a game with chance nodes.
+
+Board. White (``O`` on the board) and Black (``X``) each have 15 checkers and race them round
+the board in opposite directions, home and off. Each player numbers the points from its own side:
+it moves from its 24 point down towards its 1 point, its home board is 1..6, and its point p is
+the opponent's point 25 - p. Both start with two checkers on 24, five on 13, three on 8 and five
+on 6.
+
+Chance. The initial state is a chance state, the opening roll: each player rolls one die, ties
+are rolled again, and the higher die moves first using both dice: 30 equally likely outcomes,
+written ``White 3-1`` (White won the roll with 3 against 1 and plays 3-1). After every turn the
+next player rolls: 21 outcomes written larger die first, ``3-1`` (probability 2/36) or ``6-6``
+(1/36). In a chance state :meth:`Backgammon.to_move` is :data:`~plies.game.CHANCE`.
+
+Turns. An action is a whole turn: the checker moves for the roll (a double is played four
+times). A checker on the bar must enter (on the opponent's home board) before any other moves;
+a checker may not land on a point with two or more opposing checkers, and landing on a single
+one (a blot) hits it onto the bar. A player whose checkers left on the board are all home bears
+them off: a die takes off a checker from the point of its number, or, when no checker stands on
+that point or higher, one from the highest occupied point. As many dice as possible must be
+played, and when only one of two dice can be, the larger one if it can. Turns reaching the same
+position are one action. When no move is possible the only action is the empty turn, written
+``pass``.
+
+Notation. Moves are written in the usual way from the mover's side: ``24/18 13/11``, ``bar/22``,
+``6/off``, a hit marked ``13/7*``, a checker moving on ``24/18*/13`` (intermediate points are
+written only where they hit) and repeats ``8/5(2)``. :meth:`Backgammon.parse_action` reads the
+parts in any order, with or without ``*``, and with chains such as ``24/18/13`` or ``24/13``, by
+matching them against the legal turns. Positions are each side's checkers by point in its own
+numbering, ``bar`` and ``off`` counts, then who moves: ``opening`` (the opening roll is next),
+``W to roll`` or ``W 3-1`` (White to move with 3-1). States hold integers only, so their hashes
+are the same in every process:
+
+>>> game = Backgammon()
+>>> start = game.initial_state()
+>>> game.to_move(start), len(game.actions(start))
+('chance', 30)
+>>> game.format_position(start)
+'W 24:2 13:5 8:3 6:5 / B 24:2 13:5 8:3 6:5 / opening'
+>>> state = game.result(start, game.parse_action(start, "White 3-1"))
+>>> game.to_move(state), len(game.actions(state))
+('White', 16)
+>>> state = game.result(state, game.parse_action(state, "6/5 8/5"))
+>>> game.format_position(state)
+'W 24:2 13:5 8:2 6:4 5:2 / B 24:2 13:5 8:3 6:5 / B to roll'
+>>> state = game.parse_position("W 6:2 4:1 off:12 / B bar:1 20:14 / B 6-4")
+>>> [game.format_action(state, a) for a in game.actions(state)]
+['bar/21*/15', 'bar/21* 20/14']
+>>> state = game.parse_position("W 6:3 5:2 4:2 3:2 2:2 1:2 off:2 / B bar:2 13:13 / B 4-4")
+>>> [game.format_action(state, a) for a in game.actions(state)]
+['pass']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from itertools import pairwise
+from typing import NamedTuple
+
+from plies.errors import IllegalMoveError, InvalidPositionError
+from plies.game import CHANCE, Game
+from plies.spec import Options
+
+WHITE, BLACK = 0, 1
+SIDES = ("White", "Black")
+LETTERS = ("W", "B")
+SYMBOLS = ("O", "X")
+CHECKERS = 15
+BAR = 25
+"""The point a checker on the bar moves from, in the mover's numbering."""
+OFF = 0
+"""The point a borne-off checker moves to, in the mover's numbering."""
+OPENING = -1
+"""The mover of the state before the opening roll (nobody has the move yet)."""
+START = {24: 2, 13: 5, 8: 3, 6: 5}
+"""Each side's starting checkers by point, in its own numbering."""
+TURN_CACHE = 2048
+"""Positions whose legal turns are kept (least recently used dropped first)."""
+
+Move = tuple[int, int]
+"""One checker moved by one die: (from, to) in the mover's numbering, 25 the bar, 0 off."""
+Turn = tuple[Move, ...]
+"""A whole turn: its moves in playing order; ``()`` is the pass."""
+View = list[int]
+"""A board from one side: index p (1..24) holds its checkers on its point p (positive) or the
+opponent's (negative); index 25 its checkers on the bar, index 0 those borne off."""
+Key = tuple[int, ...]
+"""A :data:`View` as a tuple with the opponent's bar count appended: a turn's resulting board."""
+
+
+class Roll(NamedTuple):
+    """Nature's move: the dice, larger first; ``opener`` is the side (0 White, 1 Black) that won
+    the opening roll with them, or -1 for a later roll."""
+
+    high: int
+    low: int
+    opener: int = OPENING
+
+
+Action = Roll | Turn
+
+OPENING_ROLLS = tuple(
+    Roll(high, low, opener)
+    for opener in (WHITE, BLACK)
+    for high in range(2, 7)
+    for low in range(1, high)
+)
+"""The opening roll's outcomes: White's wins (White's die the higher), then Black's."""
+ROLLS = tuple(Roll(high, low) for high in range(1, 7) for low in range(1, high + 1))
+"""A later roll's outcomes: 1-1, 2-1, 2-2, 3-1, ... 6-6."""
+
+
+class BackgammonState(NamedTuple):
+    """A position. ``points[i]`` holds White's point i + 1 (White's checkers counted positive,
+    Black's negative); ``bar`` and ``off`` count (White's, Black's) checkers; ``mover`` is the
+    side (0 White, 1 Black) to move or to roll, -1 before the opening roll; ``dice`` are the
+    mover's dice, larger first, or ``()`` while a roll is pending (a chance state)."""
+
+    points: tuple[int, ...]
+    bar: tuple[int, int]
+    off: tuple[int, int]
+    mover: int
+    dice: tuple[int, ...]
+
+
+# Evaluation weights, in pips (a checker moved one point is worth one).
+POINT_VALUE = (0, 1, 2, 3, 4, 5, 4, 4, 2, 1, 1, 0.5, 0, 0, 0, 0, 0, 0, 1, 1.5, 3, 2.5, 1.5, 1, 1)
+"""The value of a made point (two or more checkers), by the owner's point number: the home
+board's inner points and the bar point most, anchors on the opponent's 4 and 5 points next."""
+PRIME_VALUE = (0, 0, 1, 3, 6, 10, 16, *(16,) * 18)
+"""Bonus for the longest run of consecutive made points, by its length."""
+SHOTS = (0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1)
+"""Rolls out of 36 that hit a blot at each distance 0..24 from one shooter, nothing blocking."""
+HIT_EXTRA = 4
+"""Pips a hit costs beyond the distance the checker had come (the tempo spent entering)."""
+ENTER_PENALTY = (0, 0.6, 2.4, 5.4, 9.6, 15, 21.6)
+"""Penalty per checker on the bar, by the number of points made in the opponent's home board."""
+TEMPO = 4
+"""Pips the side on roll is worth ahead of the other."""
+CONTACT_SCALE = 30
+"""A contact score s becomes the lead s / (|s| + CONTACT_SCALE), strictly inside (-1, 1)."""
+RACE_SCALE = 0.07
+"""In a race the scale is 2 + RACE_SCALE times the mean pip count: a 10% lead is worth most."""
+
+_PART = re.compile(r"(bar|[0-9]{1,2})((?:/(?:[0-9]{1,2}|off)\*?)+)(?:\(([0-9])\))?")
+_ROLL = re.compile(r"(?:(white|black|w|b)\s*:?\s*)?([1-6])\s*-?\s*([1-6])")
+_ITEM = re.compile(r"(bar|off|[0-9]{1,2}):([0-9]{1,2})")
+_EXAMPLES = 3
+"""Legal turns listed in an error message."""
+
+
+class Backgammon(Game[BackgammonState, Action]):
+    """Backgammon without the doubling cube. Actions are :class:`Roll` outcomes in chance states
+    and :data:`Turn` tuples of (from, to) moves, in the mover's numbering, otherwise.
+
+    UTILITY: the winner (the first to bear off all 15) scores 1, 2 for a gammon (the loser has
+    borne off none) and 3 for a backgammon (a gammon with a loser's checker still on the bar or
+    in the winner's home board); the loser the negative.
+    """
+
+    name = "backgammon"
+    players = SIDES
+    value_bounds = (-3.0, 3.0)
+
+    @classmethod
+    def from_options(cls, options: Options) -> Backgammon:
+        """``backgammon`` (no options)."""
+        return cls()
+
+    def __repr__(self) -> str:
+        return "Backgammon()"
+
+    def initial_state(self) -> BackgammonState:
+        return _initial_state()
+
+    def to_move(self, state: BackgammonState) -> str:
+        """The side to move; :data:`~plies.game.CHANCE` while a roll is pending, except in a
+        finished game, where it is the side that would roll next."""
+        if not state.dice and not self.is_terminal(state):
+            return CHANCE
+        return SIDES[state.mover]
+
+    def actions(self, state: BackgammonState) -> Sequence[Action]:
+        """Roll outcomes in a chance state (see :meth:`chance_outcomes`); else one turn per
+        distinct resulting position, bar entries first and higher points first."""
+        if self.is_terminal(state):
+            return []
+        if not state.dice:
+            return [roll for roll, _ in self.chance_outcomes(state)]
+        return list(_legal_turns(state).values())
+
+    def chance_outcomes(self, state: BackgammonState) -> Sequence[tuple[Roll, float]]:
+        """P(roll): the opening roll's 30 outcomes (two different dice, either side higher) at
+        1/30 each, or a later roll's 21 outcomes, each double 1/36 and each other roll 2/36."""
+        if state.dice or self.is_terminal(state):
+            return []
+        if state.mover == OPENING:
+            return [(roll, 1 / 30) for roll in OPENING_ROLLS]
+        return [(roll, (1 if roll.high == roll.low else 2) / 36) for roll in ROLLS]
+
+    def result(self, state: BackgammonState, action: Action) -> BackgammonState:
+        """Apply a roll in a chance state, or a turn: each move must be legal with one of the
+        remaining dice when it is played, and a turn playing fewer moves than the dice allow
+        must reach the position of a legal turn."""
+        if self.is_terminal(state):
+            raise IllegalMoveError("the game is over")
+        if not state.dice:
+            return self._rolled(state, action)
+        if isinstance(action, Roll) or not _is_turn(action):
+            raise IllegalMoveError(f"{action!r} is not a turn (a tuple of (from, to) moves)")
+        view, opp_bar = _view(state, state.mover)
+        dice = _dice(state.dice)
+        played = _play(view, opp_bar, dice, action) if len(action) <= len(dice) else None
+        if played is None or (
+            len(action) < len(dice) and (*played[0], played[1]) not in _legal_turns(state)
+        ):
+            raise IllegalMoveError(f"turn {action} is not legal with {_roll_text(state.dice)}")
+        return _state(played[0], played[1], state, state.mover)
+
+    def _rolled(self, state: BackgammonState, action: Action) -> BackgammonState:
+        rolls = OPENING_ROLLS if state.mover == OPENING else ROLLS
+        if not isinstance(action, Roll) or action not in rolls:
+            raise IllegalMoveError(f"{action!r} is not a roll of this chance state")
+        mover = action.opener if state.mover == OPENING else state.mover
+        return state._replace(mover=mover, dice=(action.high, action.low))
+
+    def is_terminal(self, state: BackgammonState) -> bool:
+        return CHECKERS in state.off
+
+    def winner(self, state: BackgammonState) -> str | None:
+        """The side that has borne off all 15 checkers, or None."""
+        for side in (WHITE, BLACK):
+            if state.off[side] == CHECKERS:
+                return SIDES[side]
+        return None
+
+    def points_won(self, state: BackgammonState) -> int:
+        """What the winner of a finished game scores: 1, 2 (gammon) or 3 (backgammon); 0 for a
+        game not over."""
+        winner = self.winner(state)
+        if winner is None:
+            return 0
+        loser = 1 - SIDES.index(winner)
+        if state.off[loser]:
+            return 1
+        view, _ = _view(state, loser)
+        trapped = view[BAR] > 0 or any(view[p] > 0 for p in range(19, 25))
+        return 3 if trapped else 2
+
+    def utility(self, state: BackgammonState, player: str) -> float:
+        winner = self.winner(state)
+        if winner is None:
+            return 0
+        return self.points_won(state) * (1 if winner == player else -1)
+
+    def evaluate(self, state: BackgammonState, player: str) -> float:
+        """EVAL for ``player``: in a race, the pip count lead (the side on roll counted
+        :data:`TEMPO` pips ahead) relative to the race's length; in contact, the pip lead plus
+        made points, the longest prime, anchors, minus blots weighted by the shots at them and
+        the pips a hit would cost, and checkers on the bar against made home points. The lead
+        in (-1, 1) grows towards a gammon when the losing side has borne off none: strictly
+        inside :attr:`value_bounds` (a finished game evaluates to its utility)."""
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        side = SIDES.index(player)
+        mine, their_bar = _view(state, side)
+        theirs, my_bar = _view(state, 1 - side)
+        on_roll = 0 if state.mover == OPENING else 1 if state.mover == side else -1
+        my_pips, their_pips = _pips(mine), _pips(theirs)
+        score: float = their_pips - my_pips + TEMPO * on_roll
+        if _highest(mine) + _highest(theirs) <= BAR:  # no contact: a race
+            scale: float = 2 + RACE_SCALE * (my_pips + their_pips) / 2
+        else:
+            score += _structure(mine, their_bar, 0.25 if on_roll > 0 else 1.0)
+            score -= _structure(theirs, my_bar, 0.25 if on_roll < 0 else 1.0)
+            scale = CONTACT_SCALE
+        lead = score / (abs(score) + scale)
+        loser_off = state.off[1 - side] if lead > 0 else state.off[side]
+        gammons = 0 if loser_off else 1  # the winning side's extra point, weighted by lead^2
+        return lead * (1 + gammons * lead * lead)
+
+    # Notation --------------------------------------------------------------------------------
+
+    def format_action(self, state: BackgammonState, action: Action) -> str:
+        """``White 3-1`` (opening roll), ``3-1`` (later rolls), ``pass``, or a turn such as
+        ``24/18* 13/11``, ``24/13`` or ``8/5(2) 6/3(2)``: each checker's path from the mover's
+        side, intermediate points only where it hits, ``*`` on every hit, repeats as ``(n)``."""
+        if isinstance(action, Roll):
+            dice = f"{action.high}-{action.low}"
+            return dice if action.opener == OPENING else f"{SIDES[action.opener]} {dice}"
+        if not action:
+            return "pass"
+        view, _ = _view(state, state.mover)
+        return _describe(view, action)
+
+    def parse_action(self, state: BackgammonState, text: str) -> Action:
+        """A roll in a chance state (``3-1``, ``31``; ``White 3-1`` for the opening roll), else
+        a turn: ``pass`` or moves like ``24/18 13/11``, ``bar/22``, ``6/off``, ``13/7*``,
+        ``8/5(2)``, ``24/18/13``, in any order, ``*`` optional, matched against the legal turns.
+        Raises :class:`IllegalMoveError` with the reason a move is malformed or not legal."""
+        word = " ".join(text.split())
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"move {word!r}: the game is over")
+        if not state.dice:
+            return self._parse_roll(state, word)
+        turns = _legal_turns(state)
+        roll = _roll_text(state.dice)
+        if word.lower() == "pass":
+            if () in turns.values():
+                return ()
+            raise IllegalMoveError(
+                f"'pass' is not legal: {roll} can be played, e.g. {self._examples(state, turns)}"
+            )
+        legs = _read_legs(word)
+        if not legs:
+            raise IllegalMoveError(f"no move given: write moves like 24/18 13/11 for {roll}")
+        dice = _dice(state.dice)
+        if len(legs) > len(dice):
+            raise IllegalMoveError(
+                f"{word!r} is not legal: it has {len(legs)} moves and {roll} plays at most "
+                f"{len(dice)}"
+            )
+        view, opp_bar = _view(state, state.mover)
+        reached = _reachable(view, opp_bar, dice, [(source, target) for source, target, _ in legs])
+        matches = [turns[key] for key in reached if key in turns]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            stars = {target for _, target, star in legs if star}
+            exact = [turn for turn in matches if _hits(view, turn) == stars]
+            if len(exact) == 1:
+                return exact[0]
+            shown = ", ".join(sorted(self.format_action(state, turn) for turn in matches))
+            raise IllegalMoveError(f"{word!r} is ambiguous: it may be {shown}")
+        if reached:
+            raise IllegalMoveError(self._incomplete(state, word, turns, max(reached.values())))
+        raise IllegalMoveError(self._leg_error(state, word, turns, legs))
+
+    def _parse_roll(self, state: BackgammonState, word: str) -> Roll:
+        match = _ROLL.fullmatch(word.lower())
+        if match is None:
+            raise IllegalMoveError(f"roll {word!r} is not written like 3-1 or 6-6 (dice 1 to 6)")
+        side_word, first, second = match[1], int(match[2]), int(match[3])
+        side = None if side_word is None else (WHITE if side_word[0] == "w" else BLACK)
+        high, low = max(first, second), min(first, second)
+        if state.mover == OPENING:
+            if side is None:
+                raise IllegalMoveError(
+                    f"roll {word!r}: the opening roll names its winner, e.g. 'White {high}-{low}'"
+                )
+            if high == low:
+                raise IllegalMoveError(
+                    f"roll {word!r}: the opening roll has two different dice (ties are rerolled)"
+                )
+            return Roll(high, low, side)
+        if side is not None and side != state.mover:
+            raise IllegalMoveError(f"roll {word!r}: {SIDES[state.mover]} rolls now")
+        return Roll(high, low)
+
+    def _examples(self, state: BackgammonState, turns: dict[Key, Turn]) -> str:
+        """A few legal turns for an error message."""
+        shown = ", ".join(self.format_action(state, t) for t in list(turns.values())[:_EXAMPLES])
+        more = len(turns) - _EXAMPLES
+        return f"{shown} (and {more} more)" if more > 0 else shown
+
+    def _incomplete(
+        self, state: BackgammonState, word: str, turns: dict[Key, Turn], used: int
+    ) -> str:
+        """Why moves that can be played are not a legal turn: too few dice, or the smaller."""
+        roll, examples = _roll_text(state.dice), self._examples(state, turns)
+        most = max(len(turn) for turn in turns.values())
+        if used < most:
+            return (
+                f"{word!r} is not legal: it plays {used} of the dice of {roll}, and {most} can "
+                f"be played (all that can be, must be): e.g. {examples}"
+            )
+        return (
+            f"{word!r} is not legal: only one die of {roll} can be played, and it must be the "
+            f"larger ({state.dice[0]}) when it can: {examples}"
+        )
+
+    def _leg_error(
+        self,
+        state: BackgammonState,
+        word: str,
+        turns: dict[Key, Turn],
+        legs: list[tuple[int, int, bool]],
+    ) -> str:
+        """The first move of ``word`` that cannot be played, played in its order with bar
+        entries first, and why."""
+        view, opp_bar = _view(state, state.mover)
+        dice = _dice(state.dice)
+        for source, target, _ in sorted(legs, key=lambda leg: leg[0] != BAR):
+            paths = list(_leg_paths(view, opp_bar, dice, source, target))
+            if not paths:
+                part = f"{_point_text(source)}/{_point_text(target)}"
+                reason = _leg_reason(view, state.dice, dice, source, target)
+                if list(turns.values()) == [()]:
+                    reason += "; no move is possible, the only legal move is 'pass'"
+                return f"'{part}' is not legal: {reason}"
+            view, opp_bar, dice = paths[0]
+        raise AssertionError(f"{word!r}: every move can be played, so _reachable found a turn")
+
+    def format_position(self, state: BackgammonState) -> str:
+        """``W 24:2 13:5 8:3 6:5 / B 24:2 13:5 8:3 6:5 / W 3-1``: each side's checkers by
+        point in its own numbering, highest first, with ``bar:n`` before and ``off:n`` after
+        them when not 0; then ``opening``, ``W to roll`` or the mover and its dice."""
+        sides = []
+        for side in (WHITE, BLACK):
+            view, _ = _view(state, side)
+            items = [f"bar:{view[BAR]}"] if view[BAR] else []
+            items += [f"{p}:{view[p]}" for p in range(24, 0, -1) if view[p] > 0]
+            items += [f"off:{view[OFF]}"] if view[OFF] else []
+            sides.append(" ".join([LETTERS[side], *items]))
+        if state.mover == OPENING:
+            turn = "opening"
+        elif state.dice:
+            turn = f"{LETTERS[state.mover]} {_roll_text(state.dice)}"
+        else:
+            turn = f"{LETTERS[state.mover]} to roll"
+        return " / ".join([*sides, turn])
+
+    def parse_position(self, text: str) -> BackgammonState:
+        """Three parts separated by ``/`` (see :meth:`format_position`): White's and Black's
+        checkers (either first; ``W``/``White`` and ``B``/``Black``, items ``point:count``,
+        ``bar:n``, ``off:n``), then ``opening``, ``W to roll`` or ``W 3-1``. Raises
+        :class:`InvalidPositionError` naming the problem."""
+        parts = [" ".join(part.split()) for part in text.lower().split("/")]
+        if len(parts) != 3:
+            raise InvalidPositionError(
+                f"position {text!r} is not three parts like 'W 24:2 13:5 8:3 6:5 / "
+                "B 24:2 13:5 8:3 6:5 / W 3-1' (White, Black, who moves)"
+            )
+        views: dict[int, View] = {}
+        for part in parts[:2]:
+            side, view = _read_side(text, part)
+            if side in views:
+                raise InvalidPositionError(f"position {text!r} gives {SIDES[side]} twice")
+            views[side] = view
+        white, black = views[WHITE], views[BLACK]
+        for point in range(1, 25):
+            if white[point] and black[BAR - point]:
+                raise InvalidPositionError(
+                    f"position {text!r}: White's point {point} (Black's {BAR - point}) has "
+                    "checkers of both colours"
+                )
+        points = tuple(white[p] - black[BAR - p] for p in range(1, 25))
+        state = BackgammonState(
+            points, (white[BAR], black[BAR]), (white[OFF], black[OFF]), OPENING, ()
+        )
+        return _read_turn(text, parts[2], state)
+
+    def display(self, state: BackgammonState) -> str:
+        """The board from the side to move (White before the opening roll), numbered as its
+        moves are written: its home board bottom right, stacks of more than five showing their
+        count; the bar in the middle (the opponent's checkers above, the mover's below); then
+        each side's bar, borne-off and pip counts, and who moves with which dice."""
+        side = WHITE if state.mover == OPENING else state.mover
+        view, _ = _view(state, side)
+        other, _ = _view(state, 1 - side)
+        marks = {1: SYMBOLS[side], -1: SYMBOLS[1 - side]}
+
+        def cell(count: int, row: int) -> str:
+            size = abs(count)
+            if size <= row:
+                return "   "
+            if row == 4 and size > 5:
+                return f"{size:^3}"
+            return f" {marks[1 if count > 0 else -1]} "
+
+        def numbers(points: Sequence[int]) -> str:
+            return "".join(f"{p:^3}" for p in points)
+
+        top, bottom = range(13, 25), range(12, 0, -1)
+        edge = "+" + "-" * 18 + "+---+" + "-" * 18 + "+"
+        lines = [(" " + numbers(top[:6]) + "     " + numbers(top[6:])).rstrip(), edge]
+        for row in range(5):
+            left = "".join(cell(view[p], row) for p in top[:6])
+            right = "".join(cell(view[p], row) for p in top[6:])
+            lines.append(f"|{left}|{cell(-other[BAR], row)}|{right}|")
+        lines.append("|" + " " * 18 + "|BAR|" + " " * 18 + "|")
+        for row in reversed(range(5)):
+            left = "".join(cell(view[p], row) for p in bottom[:6])
+            right = "".join(cell(view[p], row) for p in bottom[6:])
+            lines.append(f"|{left}|{cell(view[BAR], row)}|{right}|")
+        lines += [edge, (" " + numbers(bottom[:6]) + "     " + numbers(bottom[6:])).rstrip()]
+        for each in (WHITE, BLACK):
+            seen, _ = _view(state, each)
+            lines.append(
+                f"{SYMBOLS[each]} {SIDES[each]}: {seen[BAR]} on the bar, {seen[OFF]} off, "
+                f"{_pips(seen)} pips"
+            )
+        lines.append(self._status(state))
+        return "\n".join(lines)
+
+    def _status(self, state: BackgammonState) -> str:
+        winner = self.winner(state)
+        if winner is not None:
+            won = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[self.points_won(state)]
+            return f"game over: {winner} wins {won} ({self.points_won(state)})"
+        if state.mover == OPENING:
+            return "opening roll next (points numbered for White)"
+        mover = f"{SIDES[state.mover]} ({SYMBOLS[state.mover]})"
+        if not state.dice:
+            return f"{mover} to roll"
+        return f"{mover} to move with {_roll_text(state.dice)}"
+
+
+# Boards from one side ----------------------------------------------------------------------
+
+
+def _view(state: BackgammonState, side: int) -> tuple[View, int]:
+    """The board from ``side`` (see :data:`View`) and the opponent's checkers on the bar."""
+    if side == WHITE:
+        return [state.off[WHITE], *state.points, state.bar[WHITE]], state.bar[BLACK]
+    black = [-count for count in reversed(state.points)]
+    return [state.off[BLACK], *black, state.bar[BLACK]], state.bar[WHITE]
+
+
+def _initial_state() -> BackgammonState:
+    points = [0] * 24
+    for point, count in START.items():
+        points[point - 1] += count  # White's point
+        points[24 - point] -= count  # Black's point p is White's 25 - p
+    return BackgammonState(tuple(points), (0, 0), (0, 0), OPENING, ())
+
+
+def _is_turn(action: object) -> bool:
+    """Whether ``action`` has a turn's shape: a tuple of (int, int) pairs."""
+    return isinstance(action, tuple) and all(
+        isinstance(move, tuple) and len(move) == 2 and all(type(p) is int for p in move)
+        for move in action
+    )
+
+
+def _state(
+    view: Sequence[int], opp_bar: int, before: BackgammonState, side: int
+) -> BackgammonState:
+    """The state after ``side``'s turn left ``view`` and ``opp_bar``: the opponent to roll."""
+    if side == WHITE:
+        bar, off = (view[BAR], opp_bar), (view[OFF], before.off[BLACK])
+        return BackgammonState(tuple(view[1:BAR]), bar, off, BLACK, ())
+    points = tuple(-view[BAR - p] for p in range(1, BAR))
+    bar, off = (opp_bar, view[BAR]), (before.off[WHITE], view[OFF])
+    return BackgammonState(points, bar, off, WHITE, ())
+
+
+def _dice(dice: tuple[int, ...]) -> tuple[int, ...]:
+    """The dice to play: a double four times."""
+    return dice * 2 if dice[0] == dice[1] else dice
+
+
+def _roll_text(dice: tuple[int, ...]) -> str:
+    return f"{dice[0]}-{dice[1]}"
+
+
+def _point_text(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _pips(view: View) -> int:
+    """The pips ``view``'s side needs to bear off all its checkers."""
+    return sum(p * view[p] for p in range(1, BAR) if view[p] > 0) + BAR * view[BAR]
+
+
+def _highest(view: View) -> int:
+    """``view``'s side's highest occupied point (25 for the bar), 0 if none."""
+    point = BAR
+    while point > 0 and view[point] <= 0:
+        point -= 1
+    return point
+
+
+def _structure(view: View, opp_bar: int, exposure: float) -> float:
+    """``view``'s side's position in pips beyond its pip count: made points, its longest prime,
+    blots (each costing its shots out of 36, times ``exposure``, times the pips a hit loses) and
+    checkers on the bar against the opponent's made home points."""
+    score = 0.0
+    run = longest = 0
+    blots = []
+    for point in range(1, BAR):
+        count = view[point]
+        if count >= 2:
+            score += POINT_VALUE[point]
+            run += 1
+            longest = max(longest, run)
+        else:
+            run = 0
+            if count == 1:
+                blots.append(point)
+    score += PRIME_VALUE[longest]
+    for blot in blots:
+        shots = SHOTS[blot] if opp_bar else 0  # an entering checker comes from point 0
+        for shooter in range(1, blot):
+            if view[shooter] < 0:
+                shots += SHOTS[blot - shooter]
+        score -= exposure * min(shots, 36) / 36 * (BAR - blot + HIT_EXTRA)
+    closed = sum(view[p] <= -2 for p in range(19, BAR))
+    return score - view[BAR] * ENTER_PENALTY[closed]
+
+
+# Turns -------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=TURN_CACHE)
+def _legal_turns(state: BackgammonState) -> dict[Key, Turn]:
+    """The legal turns of a state with dice, one per resulting board (see :data:`Key`), in the
+    order found: bar entries and higher points first, the larger die first."""
+    view, opp_bar = _view(state, state.mover)
+    high, low = state.dice
+    return _generate(view, opp_bar, high, low)
+
+
+def _generate(view: View, opp_bar: int, high: int, low: int) -> dict[Key, Turn]:
+    """Every maximal play of the dice, depth first: both orders of two different dice; a double
+    four times, each move from the same or a lower point than the one before (any order of a
+    double's moves can be so sorted and stay legal, so no position is missed). Keeps the plays
+    using the most dice, and of single-die plays those of the larger die if any."""
+    doubles = high == low
+    leaves: dict[Key, tuple[Turn, int]] = {}
+    most = 0
+
+    def extend(view: View, opp_bar: int, dice: tuple[int, ...], moves: Turn, limit: int) -> None:
+        nonlocal most
+        if dice:
+            steps = _steps(view, dice[0], limit)
+            for source, target in steps:
+                child, child_bar = _moved(view, opp_bar, source, target)
+                next_limit = source if doubles else BAR
+                extend(child, child_bar, dice[1:], (*moves, (source, target)), next_limit)
+            if steps:
+                return
+        if len(moves) < most:
+            return
+        if len(moves) > most:
+            most = len(moves)
+            leaves.clear()
+        leaves.setdefault((*view, opp_bar), (moves, first_die))
+
+    for order in ((high,) * 4,) if doubles else ((high, low), (low, high)):
+        first_die = order[0]
+        extend(view, opp_bar, order, (), BAR)
+    if not doubles and most == 1 and any(die == high for _, die in leaves.values()):
+        return {key: moves for key, (moves, die) in leaves.items() if die == high}
+    return {key: moves for key, (moves, _) in leaves.items()}
+
+
+def _steps(view: View, die: int, limit: int) -> list[Move]:
+    """The single moves of ``die`` from points up to ``limit``, highest first."""
+    if view[BAR] > 0:
+        target = BAR - die
+        return [(BAR, target)] if view[target] >= -1 else []
+    highest = _highest(view)
+    bearing_off = highest <= 6
+    moves = []
+    for source in range(min(highest, limit), 0, -1):
+        if view[source] > 0:
+            target = source - die
+            if target > 0:
+                if view[target] >= -1:
+                    moves.append((source, target))
+            elif bearing_off and (target == 0 or source == highest):
+                moves.append((source, OFF))
+    return moves
+
+
+def _step(view: View, source: int, die: int) -> int | None:
+    """Where ``die`` moves a checker from ``source`` (:data:`OFF` when borne off), or None if
+    it cannot."""
+    if not 1 <= source <= BAR or view[source] <= 0 or (source != BAR and view[BAR] > 0):
+        return None
+    target = source - die
+    if target > 0:
+        return target if view[target] >= -1 else None
+    highest = _highest(view)
+    return OFF if highest <= 6 and (target == 0 or source == highest) else None
+
+
+def _moved(view: View, opp_bar: int, source: int, target: int) -> tuple[View, int]:
+    """The board after a checker moves from ``source`` to ``target``, hitting a blot there."""
+    child = view.copy()
+    child[source] -= 1
+    if child[target] == -1:
+        child[target] = 1
+        return child, opp_bar + 1
+    child[target] += 1
+    return child, opp_bar
+
+
+def _play(view: View, opp_bar: int, dice: tuple[int, ...], moves: Turn) -> tuple[View, int] | None:
+    """The board after ``moves``, each played with one of the dice left, or None."""
+    if not moves:
+        return view, opp_bar
+    source, target = moves[0]
+    for index, die in enumerate(dice):
+        if die not in dice[:index] and _step(view, source, die) == target:
+            child, child_bar = _moved(view, opp_bar, source, target)
+            played = _play(child, child_bar, dice[:index] + dice[index + 1 :], moves[1:])
+            if played is not None:
+                return played
+    return None
+
+
+def _leg_paths(
+    view: View, opp_bar: int, dice: tuple[int, ...], source: int, target: int
+) -> Iterator[tuple[View, int, tuple[int, ...]]]:
+    """Every way to move one checker from ``source`` to ``target`` with one or more of the dice,
+    each step legal: (board, opponent's bar, dice left)."""
+    for index, die in enumerate(dice):
+        if die in dice[:index]:
+            continue
+        landing = _step(view, source, die)
+        if landing is None or landing < target:
+            continue
+        child, child_bar = _moved(view, opp_bar, source, landing)
+        left = dice[:index] + dice[index + 1 :]
+        if landing == target:
+            yield child, child_bar, left
+        else:
+            yield from _leg_paths(child, child_bar, left, landing, target)
+
+
+def _reachable(view: View, opp_bar: int, dice: tuple[int, ...], legs: list[Move]) -> dict[Key, int]:
+    """The boards reached by moving a checker along every (from, to) of ``legs``, one die at a
+    time, steps of different legs interleaved in any order (a checker may wait half way while
+    another clears the way), mapped to the number of dice played."""
+    reached: dict[Key, int] = {}
+    total = len(dice)
+
+    def walk(view: View, opp_bar: int, dice: tuple[int, ...], legs: list[Move]) -> None:
+        if not legs:
+            reached[(*view, opp_bar)] = total - len(dice)
+            return
+        for index, (source, target) in enumerate(legs):
+            if legs[index] in legs[:index]:
+                continue
+            for die_index, die in enumerate(dice):
+                landing = _step(view, source, die)
+                if die in dice[:die_index] or landing is None or landing < target:
+                    continue  # OFF is 0: a checker borne off passes every target but OFF
+                child, child_bar = _moved(view, opp_bar, source, landing)
+                rest = legs[:index] + legs[index + 1 :]
+                if landing != target:
+                    rest.append((landing, target))
+                walk(child, child_bar, dice[:die_index] + dice[die_index + 1 :], rest)
+
+    walk(view, opp_bar, dice, legs)
+    return reached
+
+
+def _hits(view: View, turn: Turn) -> set[int]:
+    """The points where ``turn`` hits a blot."""
+    return {target for target in {t for _, t in turn} if target != OFF and view[target] == -1}
+
+
+def _describe(view: View, turn: Turn) -> str:
+    """A turn in standard notation (see :meth:`Backgammon.format_action`)."""
+    paths: list[list[tuple[int, bool]]] = []
+    board = view.copy()
+    for source, target in sorted(turn, key=lambda move: (-move[0], -move[1])):
+        hit = target != OFF and board[target] == -1
+        board, _ = _moved(board, 0, source, target)
+        for path in paths:
+            if path[-1][0] == source:  # the checker that just arrived moves on
+                path.append((target, hit))
+                break
+        else:
+            paths.append([(source, False), (target, hit)])
+    texts = []
+    for path in paths:
+        inner = [f"{point}*" for point, hit in path[1:-1] if hit]
+        end, hit = path[-1]
+        texts.append("/".join([_point_text(path[0][0]), *inner, _point_text(end) + "*" * hit]))
+    counts: dict[str, int] = {}
+    for text in texts:
+        counts[text] = counts.get(text, 0) + 1
+    return " ".join(text if n == 1 else f"{text}({n})" for text, n in counts.items())
+
+
+def _read_legs(word: str) -> list[tuple[int, int, bool]]:
+    """The (from, to, hit marked) single-checker legs of a move text, ``(n)`` expanded."""
+    legs = []
+    for part in word.lower().replace(",", " ").split():
+        match = _PART.fullmatch(part)
+        if match is None:
+            raise IllegalMoveError(
+                f"move {word!r}: {part!r} is not written like 24/18, bar/22, 6/off, 13/7*, "
+                "24/18/13 or 8/5(2)"
+            )
+        points = [match[1], *re.findall(r"[0-9]+\*?|off\*?", match[2])]
+        squares: list[tuple[int, bool]] = []
+        for point in points:
+            name = point.rstrip("*")
+            number = BAR if name == "bar" else OFF if name == "off" else int(name)
+            if name not in ("bar", "off") and not 1 <= number <= 24:
+                raise IllegalMoveError(
+                    f"move {word!r}: there is no point {name} (points 24 to 1, bar, off)"
+                )
+            if squares and squares[-1][0] == OFF:
+                raise IllegalMoveError(f"move {word!r}: {part!r} goes on after 'off'")
+            squares.append((number, point.endswith("*")))
+        repeat = int(match[3] or 1)
+        if not 1 <= repeat <= 4:
+            raise IllegalMoveError(f"move {word!r}: {part!r} repeats a move {repeat} times")
+        for _ in range(repeat):
+            legs += [(a, b, star) for (a, _), (b, star) in pairwise(squares)]
+    return legs
+
+
+def _leg_reason(
+    view: View, roll: tuple[int, ...], dice: tuple[int, ...], source: int, target: int
+) -> str:
+    """Why no die left moves a checker from ``source`` to ``target``."""
+    if source == BAR and view[BAR] == 0:
+        return "there is no checker of yours on the bar"
+    if source != BAR and view[BAR] > 0:
+        return "a checker on the bar must enter first"
+    if view[source] <= 0:
+        return f"there is no checker of yours on point {source}"
+    if target != OFF and target >= source:
+        return "checkers move down, from 24 towards 1"
+    if not dice:
+        return f"all the dice of {_roll_text(roll)} are used by the other moves"
+    if target == OFF and _highest(view) > 6:
+        return "bearing off with checkers outside home"
+    distance = source - target
+    left = "" if len(dice) == len(_dice(roll)) else f" ({' '.join(map(str, dice))} left)"
+    if target == OFF and max(dice) > distance and distance not in dice:
+        return f"a {max(dice)} bears off from {source} only when no checker is on a higher point"
+    sums = {die * n for die in dice for n in range(1, dice.count(die) + 1)}
+    if len(set(dice)) == 2:
+        sums.add(sum(set(dice)))
+    if distance not in sums:
+        return f"wrong die: it needs {distance} and the roll is {_roll_text(roll)}{left}"
+    if target != OFF and view[target] <= -2:
+        return f"point {target} is blocked"
+    return "the points on the way are blocked"
+
+
+def _read_side(text: str, part: str) -> tuple[int, View]:
+    """One side's part of a position: its colour and its checkers as a :data:`View`."""
+    words = part.split()
+    colour = words[0] if words else ""
+    if colour not in ("w", "white", "b", "black"):
+        raise InvalidPositionError(
+            f"position {text!r}: {part!r} does not start with W or B (the side's colour)"
+        )
+    side = WHITE if colour[0] == "w" else BLACK
+    view = [0] * 26
+    seen = set()
+    for item in words[1:]:
+        match = _ITEM.fullmatch(item)
+        if match is None:
+            raise InvalidPositionError(
+                f"position {text!r}: {item!r} is not point:count, bar:count or off:count"
+            )
+        name, count = match[1], int(match[2])
+        point = BAR if name == "bar" else OFF if name == "off" else int(name)
+        if name not in ("bar", "off") and not 1 <= point <= 24:
+            raise InvalidPositionError(f"position {text!r}: there is no point {name} (1 to 24)")
+        if point in seen:
+            raise InvalidPositionError(f"position {text!r}: {SIDES[side]}'s {name} is given twice")
+        seen.add(point)
+        view[point] = count
+    total = sum(view)
+    if total != CHECKERS:
+        raise InvalidPositionError(
+            f"position {text!r}: {SIDES[side]} has {total} checkers; each side has {CHECKERS}"
+        )
+    return side, view
+
+
+def _read_turn(text: str, part: str, state: BackgammonState) -> BackgammonState:
+    """The position's last part: ``opening``, ``W to roll`` or ``W 3-1``."""
+    if part == "opening":
+        if state != _initial_state():
+            raise InvalidPositionError(
+                f"position {text!r}: the opening roll comes only in the starting position"
+            )
+        return state
+    match = re.fullmatch(r"(w|white|b|black) (?:to roll|([1-6])-([1-6]))", part)
+    if match is None:
+        raise InvalidPositionError(
+            f"position {text!r}: {part!r} is not 'opening', 'W to roll' or 'W 3-1' (dice 1 to 6)"
+        )
+    mover = WHITE if match[1][0] == "w" else BLACK
+    dice = () if match[2] is None else tuple(sorted((int(match[2]), int(match[3])), reverse=True))
+    finished = [side for side in (WHITE, BLACK) if state.off[side] == CHECKERS]
+    if len(finished) == 2:
+        raise InvalidPositionError(f"position {text!r}: both sides have borne off all 15")
+    if finished and (dice or mover == finished[0]):
+        raise InvalidPositionError(
+            f"position {text!r}: {SIDES[finished[0]]} has borne off all 15, so the game is over "
+            f"with {LETTERS[1 - finished[0]]} to roll"
+        )
+    return state._replace(mover=mover, dice=dice)
