@@ -29,3 +29,22 @@ def test_unknown_format_is_refused(tmp_path: object) -> None:
     report = analyse_tree(parse_tree("[1,2]"))
     with pytest.raises(RenderError, match=r"\.svg or \.png"):
         draw_tree(report, "tree.pdf")
+
+
+def test_chance_nodes_are_circles_with_probabilities_on_their_edges() -> None:
+    tree = parse_tree("[{1/6: [3, 12], 5/6: [2, 4]}, {0.5: 9, 0.5: [0, 7]}]")
+    source = dot_source(analyse_tree(tree, "star1"))
+    assert source.count("shape=circle") == 2
+    labelled = [line.split("[")[0].strip() for line in source.splitlines() if "label=" in line]
+    assert {"n0 -> n0_0", "n0 -> n0_1", "n1 -> n1_0", "n1 -> n1_1"} <= set(labelled)
+    assert 'n0 -> n0_0 [label="1/6"' in source and "n1 -> n1_1 [label=0.5" in source
+    assert "Star1 (*-minimax), non-strict pruning, leaves in [0, 12]" in source
+    # B's expected value, 1/6*3 + 5/6*2, written in its circle.
+    assert 'n0 [label="B\n2.166666667\n' in source
+
+
+def test_cut_chance_edges_keep_their_probability() -> None:
+    report = analyse_tree(parse_tree("[{0.5: 8, 0.5: 9}, {0.5: 0, 0.5: 1}]"), "star1")
+    assert [b.skipped for b in report.pruned_branches] == [((1, 1),)]
+    cut = next(line for line in dot_source(report).splitlines() if "n1 -> n1_1" in line)
+    assert 'label="✂ 0.5"' in cut and "color=red" in cut

@@ -1,4 +1,5 @@
 """Pictures of searched trees through Graphviz: MAX as up-triangles, MIN as down-triangles,
+chance nodes as circles (their expected values inside, the probabilities on their edges),
 leaves as boxes; values and alpha/beta written in; pruned branches dashed and greyed, the cut
 edge marked in red; the principal variation drawn bold.
 
@@ -14,11 +15,19 @@ from pathlib import Path
 import graphviz
 
 from plies.errors import RenderError
+from plies.game import CHANCE
 from plies.games.tree import Path as NodePath
-from plies.trees import NodeReport, TreeReport, number, searched_text
+from plies.trees import (
+    ALGORITHM_NAMES,
+    NodeReport,
+    TreeReport,
+    number,
+    probability_text,
+    searched_text,
+)
 
 FORMATS = (".svg", ".png")
-_SHAPES = {"MAX": "triangle", "MIN": "invtriangle", "leaf": "box"}
+_SHAPES = {"MAX": "triangle", "MIN": "invtriangle", CHANCE: "circle", "leaf": "box"}
 
 
 def _node_id(path: NodePath) -> str:
@@ -40,8 +49,10 @@ def _node_label(node: NodeReport) -> str:
 
 def dot_source(report: TreeReport) -> str:
     """The Graphviz (dot) text of the searched tree."""
-    algorithm = "alpha-beta" if report.algorithm == "alphabeta" else "minimax"
+    algorithm = ALGORITHM_NAMES.get(report.algorithm, report.algorithm)
     rule = f", {report.rule} pruning" if report.rule else ""
+    if report.bounds is not None:
+        rule += f", leaves in [{number(report.bounds[0])}, {number(report.bounds[1])}]"
     graph = graphviz.Digraph("tree")
     graph.attr(
         label=f"{algorithm}{rule}: value {number(report.value)}", labelloc="t", ordering="out"
@@ -59,8 +70,11 @@ def dot_source(report: TreeReport) -> str:
         if not node.path:
             continue
         edge: dict[str, str] = {}
+        if node.probability is not None:
+            edge.update(label=probability_text(node.probability), fontsize="10")
         if node.path in cut_tops:
-            edge.update(style="dashed", color="red", label="✂", fontcolor="red")
+            edge.update(style="dashed", color="red", fontcolor="red")
+            edge["label"] = " ".join(filter(None, ["✂", edge.get("label")]))
         elif node.pruned:
             edge.update(style="dashed", color="grey60")
         elif node.path in on_pv:

@@ -3,24 +3,52 @@
 :func:`analyse_tree` runs a textbook search on a :class:`~plies.games.tree.TreeGame` with the
 trace on, and reads the per-node facts off the trace. The true minimax value of every node is
 computed separately by plain recursion, the oracle the searched values are shown against.
+Trees with chance nodes are searched by expectiminimax (or Star1, its pruning version); their
+true values are then expectiminimax values, a chance node's the probability-weighted sum of
+its children's.
 
 >>> from plies.games.tree import parse_tree
 >>> report = analyse_tree(parse_tree("[[3,12,8],[2,4,6],[14,5,2]]"))
 >>> report.value, report.best_path, report.pruned_leaves
 (3, (0,), (4, 5))
+>>> chance = analyse_tree(parse_tree("[{1/2: [3, 12], 1/2: [2, 4]}, {1/4: 5, 3/4: 1}]"))
+>>> chance.algorithm, chance.value, expectation_text(chance, chance.node((0,)))
+('expectiminimax', 2.5, 'B = 0.5*3 + 0.5*2 = 2.5')
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
-from plies.games.tree import Node, Path, TreeGame
-from plies.search import ALGORITHMS, NON_STRICT, STRICT, Backup, Cutoff, Enter, Leaf, TraceEvent
+from plies.errors import SpecError, TreeError
+from plies.game import CHANCE
+from plies.games.tree import Node, Path, tree_game
+from plies.search import (
+    ALGORITHMS,
+    NON_STRICT,
+    STRICT,
+    Backup,
+    Cutoff,
+    Enter,
+    Expectation,
+    Leaf,
+    TraceEvent,
+)
 from plies.search.result import SearchStats
 
 EXACT, LOWER, UPPER = "exact", "lower", "upper"
+
+ALGORITHM_NAMES = {
+    "minimax": "minimax",
+    "alphabeta": "alpha-beta",
+    "expectiminimax": "expectiminimax",
+    "star1": "Star1 (*-minimax)",
+}
+"""The algorithms' names as the outputs print them."""
 
 
 @dataclass
@@ -30,9 +58,10 @@ class NodeReport:
     path: Path
     label: str
     player: str
-    """MAX, MIN, or "leaf"."""
+    """MAX, MIN, "chance" (CHANCE), or "leaf"."""
     minimax: float
-    """The node's true minimax value (MAX's view)."""
+    """The node's true minimax value (MAX's view); its expectiminimax value in a tree with
+    chance nodes."""
     leaf_index: int | None = None
     visit: int | None = None
     """Place in the visiting order (0 = root), None if never visited."""
@@ -46,6 +75,8 @@ class NodeReport:
     beta_out: float | None = None
     pruned: bool = False
     """Never visited because an ancestor was cut off."""
+    probability: float | None = None
+    """The probability of reaching this node from its parent, a chance node; else None."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +107,8 @@ class TreeReport:
     pruned_branches: tuple[PrunedBranch, ...]
     stats: SearchStats
     trace: tuple[TraceEvent, ...]
+    bounds: tuple[float, float] | None = None
+    """The bounds on leaf values that Star1 relied on; None for the other algorithms."""
 
     @property
     def best_path(self) -> tuple[int, ...]:
@@ -83,7 +116,20 @@ class TreeReport:
         return self.pv[:1]
 
     def node(self, path: Path) -> NodeReport:
-        return next(n for n in self.nodes if n.path == path)
+        return self._by_path[path]
+
+    @cached_property
+    def _by_path(self) -> dict[Path, NodeReport]:
+        return {n.path: n for n in self.nodes}
+
+    def tree_node(self, path: Path) -> Node:
+        node = self.tree
+        for i in path:
+            node = node.children[i]
+        return node
+
+    def children(self, path: Path) -> list[NodeReport]:
+        return [self.node((*path, i)) for i in range(len(self.tree_node(path).children))]
 
     @property
     def leaf_count(self) -> int:
@@ -93,6 +139,10 @@ class TreeReport:
     def pruned_leaves(self) -> tuple[int, ...]:
         """0-based indices, left to right, of the leaves the search never evaluated."""
         return tuple(n.leaf_index for n in self.nodes if n.leaf_index is not None and n.pruned)
+
+    @property
+    def pruned_leaf_labels(self) -> list[str]:
+        return [n.label for n in self.nodes if n.leaf_index is not None and n.pruned]
 
     @property
     def visit_order(self) -> tuple[NodeReport, ...]:
@@ -105,13 +155,20 @@ class TreeReport:
 
 
 def exact_values(tree: Node, root: str = "MAX") -> dict[Path, float]:
-    """Every node's minimax value by plain recursion (MAX's view): the oracle."""
+    """Every node's minimax value by plain recursion (MAX's view): the oracle. A chance node's
+    value is the sum of its children's values times their probabilities, added left to right;
+    the player after a chance node is the one who would have moved there."""
     values: dict[Path, float] = {}
 
     def value(node: Node, path: Path, player: str) -> float:
         if node.is_leaf:
             assert node.value is not None
             result = node.value
+        elif node.chance:
+            result = sum(
+                (c.probability or 0.0) * value(c, (*path, i), player)
+                for i, c in enumerate(node.children)
+            )
         else:
             other = "MIN" if player == "MAX" else "MAX"
             children = [value(c, (*path, i), other) for i, c in enumerate(node.children)]
@@ -132,14 +189,62 @@ def _bound(value: float, alpha: float | None, beta: float | None) -> str:
     return EXACT
 
 
+def default_algorithm(tree: Node) -> str:
+    """alphabeta, or expectiminimax for a tree with chance nodes."""
+    return "expectiminimax" if tree.has_chance else "alphabeta"
+
+
+def leaf_bounds(tree: Node, bounds: tuple[float, float] | None = None) -> tuple[float, float]:
+    """Star1's bounds on leaf values: ``bounds`` checked against every leaf, else the leaves'
+    range; :class:`TreeError` for bounds that are not finite, reversed, or miss a leaf."""
+    leaves = [(n.label, n.value) for _, n in tree.leaves() if n.value is not None]
+    if bounds is None:
+        values = [value for _, value in leaves]
+        return min(values), max(values)
+    lower, upper = bounds
+    if not (math.isfinite(lower) and math.isfinite(upper) and lower <= upper):
+        raise TreeError(
+            f"tree: bounds [{number(lower)}, {number(upper)}] must be finite, lower <= upper"
+        )
+    for label, value in leaves:
+        if not lower <= value <= upper:
+            raise TreeError(
+                f"tree: leaf {label} = {number(value)} lies outside the bounds "
+                f"[{number(lower)}, {number(upper)}]"
+            )
+    return lower, upper
+
+
 def analyse_tree(
-    tree: Node, algorithm: str = "alphabeta", *, strict: bool = False, root: str = "MAX"
+    tree: Node,
+    algorithm: str | None = None,
+    *,
+    strict: bool = False,
+    root: str = "MAX",
+    bounds: tuple[float, float] | None = None,
 ) -> TreeReport:
-    """Search ``tree`` with a textbook algorithm and report every node."""
-    game = TreeGame(tree, root)
-    search = ALGORITHMS[algorithm]
-    options: dict[str, Any] = {"strict": strict} if algorithm == "alphabeta" else {}
-    result = search(game, (), max_player="MAX", trace=True, **options)
+    """Search ``tree`` with a textbook algorithm and report every node.
+
+    The algorithm is a name of :data:`plies.search.ALGORITHMS`, by default
+    :func:`default_algorithm`'s. ``strict`` is alpha-beta's pruning rule; ``bounds`` are
+    Star1's bounds on leaf values (default: the leaves' range, see :func:`leaf_bounds`).
+    """
+    algorithm = algorithm or default_algorithm(tree)
+    if algorithm not in ALGORITHMS:
+        raise SpecError(f"unknown algorithm {algorithm!r} (algorithms: {', '.join(ALGORITHMS)})")
+    if strict and algorithm == "star1":
+        raise SpecError(
+            "strict pruning is an alpha-beta option; star1 prunes by the lectures' rule"
+        )
+    if bounds is not None and algorithm != "star1":
+        raise SpecError(f"bounds on leaf values are for star1, not {algorithm}")
+    game = tree_game(tree, root)
+    options: dict[str, Any] = {}
+    if algorithm == "alphabeta":
+        options["strict"] = strict
+    elif algorithm == "star1":
+        options["bounds"] = bounds = leaf_bounds(tree, bounds)
+    result = ALGORITHMS[algorithm](game, (), max_player="MAX", trace=True, **options)
     trace = result.trace or ()
     truth = exact_values(tree, root)
     reports: dict[Path, NodeReport] = {}
@@ -147,6 +252,7 @@ def analyse_tree(
     for path, node in tree.walk():
         player = "leaf" if node.is_leaf else game.to_move(path)
         reports[path] = NodeReport(path, node.label, player, truth[path])
+        reports[path].probability = node.probability
         if node.is_leaf:
             reports[path].leaf_index = leaf_index
             leaf_index += 1
@@ -158,7 +264,7 @@ def analyse_tree(
     for event in trace:
         if isinstance(event, Leaf):
             reports[event.path].value, reports[event.path].bound = event.value, EXACT
-        elif isinstance(event, Backup):
+        elif isinstance(event, Backup | Expectation):
             report = reports[event.path]
             report.value, report.alpha_out, report.beta_out = event.value, event.alpha, event.beta
             report.bound = _bound(event.value, report.alpha_in, report.beta_in)
@@ -183,6 +289,7 @@ def analyse_tree(
         pruned_branches=tuple(branches),
         stats=result.stats,
         trace=trace,
+        bounds=bounds,
     )
 
 
@@ -190,20 +297,50 @@ def analyse_tree(
 
 
 def number(value: float | None) -> str:
-    """A value as people write it: 3 not 3.0, and the infinities as -inf/+inf."""
+    """A value as people write it: 3 not 3.0, 10 significant digits (2.8 not
+    2.8000000000000003, 1/6 as 0.1666666667), and the infinities as -inf/+inf."""
     if value is None:
         return ""
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return str(value)
+    return f"{value:.10g}" if isinstance(value, float) else str(value)
 
 
 def _json_number(value: float | None) -> float | str | None:
     if value is None:
         return None
     return number(value) if math.isinf(value) else value
+
+
+def probability_text(probability: float) -> str:
+    """A probability as people write it: 0.5, 0.25, and 1/6 rather than 0.16666666666666666."""
+    text = number(probability)
+    if len(text) <= 6:
+        return text
+    fraction = Fraction(probability).limit_denominator(1000)
+    return f"{fraction}" if float(fraction) == probability else text
+
+
+def expectation_text(report: TreeReport, node: NodeReport) -> str:
+    """A chance node's true value as its weighted sum: ``B = 1/2*3 + 1/2*2 = 2.5``."""
+    terms = [
+        f"{probability_text(child.probability or 0.0)}*{number(child.minimax)}"
+        for child in report.children(node.path)
+    ]
+    return f"{node.label} = {' + '.join(terms)} = {number(node.minimax)}"
+
+
+def bounds_text(report: TreeReport) -> str:
+    """What Star1 prunes at chance nodes, and with which bounds; "" for other algorithms."""
+    if report.bounds is None:
+        return ""
+    lower, upper = (number(b) for b in report.bounds)
+    return (
+        f"chance nodes stop once their expected value is known to be <= alpha or >= beta, "
+        f"with leaf values in [{lower}, {upper}]"
+    )
 
 
 def rule_text(rule: str | None) -> str:
@@ -226,9 +363,7 @@ def report_json(report: TreeReport) -> dict[str, Any]:
         "pv": list(report.pv),
         "pv_labels": report.labels(report.pv),
         "pruned_leaves": list(report.pruned_leaves),
-        "pruned_leaf_labels": [
-            n.label for n in report.nodes if n.leaf_index is not None and n.pruned
-        ],
+        "pruned_leaf_labels": report.pruned_leaf_labels,
         "pruned_subtrees": [
             {
                 "at": list(b.path),
@@ -247,6 +382,8 @@ def report_json(report: TreeReport) -> dict[str, Any]:
         "leaves_evaluated": report.stats.leaves,
         "cutoffs": report.stats.cutoffs,
         "visit_order": [n.label for n in report.visit_order],
+        "bounds": None if report.bounds is None else list(report.bounds),
+        "chance_nodes": sum(1 for n in report.nodes if n.player == CHANCE),
         "nodes": [
             {
                 "label": n.label,
@@ -263,10 +400,17 @@ def report_json(report: TreeReport) -> dict[str, Any]:
                 "beta_in": _json_number(n.beta_in),
                 "alpha_out": _json_number(n.alpha_out),
                 "beta_out": _json_number(n.beta_out),
+                "kind": _kind(n),
+                "probability": n.probability,
             }
             for n in report.nodes
         ],
     }
+
+
+def _kind(node: NodeReport) -> str:
+    """decision, chance or leaf."""
+    return node.player if node.player in ("leaf", CHANCE) else "decision"
 
 
 def searched_text(node: NodeReport) -> str:
@@ -295,6 +439,14 @@ def trace_lines(report: TreeReport) -> list[str]:
                 lines.append(f"{indent}enter {node.label} ({node.player}){window}")
         elif isinstance(event, Leaf):
             lines.append(f"{indent}leaf {node.label} = {number(event.value)}")
+        elif isinstance(event, Cutoff) and event.player == CHANCE:
+            low = event.value <= event.alpha
+            test, bound, limit = ("<=", "alpha", event.alpha) if low else (">=", "beta", event.beta)
+            skipped = ", ".join(report.node((*event.path, a)).label for a in event.skipped)
+            lines.append(
+                f"{indent}  cutoff at {node.label}: expected value {test} {number(event.value)} "
+                f"{test} {bound}={number(limit)}, prune {skipped}"
+            )
         elif isinstance(event, Cutoff):
             test = ">=" if event.player == "MAX" else "<="
             if report.rule == STRICT:
@@ -312,6 +464,22 @@ def trace_lines(report: TreeReport) -> list[str]:
                 if event.alpha is None
                 else f" (alpha={number(event.alpha)} beta={number(event.beta)})"
             )
-            best = report.node((*event.path, event.action)).label
-            lines.append(f"{indent}{node.label} = {number(event.value)} via {best}{window}")
+            if isinstance(event, Backup):
+                best = report.node((*event.path, event.action)).label
+                lines.append(f"{indent}{node.label} = {number(event.value)} via {best}{window}")
+            elif (reading := _bound(event.value, event.alpha, event.beta)) != EXACT:
+                test = "<=" if reading == UPPER else ">="
+                lines.append(
+                    f"{indent}{node.label} {test} {number(event.value)} "
+                    f"(bound on the expected value){window}"
+                )
+            else:
+                terms = " + ".join(
+                    f"{probability_text(child.probability or 0.0)}*{number(child.value)}"
+                    for child in report.children(event.path)
+                )
+                lines.append(
+                    f"{indent}{node.label} = {terms} = {number(event.value)} "
+                    f"(expected value){window}"
+                )
     return lines

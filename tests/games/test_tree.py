@@ -7,7 +7,8 @@ import re
 import pytest
 
 from plies.errors import TreeError
-from plies.games.tree import TreeGame, parse_tree
+from plies.game import CHANCE, has_chance
+from plies.games.tree import ChanceTreeGame, TreeGame, parse_tree, tree_game
 
 LECTURE_VALUES = [3, 12, 8, 2, 4, 6, 14, 5, 2]
 
@@ -88,3 +89,100 @@ def test_malformed_trees(text: str, message: str) -> None:
     with pytest.raises(TreeError, match=re.escape(message)) as error:
         parse_tree(text)
     assert "\n" not in str(error.value)
+
+
+# Chance nodes --------------------------------------------------------------------------------
+
+CHANCE_FORMS = [
+    "[{0.5: [3, 12], 0.5: [2, 4]}, {1/4: 5, 3/4: [6, 1]}]",
+    "[{1/2: [3 12] 1/2: [2 4]} {0.25 : 5 0.75 :[6 1]}]",
+    "(A {B 0.5: (D 3 12) 0.5: (E 2 4)} {C 1/4:c1=5 3/4: (F 6 1)})",
+    '{"children": [{"chance": [{"probability": 0.5, "children": [3, 12]},'
+    ' {"probability": "1/2", "children": [2, 4]}]}, {"label": "C", "chance": ['
+    '{"probability": 0.25, "value": 5}, {"probability": 0.75, "children": [6, 1]}]}]}',
+]
+
+
+@pytest.mark.parametrize("text", CHANCE_FORMS)
+def test_chance_forms_agree(text: str) -> None:
+    tree = parse_tree(text)
+    assert [node.value for _, node in tree.leaves()] == [3, 12, 2, 4, 5, 6, 1]
+    assert [n.chance for n in tree.children] == [True, True]
+    probabilities = [[c.probability for c in n.children] for n in tree.children]
+    assert probabilities == [[0.5, 0.5], [0.25, 0.75]]
+    labels = [node.label for _, node in tree.walk()]
+    assert labels == ["A", "B", "D", "d1", "d2", "E", "e1", "e2", "C", "c1", "F", "f1", "f2"]
+
+
+def test_chance_nodes_take_no_turn() -> None:
+    tree = parse_tree("[{0.5: [{0.5: [1, [2, 3]], 0.5: 4}, 5], 0.5: 6}]")
+    game = tree_game(tree)
+    assert isinstance(game, ChanceTreeGame)
+    movers = {path: game.to_move(path) for path, node in tree.walk() if not node.is_leaf}
+    # MAX, chance, MIN, chance, MAX, MIN: the players alternate over the decision nodes.
+    assert movers == {
+        (): "MAX",
+        (0,): CHANCE,
+        (0, 0): "MIN",
+        (0, 0, 0): CHANCE,
+        (0, 0, 0, 0): "MAX",
+        (0, 0, 0, 0, 1): "MIN",
+    }
+    assert list(game.chance_outcomes((0,))) == [(0, 0.5), (1, 0.5)]
+    assert [game.format_action((0,), r) for r in game.actions((0,))] == ["C", "b2"]
+
+
+def test_chance_root_and_root_min() -> None:
+    game = tree_game(parse_tree("{0.5: [1, 2], 0.5: [[3], 4]}"), root="MIN")
+    assert [game.to_move(p) for p in [(), (0,), (1,), (1, 0)]] == [CHANCE, "MIN", "MIN", "MAX"]
+
+
+def test_deterministic_trees_stay_plain_tree_games() -> None:
+    tree = parse_tree("[[3, -12], [2]]")
+    game = tree_game(tree)
+    assert type(game) is TreeGame and not has_chance(game)
+    assert game.value_bounds == (-12, 12)  # for MAX and for MIN (who gets -value)
+    with pytest.raises(TreeError, match="chance nodes"):
+        TreeGame(parse_tree("{1: 3}"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{0.5: 1, 0.6: 2}", "chance node at character 1 (path []) sum to 1.1, not 1"),
+        ("[1, {0.5: 1, 0.25: 2}]", "(path [1]) sum to 0.75, not 1"),
+        ("{-0.5: 1, 1.5: 2}", "probability '-0.5' at character 2 is negative"),
+        ("{0.5: 1, 1.5: 2}", "probability '1.5' at character 10 is more than 1"),
+        ("{x: 1, 1: 2}", "probability 'x' at character 2 is not a number or a fraction n/d"),
+        ("{1/0: 1}", "probability '1/0' at character 2 is not a number"),
+        ("{0.5 1, 0.5 2}", "expected a probability 'P:' at character 2 in a chance node"),
+        ("{[1 2]}", "expected a probability 'P:' at character 2"),
+        ("{0.5: }", "probability '0.5' at character 2 has no child after it"),
+        ("{1: 1", "'{' at character 1 is never closed"),
+        ("{1: 1]", "']' at character 6 closes '{' from character 1"),
+        ("[{}]", "node at path [0] has no children"),
+        ("{1: x}", "leaf 'x' at character 5 is not a number"),
+        ('{"chance": [1, 2]}', "child at path [0] of a chance node must be an object"),
+        ('{"chance": [{"value": 1}]}', "child at path [0] of a chance node has no 'probability'"),
+        ('{"chance": [{"probability": 0.4, "value": 1}]}', "at path [] sum to 0.4, not 1"),
+        ('{"chance": [{"probability": -1, "value": 1}]}', "'-1' at path [0] is negative"),
+        ('{"chance": [{"probability": true, "value": 1}]}', "probability true at path [0]"),
+        ('{"chance": []}', "node at path [] has no children"),
+        ('{"children": [{"probability": 1, "value": 1}]}', "is not a chance node's child"),
+        ('{"chance": [{"probability": 1, "value": 1}], "value": 3}', "exactly one of"),
+        ('{"value": [1, 2]}', "leaf [1, 2] at path [] is not a number"),
+    ],
+)
+def test_malformed_chance_trees(text: str, message: str) -> None:
+    with pytest.raises(TreeError, match=re.escape(message)) as error:
+        parse_tree(text)
+    assert "\n" not in str(error.value)
+
+
+def test_probabilities_are_summed_exactly() -> None:
+    thirds = parse_tree("{1/3: 1, 1/3: 2, 1/3: 3}")
+    assert [c.probability for c in thirds.children] == [1 / 3] * 3
+    tenths = parse_tree("{" + ", ".join(f"0.1: {i}" for i in range(10)) + "}")
+    assert len(tenths.children) == 10  # ten 0.1s sum to 1 exactly, if not in floats
+    with pytest.raises(TreeError, match=r"sum to 0\.999, not 1"):
+        parse_tree("{0.333: 1, 0.333: 2, 0.333: 3}")

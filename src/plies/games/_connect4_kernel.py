@@ -1,4 +1,5 @@
-"""Compiled Connect Four perft (Numba), behind :meth:`plies.games.connect4.ConnectFour.perft`.
+"""Compiled Connect Four perft and random playouts (Numba), behind the methods ``perft`` and
+``random_playout`` of :class:`plies.games.connect4.ConnectFour`.
 
 Bitboards follow :mod:`plies.games.connect4` (Pascal Pons's layout): column ``c`` holds bits
 ``c * (height + 1)`` upwards, one per cell from the bottom plus an always-empty sentinel bit, so
@@ -48,3 +49,35 @@ def perft(current: int, mask: int, depth: int, height: int, k: int, bottom: int,
         if not aligned(current | move, height + 1, k):
             total += perft(current ^ mask, mask | move, depth - 1, height, k, bottom, board)
     return total
+
+
+@numba.njit(cache=True)
+def random_playout(
+    current: int, mask: int, height: int, k: int, bottom: int, board: int, seed: int
+) -> int:
+    """Uniformly random moves from a non-terminal position to the end of the game: 1 when the
+    player to move there wins, -1 when the other player does, 0 for a draw (a full grid).
+
+    ``seed`` (not 0) starts a xorshift64 generator (Marsaglia 2003); each move takes the
+    generator's value modulo the number of playable columns.
+    """
+    state = numba.uint64(seed)
+    sign = 1
+    while mask != board:
+        playable = (mask + bottom) & board
+        count = 0
+        rest = playable
+        while rest != 0:
+            rest &= rest - 1
+            count += 1
+        state ^= state << numba.uint64(13)
+        state ^= state >> numba.uint64(7)
+        state ^= state << numba.uint64(17)
+        for _ in range(int(state % numba.uint64(count))):
+            playable &= playable - 1
+        move = playable & -playable
+        if aligned(current | move, height + 1, k):
+            return sign
+        current, mask = current ^ mask, mask | move
+        sign = -sign
+    return 0

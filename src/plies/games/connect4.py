@@ -30,7 +30,10 @@ O to move
 
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Sequence
+from types import ModuleType
 from typing import NamedTuple
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
@@ -112,6 +115,11 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
         self._order = [width // 2 + (i + 1) // 2 * (1 if i % 2 == 0 else -1) for i in range(width)]
         self._runs = [_run_shifts(step, k) for step in (1, height, stride, stride + 1)]
         self._windows = _windows(width, height, k)
+        self._playout_payoffs = {  # (kernel result: 1 the mover wins, -1 loses, 0 draw; mover)
+            (result, mover): tuple(scoring.utility(winner, p) for p in self.players)
+            for mover, other in (self.players, self.players[::-1])
+            for result, winner in ((1, mover), (-1, other), (0, None))
+        }
 
     @classmethod
     def from_options(cls, options: Options) -> ConnectFour:
@@ -174,6 +182,23 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
                 state.current, state.mask, depth, self.height, self.k, self._bottom, self._board
             )
         )
+
+    def random_playout(self, state: ConnectFourState, rng: random.Random) -> tuple[float, ...]:
+        """The utilities (in the order of :attr:`players`) at the end of a game of uniformly
+        random moves from ``state``, played by the compiled kernel: MCTS's default simulation.
+        ``rng`` seeds the kernel's generator, so the same ``rng`` state plays the same game."""
+        if self.is_terminal(state):
+            return self.payoffs(state)
+        result = _kernel().random_playout(
+            state.current,
+            state.mask,
+            self.height,
+            self.k,
+            self._bottom,
+            self._board,
+            rng.getrandbits(63) | 1,
+        )
+        return self._playout_payoffs[result, self.to_move(state)]
 
     def evaluate(self, state: ConnectFourState, player: str) -> float:
         """EVAL: open lines weighted by the square of their stones, threats (more on the side's
@@ -314,6 +339,14 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
         else:
             rows.append(f"{mover} to move")
         return "\n".join(rows)
+
+
+@functools.cache
+def _kernel() -> ModuleType:
+    """The compiled kernel, imported once (Numba loads only when a playout is asked for)."""
+    from plies.games import _connect4_kernel
+
+    return _connect4_kernel
 
 
 def count_positions(game: ConnectFour, depth: int) -> int:

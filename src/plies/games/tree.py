@@ -11,9 +11,27 @@ Leaves are ints or floats; branching and depth may vary. Unlabelled nodes get th
 names: internal nodes A, B, C... in breadth-first order, leaves their parent's letter in lower
 case and their 1-based place (``b1``, ``b2``...).
 
+Chance nodes (AIMA 4th ed., section 5.5) give each child its probability:
+
+* nested lists and parentheses: braces holding ``P: child`` pairs, with an optional label first
+  as in parentheses: ``[{0.5: [3, 12], 0.5: [2, 4]}, {1/4: 5, 3/4: (X 6 1)}]``,
+  ``{roll 1/6: (B 3 12) 5/6: c2=7}``;
+* JSON: ``"chance"`` in place of ``"children"``, a list of nodes that each carry a
+  ``"probability"``: ``{"chance": [{"probability": 0.5, "value": 3}, {"probability": "1/2",
+  "children": [2, 4]}]}``.
+
+A probability is a decimal or a fraction ``n/d``; those of one chance node are at least 0 and
+sum to 1 (within 1e-9). Chance nodes do not take a turn: a decision node is played by the root
+player when it has an even number of decision nodes above it, by the other player otherwise.
+So MAX, CHANCE, MIN, CHANCE, MAX... as in the lecture's backgammon tree, MAX, MIN, MAX... in a
+tree without chance nodes, and a chance root is followed by the root player.
+
 >>> tree = parse_tree("[[3,12,8],[2,4,6],[14,5,2]]")
 >>> [tree.children[1].label, tree.children[1].children[0].label, tree.leaf_count]
 ['C', 'c1', 9]
+>>> game = tree_game(parse_tree("[{0.5: [3, 12], 0.5: [2, 4]}, 1]"))
+>>> [game.to_move(path) for path in [(), (0,), (0, 1)]], game.chance_outcomes((0,))
+(['MAX', 'chance', 'MIN'], [(0, 0.5), (1, 0.5)])
 """
 
 from __future__ import annotations
@@ -23,25 +41,37 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from plies.errors import TreeError
-from plies.game import Game
+from plies.game import CHANCE, Game, HasChance
 
 Path = tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class Node:
-    """A node of an explicit tree: a leaf has a ``value``, an internal node ``children``."""
+    """A node of an explicit tree: a leaf has a ``value``, an internal node ``children``.
+
+    A chance node has ``chance`` set, and each of its children the ``probability`` of being
+    reached from it (None below decision nodes).
+    """
 
     label: str
     value: float | None = None
     children: tuple[Node, ...] = field(default=())
+    chance: bool = False
+    probability: float | None = None
 
     @property
     def is_leaf(self) -> bool:
         return not self.children
+
+    @property
+    def has_chance(self) -> bool:
+        """Whether the tree under this node (itself included) has a chance node."""
+        return any(node.chance for _, node in self.walk())
 
     @property
     def leaf_count(self) -> int:
@@ -63,6 +93,8 @@ class TreeGame(Game[Path, int]):
 
     Players are MAX and MIN alternating by depth, ``root`` moving first; actions are 0-based
     child indices; UTILITY(leaf, MAX) is the leaf's value and UTILITY(leaf, MIN) its negation.
+    ``value_bounds`` spans every leaf value for both players. Trees with chance nodes are
+    :class:`ChanceTreeGame` (see :func:`tree_game`), where chance nodes take no turn.
     """
 
     name = "tree"
@@ -71,14 +103,19 @@ class TreeGame(Game[Path, int]):
     def __init__(self, tree: Node, root: str = "MAX") -> None:
         if root not in self.players:
             raise TreeError(f"tree: root player must be MAX or MIN, not {root!r}")
+        if tree.has_chance and not isinstance(self, HasChance):
+            raise TreeError("tree: the tree has chance nodes; search it as a ChanceTreeGame")
         self.tree, self.root = tree, root
         self.nodes: dict[Path, Node] = dict(tree.walk())
+        self.movers = _movers(tree, root)
+        values = [node.value for _, node in tree.leaves() if node.value is not None]
+        self.value_bounds = (min(min(values), -max(values)), max(max(values), -min(values)))
 
     def initial_state(self) -> Path:
         return ()
 
     def to_move(self, state: Path) -> str:
-        return self.root if len(state) % 2 == 0 else self.opponent(self.root)
+        return self.movers[state]
 
     def actions(self, state: Path) -> Sequence[int]:
         return range(len(self.nodes[state].children))
@@ -101,11 +138,44 @@ class TreeGame(Game[Path, int]):
         return self.nodes[state].label
 
 
+class ChanceTreeGame(TreeGame):
+    """A tree with chance nodes: TO-MOVE is CHANCE there, with the children's probabilities."""
+
+    def chance_outcomes(self, state: Path) -> Sequence[tuple[int, float]]:
+        return [
+            (i, child.probability if child.probability is not None else 0.0)
+            for i, child in enumerate(self.nodes[state].children)
+        ]
+
+
+def tree_game(tree: Node, root: str = "MAX") -> TreeGame:
+    """The game of ``tree``: a :class:`ChanceTreeGame` when it has chance nodes."""
+    return ChanceTreeGame(tree, root) if tree.has_chance else TreeGame(tree, root)
+
+
+def _movers(tree: Node, root: str) -> dict[Path, str]:
+    """TO-MOVE of every node: CHANCE at chance nodes, else MAX and MIN alternating down the
+    decision nodes (chance nodes do not take a turn), ``root`` first."""
+    other = "MIN" if root == "MAX" else "MAX"
+    movers: dict[Path, str] = {}
+
+    def visit(node: Node, path: Path, player: str) -> None:
+        movers[path] = CHANCE if node.chance else player
+        following = player if node.chance else (other if player == root else root)
+        for i, child in enumerate(node.children):
+            visit(child, (*path, i), following)
+
+    visit(tree, (), root)
+    return movers
+
+
 # Parsing -----------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"\s*(?:([()\[\]])|([^\s()\[\],]+)|(,))")
-_CLOSERS = {"(": ")", "[": "]"}
+_TOKEN = re.compile(r"\s*(?:([()\[\]{}])|([^\s()\[\]{},]+)|(,))")
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _NAME = re.compile(r"[A-Za-z_][\w'.-]*$")
+_JSON_START = re.compile(r"\{\s*(?:[\"}]|$)")
+_TOLERANCE = Fraction(1, 10**9)
 
 
 @dataclass
@@ -115,6 +185,8 @@ class _Raw:
     label: str | None
     value: float | None = None
     children: list[_Raw] = field(default_factory=list)
+    chance: bool = False
+    probability: Fraction | None = None
 
 
 def parse_tree(text: str) -> Node:
@@ -122,7 +194,7 @@ def parse_tree(text: str) -> Node:
     stripped = text.strip()
     if not stripped:
         raise TreeError("tree: empty input")
-    raw = _parse_json_tree(stripped) if stripped.startswith("{") else _parse_bracketed(stripped)
+    raw = _parse_json_tree(stripped) if _JSON_START.match(stripped) else _parse_bracketed(stripped)
     return _label(raw)
 
 
@@ -134,6 +206,29 @@ def _number(word: str, where: str) -> float:
     if not math.isfinite(value):
         raise TreeError(f"tree: leaf {word!r} {where} is not a finite number")
     return value
+
+
+def _probability(text: str, where: str) -> Fraction:
+    """A probability written as a decimal or a fraction n/d, kept exact."""
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise TreeError(
+            f"tree: probability {text!r} {where} is not a number or a fraction n/d"
+        ) from None
+    if value < 0:
+        raise TreeError(f"tree: probability {text!r} {where} is negative")
+    if value > 1:
+        raise TreeError(f"tree: probability {text!r} {where} is more than 1")
+    return value
+
+
+def _check_probabilities(node: _Raw, where: str) -> None:
+    total = sum((child.probability or Fraction(0) for child in node.children), Fraction(0))
+    if abs(total - 1) > _TOLERANCE:
+        raise TreeError(
+            f"tree: the probabilities of the chance node {where} sum to {float(total):g}, not 1"
+        )
 
 
 def _parse_bracketed(text: str) -> _Raw:
@@ -159,7 +254,7 @@ def _parse_bracketed(text: str) -> _Raw:
 def _parse_node(tokens: list[tuple[str, int]], index: int, path: Path) -> tuple[_Raw, int]:
     word, at = tokens[index]
     if word in _CLOSERS:
-        node = _Raw(None)
+        node = _Raw(None, chance=word == "{")
         index += 1
         if index < len(tokens) and _NAME.match(tokens[index][0]) and "=" not in tokens[index][0]:
             node.label = tokens[index][0]
@@ -170,7 +265,7 @@ def _parse_node(tokens: list[tuple[str, int]], index: int, path: Path) -> tuple[
                     f"tree: unbalanced brackets: {word!r} at character {at + 1} is never closed"
                 )
             inner, inner_at = tokens[index]
-            if inner in (")", "]"):
+            if inner in _CLOSERS.values():
                 if inner != _CLOSERS[word]:
                     raise TreeError(
                         f"tree: {inner!r} at character {inner_at + 1} closes {word!r} "
@@ -178,11 +273,49 @@ def _parse_node(tokens: list[tuple[str, int]], index: int, path: Path) -> tuple[
                     )
                 if not node.children:
                     raise TreeError(f"tree: node at path {list(path)} has no children")
+                if node.chance:
+                    _check_probabilities(node, f"at character {at + 1} (path {list(path)})")
                 return node, index + 1
-            child, index = _parse_node(tokens, index, (*path, len(node.children)))
+            place = (*path, len(node.children))
+            if node.chance:
+                child, index = _parse_chance_child(tokens, index, place)
+            else:
+                child, index = _parse_node(tokens, index, place)
             node.children.append(child)
-    if word in (")", "]"):
+    if word in _CLOSERS.values():
         raise TreeError(f"tree: unbalanced brackets: unexpected {word!r} at character {at + 1}")
+    return _parse_leaf(word, at), index + 1
+
+
+def _parse_chance_child(tokens: list[tuple[str, int]], index: int, path: Path) -> tuple[_Raw, int]:
+    """``P: child`` inside braces; the colon may stand apart or touch a leaf (``1/2:b1=3``)."""
+    word, at = tokens[index]
+    where = f"at character {at + 1}"
+    text, colon, rest = word.partition(":")
+    rest_at = at + len(text) + 1
+    index += 1
+    if not colon and word not in _CLOSERS and index < len(tokens):
+        following, following_at = tokens[index]
+        if following.startswith(":"):
+            colon, rest, rest_at = ":", following[1:], following_at + 1
+            index += 1
+    if not colon:
+        raise TreeError(
+            f"tree: expected a probability 'P:' {where} in a chance node, found {word!r}"
+        )
+    probability = _probability(text, where)
+    if rest:
+        child = _parse_leaf(rest, rest_at)
+    elif index >= len(tokens) or tokens[index][0] in _CLOSERS.values():
+        raise TreeError(f"tree: probability {text!r} {where} has no child after it")
+    else:
+        child, index = _parse_node(tokens, index, path)
+    child.probability = probability
+    return child, index
+
+
+def _parse_leaf(word: str, at: int) -> _Raw:
+    """A leaf: a number, or ``name=number`` (also ``name:number``)."""
     name, sep, number = word.partition("=")
     if not sep:
         name, sep, number = word.rpartition(":")
@@ -190,8 +323,8 @@ def _parse_node(tokens: list[tuple[str, int]], index: int, path: Path) -> tuple[
     if sep:
         if not _NAME.match(name):
             raise TreeError(f"tree: leaf label {name!r} {where} is not a name")
-        return _Raw(name, _number(number, where)), index + 1
-    return _Raw(None, _number(word, where)), index + 1
+        return _Raw(name, _number(number, where))
+    return _Raw(None, _number(word, where))
 
 
 def _parse_json_tree(text: str) -> _Raw:
@@ -202,35 +335,55 @@ def _parse_json_tree(text: str) -> _Raw:
     return _from_json(data, ())
 
 
-def _from_json(data: Any, path: Path) -> _Raw:
-    where = f"at path {list(path)}"
-    if isinstance(data, bool) or data is None:
+def _json_number(data: Any, where: str) -> float:
+    if isinstance(data, bool) or not isinstance(data, int | float):
         raise TreeError(f"tree: leaf {json.dumps(data)} {where} is not a number")
-    if isinstance(data, int | float):
-        return _Raw(None, _number(repr(data), where))
+    return _number(repr(data), where)
+
+
+def _from_json(data: Any, path: Path, in_chance: bool = False) -> _Raw:
+    """A node from JSON; ``in_chance``: a child of a chance node, which needs a probability."""
+    where = f"at path {list(path)}"
+    if in_chance and not isinstance(data, dict):
+        raise TreeError(
+            f"tree: child {where} of a chance node must be an object with a 'probability'"
+        )
     if isinstance(data, list):
         data = {"children": data}
     if not isinstance(data, dict):
-        raise TreeError(f"tree: node {where} is a {type(data).__name__}, not a number or object")
-    unknown = set(data) - {"label", "value", "children"}
+        return _Raw(None, _json_number(data, where))
+    unknown = set(data) - {"label", "value", "children", "chance", "probability"}
     if unknown:
         raise TreeError(f"tree: node {where} has unknown key {sorted(unknown)[0]!r}")
+    if "probability" in data and not in_chance:
+        raise TreeError(f"tree: node {where} has a 'probability' but is not a chance node's child")
     label = data.get("label")
     if label is not None and not isinstance(label, str | int):
         raise TreeError(f"tree: label of node {where} must be a string")
-    label = None if label is None else str(label)
-    has_value, children = "value" in data, data.get("children")
-    if has_value == (children is not None):
-        raise TreeError(f"tree: node {where} needs exactly one of 'value' and 'children'")
-    if has_value:
-        return (
-            _from_json(data["value"], path)
-            if label is None
-            else _Raw(label, _from_json(data["value"], path).value)
-        )
+    node = _Raw(None if label is None else str(label))
+    kinds = [key for key in ("value", "children", "chance") if key in data]
+    if len(kinds) != 1:
+        raise TreeError(f"tree: node {where} needs exactly one of 'value', 'children' and 'chance'")
+    if in_chance:
+        if "probability" not in data:
+            raise TreeError(f"tree: child {where} of a chance node has no 'probability'")
+        given = data["probability"]
+        if isinstance(given, bool) or not isinstance(given, int | float | str):
+            raise TreeError(
+                f"tree: probability {json.dumps(given)} {where} is not a number or a fraction n/d"
+            )
+        node.probability = _probability(given if isinstance(given, str) else repr(given), where)
+    if kinds == ["value"]:
+        node.value = _json_number(data["value"], where)
+        return node
+    children = data[kinds[0]]
     if not isinstance(children, list) or not children:
         raise TreeError(f"tree: node {where} has no children")
-    return _Raw(label, None, [_from_json(c, (*path, i)) for i, c in enumerate(children)])
+    node.chance = kinds == ["chance"]
+    node.children = [_from_json(c, (*path, i), node.chance) for i, c in enumerate(children)]
+    if node.chance:
+        _check_probabilities(node, where)
+    return node
 
 
 def _letters(index: int) -> str:
@@ -276,4 +429,6 @@ def _label(root: _Raw) -> Node:
 
 def _freeze(raw: _Raw) -> Node:
     assert raw.label is not None
-    return Node(raw.label, raw.value, tuple(_freeze(c) for c in raw.children))
+    probability = None if raw.probability is None else float(raw.probability)
+    children = tuple(_freeze(c) for c in raw.children)
+    return Node(raw.label, raw.value, children, raw.chance, probability)

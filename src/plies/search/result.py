@@ -50,7 +50,9 @@ class Leaf:
 class Cutoff:
     """A node stopped early: ``value >= beta`` at MAX or ``value <= alpha`` at MIN (strict: > / <).
 
-    ``skipped`` are the actions of the children never examined, in order.
+    ``skipped`` are the actions of the children never examined, in order. At a chance node
+    (Star1, ``player`` CHANCE) ``value`` is the bound on the expectation that crossed the window:
+    an upper bound ``<= alpha`` or a lower bound ``>= beta``.
     """
 
     path: Path
@@ -72,7 +74,28 @@ class Backup:
     beta: float | None
 
 
-TraceEvent = Enter | Leaf | Cutoff | Backup
+@dataclass(frozen=True)
+class Expectation:
+    """A chance node's value was backed up: the probability-weighted sum of its children's
+    values, or (Star1, after a cutoff there) the bound that stopped it. alpha and beta are the
+    node's window, None for expectiminimax."""
+
+    path: Path
+    value: float
+    alpha: float | None
+    beta: float | None
+
+
+TraceEvent = Enter | Leaf | Cutoff | Backup | Expectation
+
+
+@dataclass(frozen=True)
+class RootMove:
+    """Per root move, MCTS: visits and mean value for the player to move at the root."""
+
+    action: Any
+    visits: int
+    value: float
 
 
 @dataclass(frozen=True)
@@ -97,4 +120,9 @@ class SearchResult(Generic[A]):
     note: str | None = None
     """How the move was chosen, in a line, when the search has more to say (e.g. a solver
     that ran out of time and fell back on another search)."""
+    values: tuple[float, ...] | None = None
+    """Every player's value, in the order of the game's ``players``, for searches that back up
+    a vector (max^n); None for the others, whose ``value`` is ``max_player``'s alone."""
     trace: tuple[TraceEvent, ...] | None = field(default=None, repr=False)
+    root: tuple[RootMove, ...] | None = None
+    """MCTS: every root move searched, most visited first."""

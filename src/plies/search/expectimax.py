@@ -1,0 +1,365 @@
+"""The textbook tier for games with chance nodes: expectiminimax and Ballard's *-minimax (Star1).
+
+EXPECTIMINIMAX (AIMA 4th ed., section 5.5) extends minimax by a third kind of node::
+
+    EXPECTIMINIMAX(s) = UTILITY(s, MAX)                            if IS-TERMINAL(s)
+                        max_a EXPECTIMINIMAX(RESULT(s, a))         if TO-MOVE(s) = MAX
+                        min_a EXPECTIMINIMAX(RESULT(s, a))         if TO-MOVE(s) = MIN
+                        sum_r P(r) EXPECTIMINIMAX(RESULT(s, r))    if TO-MOVE(s) = CHANCE
+
+where the outcomes r and their probabilities P(r) come from ``game.chance_outcomes`` (checked
+by :func:`~plies.game.checked_outcomes`). A game without chance nodes is searched exactly as
+minimax searches it.
+
+Conventions, shared with :mod:`plies.search.textbook`:
+
+* values are from MAX's point of view: MAX is ``max_player``, else the player to move at the
+  root, else (a chance root) the first of ``game.players``;
+* ``depth`` counts the players' moves only: chance layers do not count. IS-CUTOFF(s, d) is
+  IS-TERMINAL(s) or d >= depth, tested at every node, so a search to depth 2 from MAX's turn in
+  backgammon plays MAX's move, every roll, MIN's move, and evaluates the position before the
+  next roll with EVAL(s, MAX);
+* the principal variation follows the best moves from the root and ends at the first chance
+  node (nature's move is not chosen); a chance root has no best action;
+* statistics count every node entered (decision, chance and leaf nodes), ``max_depth`` counts
+  chance edges too, and ``cutoffs`` the nodes, chance nodes included, left with children unseen.
+
+``prune=True`` is Star1, the first *-minimax procedure of B. W. Ballard, "The *-minimax search
+procedure for trees containing chance nodes", Artificial Intelligence 21(3), 1983, in the form
+of Hauk, Buro and Schaeffer, "Rediscovering *-Minimax Search" (Computers and Games 2004),
+generalised from equally likely outcomes to any probabilities. MAX and MIN nodes are alpha-beta
+(AIMA 4th ed., Figure 5.7, the lectures' non-strict rule: stop when v >= beta at MAX, v <= alpha
+at MIN). At a chance node with window (alpha, beta), every value lying in [L, U] (the game's
+``value_bounds``), after outcomes 1..i with values V_1..V_i the expectation is known to lie in::
+
+    [S_i + L * R_i,  S_i + U * R_i]    with S_i = sum_{j<=i} P_j V_j,  R_i = sum_{j>i} P_j
+
+so the node fails low (returns the upper bound, <= alpha) as soon as S_i + U * R_i <= alpha and
+high (returns the lower bound, >= beta) as soon as S_i + L * R_i >= beta. Outcome i is searched
+with the window the two tests put on V_i, ``(max(A_i, L), min(B_i, U))``, where
+A_i = (alpha - S_{i-1} - U * R_i) / P_i and B_i = (beta - S_{i-1} - L * R_i) / P_i. Searches
+return fail-soft values: at or below their alpha an upper bound on the true value, at or above
+their beta a lower bound, exact in between; so the root's value is always exact. With
+probabilities that are exact binary fractions (1/2, 1/4, 3/8...) and values that add exactly
+(integers), Star1 returns the same value as expectiminimax to the last bit; with other
+probabilities (1/3, 1/36) the two agree to rounding error.
+
+>>> from plies.games.tree import parse_tree, tree_game
+>>> game = tree_game(parse_tree("[{0.5: [2, 4], 0.5: [6, 8]}, {0.5: [0, 1], 0.5: [1, 2]}]"))
+>>> expectiminimax(game, ()).value, expectiminimax(game, (), prune=True).value
+(4.0, 4.0)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, TypeVar
+
+from plies.errors import GameDefinitionError, MissingCapabilityError, UnknownNameError
+from plies.game import (
+    CHANCE,
+    Game,
+    HasValueBounds,
+    checked_outcomes,
+    require_evaluation,
+    require_two_player_zero_sum,
+)
+from plies.search.result import (
+    Backup,
+    Cutoff,
+    Enter,
+    Expectation,
+    Leaf,
+    Path,
+    SearchResult,
+    SearchStats,
+    TraceEvent,
+)
+from plies.search.textbook import NON_STRICT
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+Line = tuple[Any, ...]
+
+
+class _ChanceSearch(Generic[S, A]):
+    """Shared state of one search: the game, MAX, the limits, the counters and the trace."""
+
+    def __init__(
+        self, game: Game[S, A], max_player: str, depth: int | None, trace: bool, algorithm: str
+    ) -> None:
+        require_two_player_zero_sum(game, algorithm, chance=True)
+        self.game = game
+        self.player = max_player
+        self.depth_limit = depth
+        self.evaluate: Callable[[S, str], float] | None = (
+            None if depth is None else require_evaluation(game, f"{algorithm} with a depth limit")
+        )
+        self.stats = SearchStats()
+        self.events: list[TraceEvent] | None = [] if trace else None
+
+    def is_cutoff(self, state: S, depth: int) -> bool:
+        """IS-CUTOFF(s, d): terminal, or ``depth`` players' moves made."""
+        return self.game.is_terminal(state) or (
+            self.depth_limit is not None and depth >= self.depth_limit
+        )
+
+    def leaf_value(self, state: S, path: Path) -> float:
+        """UTILITY(s, MAX) at a terminal state, EVAL(s, MAX) at a cut-off one."""
+        self.stats.leaves += 1
+        terminal = self.evaluate is None or self.game.is_terminal(state)
+        if terminal:
+            value = self.game.utility(state, self.player)
+        else:
+            assert self.evaluate is not None
+            value = self.evaluate(state, self.player)
+        if self.events is not None:
+            self.events.append(Leaf(path, value, terminal))
+        return value
+
+    def enter(self, state: S, path: Path, alpha: float | None, beta: float | None) -> str:
+        """Count and trace a node; returns who moves there (a player or CHANCE)."""
+        mover = self.game.to_move(state)
+        self.stats.nodes += 1
+        self.stats.max_depth = max(self.stats.max_depth, len(path))
+        if self.events is not None:
+            self.events.append(Enter(path, mover, alpha, beta))
+        return mover
+
+    def legal_actions(self, state: S, path: Path) -> tuple[A, ...]:
+        actions = tuple(self.game.actions(state))
+        if not actions:
+            raise GameDefinitionError(
+                f"game '{self.game.name}' has a non-terminal state with no legal actions "
+                f"(after moves {list(path)})"
+            )
+        return actions
+
+    def outcomes(self, state: S, path: Path) -> tuple[tuple[A, float], ...]:
+        outcomes = tuple(checked_outcomes(self.game, state))
+        if not outcomes:
+            raise GameDefinitionError(
+                f"game '{self.game.name}' has a chance state with no outcomes "
+                f"(after moves {list(path)})"
+            )
+        return outcomes
+
+    def expectation(self, path: Path, v: float, alpha: float | None, beta: float | None) -> None:
+        if self.events is not None:
+            self.events.append(Expectation(path, v, alpha, beta))
+
+    def result(
+        self, started: float, value: float, line: Line, algorithm: str, rule: str | None
+    ) -> SearchResult[A]:
+        self.stats.time = time.perf_counter() - started
+        return SearchResult(
+            value=value,
+            action=line[0] if line else None,
+            pv=line,
+            stats=self.stats,
+            algorithm=algorithm,
+            max_player=self.player,
+            rule=rule,
+            depth_limit=self.depth_limit,
+            trace=None if self.events is None else tuple(self.events),
+        )
+
+
+class _Expectiminimax(_ChanceSearch[S, A]):
+    """EXPECTIMINIMAX of section 5.5, every node visited."""
+
+    def value(self, state: S, depth: int, path: Path) -> tuple[float, Line]:
+        mover = self.enter(state, path, None, None)
+        if self.is_cutoff(state, depth):
+            return self.leaf_value(state, path), ()
+        if mover == CHANCE:
+            v = 0.0
+            for r, p in self.outcomes(state, path):
+                v += p * self.value(self.game.result(state, r), depth, (*path, r))[0]
+            self.expectation(path, v, None, None)
+            return v, ()
+        maximising = mover == self.player
+        v = -math.inf if maximising else math.inf
+        line: Line = ()
+        for a in self.legal_actions(state, path):
+            v2, line2 = self.value(self.game.result(state, a), depth + 1, (*path, a))
+            if (v2 > v) if maximising else (v2 < v):
+                v, line = v2, (a, *line2)
+        if self.events is not None:
+            self.events.append(Backup(path, v, line[0], None, None))
+        return v, line
+
+
+class _Star1(_ChanceSearch[S, A]):
+    """Star1: alpha-beta at MAX and MIN nodes, Ballard's bounds-driven cutoffs at chance nodes."""
+
+    def __init__(
+        self,
+        game: Game[S, A],
+        max_player: str,
+        depth: int | None,
+        trace: bool,
+        bounds: tuple[float, float],
+    ) -> None:
+        super().__init__(game, max_player, depth, trace, "star1")
+        self.lower, self.upper = bounds
+
+    def value(
+        self, state: S, alpha: float, beta: float, depth: int, path: Path
+    ) -> tuple[float, Line]:
+        mover = self.enter(state, path, alpha, beta)
+        if self.is_cutoff(state, depth):
+            value = self.leaf_value(state, path)
+            if not self.lower <= value <= self.upper:
+                raise GameDefinitionError(
+                    f"game '{self.game.name}': value {value} after moves {list(path)} lies "
+                    f"outside the value bounds [{self.lower}, {self.upper}] that Star1 relies on"
+                )
+            return value, ()
+        if mover == CHANCE:
+            return self.chance_value(state, alpha, beta, depth, path), ()
+        if mover == self.player:
+            return self.max_value(state, alpha, beta, depth, path)
+        return self.min_value(state, alpha, beta, depth, path)
+
+    def max_value(
+        self, state: S, alpha: float, beta: float, depth: int, path: Path
+    ) -> tuple[float, Line]:
+        v, line = -math.inf, ()
+        actions = self.legal_actions(state, path)
+        for i, a in enumerate(actions):
+            v2, line2 = self.value(self.game.result(state, a), alpha, beta, depth + 1, (*path, a))
+            if v2 > v:
+                v, line = v2, (a, *line2)
+                alpha = max(alpha, v)
+            if v >= beta:
+                self.cut(path, self.game.to_move(state), v, alpha, beta, actions[i + 1 :])
+                break
+        self.backup(path, v, line, alpha, beta)
+        return v, line
+
+    def min_value(
+        self, state: S, alpha: float, beta: float, depth: int, path: Path
+    ) -> tuple[float, Line]:
+        v, line = math.inf, ()
+        actions = self.legal_actions(state, path)
+        for i, a in enumerate(actions):
+            v2, line2 = self.value(self.game.result(state, a), alpha, beta, depth + 1, (*path, a))
+            if v2 < v:
+                v, line = v2, (a, *line2)
+                beta = min(beta, v)
+            if v <= alpha:
+                self.cut(path, self.game.to_move(state), v, alpha, beta, actions[i + 1 :])
+                break
+        self.backup(path, v, line, alpha, beta)
+        return v, line
+
+    def chance_value(self, state: S, alpha: float, beta: float, depth: int, path: Path) -> float:
+        outcomes = self.outcomes(state, path)
+        after = [0.0] * len(outcomes)  # after[i] = R_i, the probability of outcomes i+1..n
+        for i in range(len(outcomes) - 2, -1, -1):
+            after[i] = after[i + 1] + outcomes[i + 1][1]
+        total = 0.0  # S_{i-1}, then S_i
+        for i, (r, p) in enumerate(outcomes):
+            if p > 0:
+                low = (alpha - total - self.upper * after[i]) / p  # A_i
+                high = (beta - total - self.lower * after[i]) / p  # B_i
+            else:  # an impossible outcome cannot move the expectation
+                low, high = -math.inf, math.inf
+            child = self.game.result(state, r)
+            v, _ = self.value(child, max(low, self.lower), min(high, self.upper), depth, (*path, r))
+            total += p * v
+            if v <= low or v >= high:
+                bound = total + (self.upper if v <= low else self.lower) * after[i]
+                self.cut(path, CHANCE, bound, alpha, beta, tuple(o for o, _ in outcomes[i + 1 :]))
+                self.expectation(path, bound, alpha, beta)
+                return bound
+        self.expectation(path, total, alpha, beta)
+        return total
+
+    def cut(
+        self, path: Path, mover: str, v: float, alpha: float, beta: float, skipped: tuple[A, ...]
+    ) -> None:
+        """Record a cutoff; returning after the last child prunes nothing and is not counted."""
+        if not skipped:
+            return
+        self.stats.cutoffs += 1
+        if self.events is not None:
+            self.events.append(Cutoff(path, mover, v, alpha, beta, skipped))
+
+    def backup(self, path: Path, v: float, line: Line, alpha: float, beta: float) -> None:
+        if self.events is not None:
+            self.events.append(Backup(path, v, line[0], alpha, beta))
+
+
+def _max_player(game: Game[S, A], state: S, max_player: str | None) -> str:
+    if max_player is None:
+        mover = game.to_move(state)
+        max_player = game.players[0] if mover == CHANCE else mover
+    if max_player not in game.players:
+        raise UnknownNameError(f"'{max_player}' is not a player of '{game.name}' ({game.players})")
+    return max_player
+
+
+def _value_bounds(game: Game[Any, Any], bounds: tuple[float, float] | None) -> tuple[float, float]:
+    if bounds is None:
+        if not isinstance(game, HasValueBounds):
+            raise MissingCapabilityError(
+                f"game '{game.name}' has no value bounds (value_bounds); "
+                "Star1's pruning at chance nodes needs them"
+            )
+        bounds = game.value_bounds
+    lower, upper = bounds
+    if not (math.isfinite(lower) and math.isfinite(upper) and lower <= upper):
+        raise GameDefinitionError(
+            f"game '{game.name}': value bounds {tuple(bounds)} are not finite with lower <= upper"
+        )
+    return lower, upper
+
+
+def expectiminimax(
+    game: Game[S, A],
+    state: S,
+    *,
+    depth: int | None = None,
+    max_player: str | None = None,
+    trace: bool = False,
+    prune: bool = False,
+    bounds: tuple[float, float] | None = None,
+) -> SearchResult[A]:
+    """EXPECTIMINIMAX (AIMA 4th ed., section 5.5); Star1 (Ballard 1983) when ``prune`` is set.
+
+    Two-player zero-sum games, with or without chance nodes. ``depth`` limits the players'
+    moves (chance layers do not count) and needs the game's EVAL. Star1 needs bounds ``(L, U)``
+    on every value MAX can see, utilities and evaluations alike: ``bounds`` when given, else the
+    game's ``value_bounds`` (a :class:`MissingCapabilityError` when it has none); a value outside
+    them is a :class:`GameDefinitionError`. The result's ``rule`` is None for expectiminimax and
+    ``"non-strict"`` for Star1; the root value is the same either way.
+    """
+    player = _max_player(game, state, max_player)
+    started = time.perf_counter()
+    if not prune:
+        plain: _Expectiminimax[S, A] = _Expectiminimax(game, player, depth, trace, "expectiminimax")
+        value, line = plain.value(state, 0, ())
+        return plain.result(started, value, line, "expectiminimax", None)
+    star: _Star1[S, A] = _Star1(game, player, depth, trace, _value_bounds(game, bounds))
+    value, line = star.value(state, -math.inf, math.inf, 0, ())
+    return star.result(started, value, line, "star1", NON_STRICT)
+
+
+def star1(
+    game: Game[S, A],
+    state: S,
+    *,
+    depth: int | None = None,
+    max_player: str | None = None,
+    trace: bool = False,
+    bounds: tuple[float, float] | None = None,
+) -> SearchResult[A]:
+    """Ballard's Star1: :func:`expectiminimax` with ``prune=True``."""
+    return expectiminimax(
+        game, state, depth=depth, max_player=max_player, trace=trace, prune=True, bounds=bounds
+    )

@@ -1,0 +1,584 @@
+"""Monte Carlo tree search: UCT on any formal game, two players or more, with or without chance.
+
+Each iteration has the four phases of AIMA 4th ed., section 5.4 (Figure 5.11,
+MONTE-CARLO-TREE-SEARCH):
+
+1. SELECT: from the root, while the node is fully expanded, follow the child with the highest
+   UCB1 (Kocsis & Szepesvári 2006: ``Q + c * sqrt(ln N(parent) / N(child))``) or PUCT score
+   (Silver et al. 2017: ``Q + c * P * sqrt(N(parent)) / (1 + N(child))``), ``Q`` being the child's
+   mean value normalised to [0, 1] for the player who chose it; at a chance node, draw an outcome
+   with its probability instead.
+2. EXPAND: add a child for the first untried action (UCB1, in the order of ACTIONS), or open the
+   chosen one (PUCT, whose children all wait with their priors): RESULT(s, a) gives its state.
+3. SIMULATE: the evaluator estimates the new leaf, a vector of utilities, one per player: by
+   default the utilities at the end of a game of uniformly random moves (a playout).
+4. BACK-PROPAGATE: every node on the path adds the utility of the player who chose the move into
+   it (at an outcome of a chance node: the player who moved before nature), so each node's mean is
+   from its chooser's point of view and a chance node's mean averages its sampled outcomes.
+
+Values are kept on the game's utility scale; selection normalises them with
+``game.value_bounds`` (:class:`~plies.game.HasValueBounds`), else with the loss and win utilities
+of a :class:`~plies.game.WinLossDrawGame`, else with the range of utilities and evaluations seen
+so far (every value counts as 0.5 until two different ones have been seen).
+
+MCTS-Solver (Winands, Björnsson & Saito 2008), for two-player zero-sum games without chance: a
+terminal node's utilities are exact, and so are a node's once a child is proven a win for its
+mover (the best utility the bounds allow) or once every child is proven (the mover's best of
+them; this proves draws too). Proven nodes end the selection at once and keep their exact value
+as their mean; proven losses are never selected nor played; a proven root stops the search.
+
+Searches reuse the tree: a state found a few plies below the previous root (the reply and chance
+outcomes included) becomes the new root with its statistics.
+
+>>> from plies.games.tictactoe import TicTacToe
+>>> game = TicTacToe()
+>>> mcts = MCTS(game, seed=1)
+>>> result = mcts.search(game.parse_position("XX./OO./..."), iterations=200)
+>>> game.format_action(game.initial_state(), result.action), result.value, result.note
+('c1', 1, 'the solver proved the root: X wins')
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from plies.errors import GameDefinitionError, GameOverError, SpecError, UnsupportedGameError
+from plies.game import (
+    CHANCE,
+    Game,
+    HasValueBounds,
+    WinLossDrawGame,
+    checked_outcomes,
+    has_chance,
+    require_evaluation,
+    sample_outcome,
+)
+from plies.search.result import RootMove, SearchResult, SearchStats
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+DEFAULT_C = math.sqrt(2)
+"""The exploration constant: the theoretical value for UCB1 with values in [0, 1] that AIMA 4th
+ed. (section 5.4) cites; the same default serves PUCT."""
+SELECTIONS = ("ucb1", "puct")
+UNVISITED_VALUE = 0.5
+"""PUCT's ``Q`` of a child never visited: the middle of [0, 1] (AlphaZero's 0 on [-1, 1])."""
+REUSE_DEPTH = 4
+"""How many plies below the previous root a new search looks for its state (own move, chance,
+the reply, chance)."""
+REPORT_EVERY = 1000
+"""Iterations between two results of :meth:`MCTS.iterate`."""
+
+Prior = Callable[[Any], Mapping[Any, float]]
+"""PUCT's prior: ``prior(state)`` maps legal actions to probabilities (missing ones: 0)."""
+
+
+class Evaluator(Protocol):
+    """SIMULATE: the estimated utilities of a non-terminal state, one per player in the order of
+    ``game.players``, on the game's utility scale (a playout, EVAL, a learned network)."""
+
+    def __call__(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Sequence[float]: ...
+
+
+@runtime_checkable
+class HasRandomPlayout(Protocol):
+    """A fast playout (compiled, say): the utilities for every player at the end of a game of
+    uniformly random moves from ``state``, drawn with ``rng`` (the same ``rng`` state, the same
+    game)."""
+
+    def random_playout(self, state: Any, rng: random.Random) -> Sequence[float]: ...
+
+
+def random_playout(game: Game[S, A], state: S, rng: random.Random) -> tuple[float, ...]:
+    """The utilities at the end of a game of uniformly random moves from ``state``, through the
+    game's own rules (nature draws each outcome with its probability)."""
+    actions, result, is_terminal, draw = game.actions, game.result, game.is_terminal, rng.random
+    if getattr(game, "chance_outcomes", None) is None:
+        while not is_terminal(state):
+            moves = actions(state)
+            state = result(state, moves[int(draw() * len(moves))])
+    else:
+        to_move = game.to_move
+        while not is_terminal(state):
+            if to_move(state) == CHANCE:
+                state = result(state, sample_outcome(game, state, rng))
+            else:
+                moves = actions(state)
+                state = result(state, moves[int(draw() * len(moves))])
+    return game.payoffs(state)
+
+
+def default_evaluator(game: Game[Any, Any]) -> Evaluator:
+    """Random playouts: the game's own :class:`HasRandomPlayout` (Connect Four's is compiled)
+    when it has one, else :func:`random_playout` through its rules."""
+    if not isinstance(game, HasRandomPlayout):
+        return random_playout
+    playout = game.random_playout
+
+    def game_playout(game: Game[Any, Any], state: Any, rng: random.Random) -> Sequence[float]:
+        return playout(state, rng)
+
+    return game_playout
+
+
+def heuristic_evaluator(game: Game[Any, Any]) -> Evaluator:
+    """EVAL(s, p) for every player p instead of a playout (the game's evaluation function)."""
+    evaluate = require_evaluation(game, "mcts with the evaluation function")
+    players = game.players
+
+    def evaluation(game: Game[Any, Any], state: Any, rng: random.Random) -> tuple[float, ...]:
+        return tuple(evaluate(state, player) for player in players)
+
+    return evaluation
+
+
+_CHANCE_MOVER = -1
+"""``_Node.mover`` of a chance node (player nodes hold the mover's index in ``game.players``)."""
+
+
+class _Node:
+    """A node of the search tree, reached by ``action``; ``state`` is None until it is opened.
+
+    ``total`` sums the utilities of player ``owner`` (who chose ``action``) over the ``visits``;
+    ``mean`` is their mean and ``spread`` ``1 / sqrt(visits)``, kept for UCB1.
+    ``actions`` are listed on the second visit; ``children`` follow their order (UCB1 adds one at
+    a time, PUCT and chance nodes hold them all, unopened). ``prior`` is PUCT's P or an outcome's
+    probability. ``outcome`` holds the exact utilities once known (terminal, or proven).
+    """
+
+    __slots__ = (
+        "action",
+        "actions",
+        "children",
+        "mean",
+        "mover",
+        "outcome",
+        "owner",
+        "prior",
+        "spread",
+        "state",
+        "total",
+        "visits",
+    )
+
+    def __init__(self, action: Any, state: Any, owner: int, prior: float) -> None:
+        self.action = action
+        self.state = state
+        self.owner = owner
+        self.prior = prior
+        self.mover = 0
+        self.actions: tuple[Any, ...] | None = None
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.total = 0.0
+        self.mean = 0.0
+        self.spread = math.inf
+        self.outcome: tuple[float, ...] | None = None
+
+
+def _visits(node: _Node) -> int:
+    return node.visits
+
+
+class MCTS(Generic[S, A]):
+    """Monte Carlo tree search on ``game`` (see the module docstring), keeping its tree between
+    searches.
+
+    ``c`` is the exploration constant (:data:`DEFAULT_C`); ``evaluator`` estimates new leaves
+    (:func:`default_evaluator`: random playouts; :func:`heuristic_evaluator`: EVAL);
+    ``selection`` is ``"ucb1"`` or ``"puct"``, whose ``prior`` (uniform when None) ranks the
+    children; ``seed`` makes the playouts and the chance draws repeatable; ``solver`` turns on
+    MCTS-Solver where it applies (two-player zero-sum games without chance: :attr:`solving`).
+    """
+
+    def __init__(
+        self,
+        game: Game[S, A],
+        *,
+        c: float = DEFAULT_C,
+        evaluator: Evaluator | None = None,
+        selection: str = "ucb1",
+        prior: Prior | None = None,
+        seed: int | None = None,
+        solver: bool = True,
+    ) -> None:
+        if not (math.isfinite(c) and c >= 0):
+            raise SpecError(f"mcts: the exploration constant c must be a number >= 0, got {c}")
+        if selection not in SELECTIONS:
+            raise SpecError(
+                f"mcts: unknown selection {selection!r}; choose {' or '.join(SELECTIONS)}"
+            )
+        if prior is not None and selection != "puct":
+            raise SpecError("mcts: a prior needs selection='puct' (UCB1 uses no priors)")
+        self.game = game
+        self.c = c
+        self.selection = selection
+        self._puct = selection == "puct"
+        self.prior = prior
+        self.evaluator = default_evaluator(game) if evaluator is None else evaluator
+        self.rng = random.Random(seed)
+        self.solving = solver and len(game.players) == 2 and game.zero_sum and not has_chance(game)
+        """Whether MCTS-Solver is on: asked for, and the game two-player zero-sum without
+        chance."""
+        self._movers = {player: index for index, player in enumerate(game.players)}
+        self._movers[CHANCE] = _CHANCE_MOVER
+        bounds = _declared_bounds(game)
+        self._fixed_bounds = bounds is not None
+        self._seen_low, self._seen_high = math.inf, -math.inf
+        self._low, self._scale = 0.0, 1.0  # normalised value = (value - low) * scale
+        if bounds is not None:
+            self._set_scale(*bounds)
+        self._win = bounds[1] if self.solving and bounds is not None else math.inf
+        self._loss = bounds[0] if self.solving and bounds is not None else -math.inf
+        self._root: _Node | None = None
+        self._simulations = 0
+
+    # Searching -----------------------------------------------------------------------------
+
+    def search(
+        self, state: S, *, iterations: int | None = None, seconds: float | None = None
+    ) -> SearchResult[A]:
+        """Run iterations from ``state`` until ``iterations`` are done, ``seconds`` have passed
+        (checked after every iteration) or the solver proves the root, whichever comes first.
+
+        The result's ``action`` is the most visited root move (ties: the first in ACTIONS
+        order) unless the solver has proven a move best or some moves lost; ``value`` is the
+        root mover's mean utility after it (exact when proven); ``pv`` follows the same choice
+        down the tree (chance outcomes included); ``stats.nodes`` counts this search's
+        iterations, ``stats.leaves`` its evaluator calls and ``stats.max_depth`` the deepest
+        tree node it reached; ``root`` lists every root move searched.
+        """
+        *_, final = self.iterate(state, iterations=iterations, seconds=seconds)
+        return final
+
+    def iterate(
+        self,
+        state: S,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        every: int = REPORT_EVERY,
+    ) -> Iterator[SearchResult[A]]:
+        """Search as :meth:`search` does, yielding the result so far after every ``every``
+        iterations and the final result last (the clock starts at the first ``next``). An
+        interrupted search forgets its tree."""
+        if iterations is None and seconds is None:
+            raise SpecError("mcts: give a limit, iterations or seconds (or both)")
+        if iterations is not None and iterations < 1:
+            raise SpecError(f"mcts: iterations must be at least 1, got {iterations}")
+        if seconds is not None and not seconds > 0:
+            raise SpecError(f"mcts: seconds must be positive, got {seconds}")
+        if every < 1:
+            raise SpecError(f"mcts: every must be at least 1, got {every}")
+        root = self._root_for(state)
+        limit = math.inf if iterations is None else iterations
+        return self._run(root, limit, math.inf if seconds is None else seconds, every)
+
+    def _run(
+        self, root: _Node, limit: float, seconds: float, every: int
+    ) -> Iterator[SearchResult[A]]:
+        started = time.perf_counter()
+        deadline = started + seconds
+        done, max_depth, self._simulations = 0, 0, 0
+        while done < limit and root.outcome is None:
+            try:
+                depth = self._iteration(root)
+            except BaseException:
+                self._root = None  # the iteration may have stopped halfway
+                raise
+            done += 1
+            max_depth = max(max_depth, depth)
+            if time.perf_counter() >= deadline:
+                break
+            if done % every == 0 and done < limit:
+                yield self._result(root, done, max_depth, started)
+        yield self._result(root, done, max_depth, started)
+
+    def _root_for(self, state: S) -> _Node:
+        """The previous tree's node for ``state`` when it lies a few plies below the old root,
+        else a fresh root."""
+        game = self.game
+        if game.is_terminal(state):
+            raise GameOverError("the game is over in this position: there is nothing to search")
+        mover = self._movers.get(game.to_move(state))
+        if mover is None:
+            raise GameDefinitionError(
+                f"game '{game.name}': {game.to_move(state)!r} is to move, not one of {game.players}"
+            )
+        if mover == _CHANCE_MOVER:
+            raise UnsupportedGameError(
+                "mcts searches for a player: nature moves in this chance state"
+            )
+        layer = [] if self._root is None else [self._root]
+        for _ in range(REUSE_DEPTH + 1):
+            for node in layer:
+                if node.state == state:
+                    self._root = node
+                    return node
+            layer = [child for node in layer for child in node.children if child.state is not None]
+        self._root = _Node(None, state, mover, 1.0)
+        self._root.mover = mover
+        return self._root
+
+    def _iteration(self, root: _Node) -> int:
+        """One SELECT, EXPAND, SIMULATE, BACK-PROPAGATE from ``root``; the depth it reached."""
+        node, path = root, [root]
+        while True:
+            payoffs = node.outcome
+            if payoffs is not None:  # terminal or proven: its exact value is the simulation
+                break
+            if node.actions is None:
+                self._list_actions(node)
+            if node.mover == _CHANCE_MOVER:
+                child = self._draw(node)
+            elif self._puct:
+                child = self._select_puct(node)
+            else:
+                children, actions = node.children, node.actions
+                assert actions is not None
+                if len(children) < len(actions):
+                    child = _Node(actions[len(children)], None, node.mover, 1.0)
+                    children.append(child)
+                else:
+                    child = self._select_ucb1(node)
+            path.append(child)
+            if child.state is None:
+                payoffs = self._open(child, node.state)
+                break
+            node = child
+        for node in path:
+            visits, total = node.visits + 1, node.total + payoffs[node.owner]
+            node.visits, node.total, node.mean, node.spread = (
+                visits,
+                total,
+                total / visits,
+                visits**-0.5,
+            )
+        if self.solving and path[-1].outcome is not None:
+            self._prove(path)
+        return len(path) - 1
+
+    def _list_actions(self, node: _Node) -> None:
+        """A node's second visit: its actions (and its outcomes' probabilities, or PUCT's
+        priors, with the children they belong to)."""
+        game, state = self.game, node.state
+        actions = tuple(game.actions(state))
+        if not actions:
+            raise GameDefinitionError(
+                f"game '{game.name}' has a non-terminal state with no legal actions: {state!r}"
+            )
+        if node.mover == _CHANCE_MOVER:
+            outcomes = checked_outcomes(game, state)
+            if tuple(outcome for outcome, _ in outcomes) != actions:
+                raise GameDefinitionError(
+                    f"game '{game.name}': the chance outcomes are not the actions, in order"
+                )
+            node.children = [_Node(o, None, node.owner, p) for o, p in outcomes]
+        elif self._puct:
+            priors = self._priors(state, actions)
+            node.children = [
+                _Node(a, None, node.mover, p) for a, p in zip(actions, priors, strict=True)
+            ]
+        node.actions = actions
+
+    def _priors(self, state: S, actions: tuple[A, ...]) -> list[float]:
+        """P(s, a) for PUCT: the prior function's, normalised over the legal actions, or
+        uniform."""
+        if self.prior is None:
+            return [1 / len(actions)] * len(actions)
+        given = self.prior(state)
+        priors = [given.get(action, 0.0) for action in actions]
+        total = sum(priors)
+        if not (min(priors) >= 0 and 0 < total < math.inf):
+            raise SpecError(
+                "mcts: the prior must give the legal actions probabilities >= 0 with a positive "
+                f"sum, got {priors}"
+            )
+        return [p / total for p in priors]
+
+    def _draw(self, node: _Node) -> _Node:
+        """A chance node's outcome, drawn with its probability."""
+        draw = self.rng.random()
+        for child in node.children:
+            draw -= child.prior
+            if draw < 0:
+                return child
+        return node.children[-1]  # rounding left a sliver of probability
+
+    def _select_ucb1(self, node: _Node) -> _Node:
+        """The child with the highest UCB1 (proven losses left out)."""
+        mover, scale, loss = node.mover, self._scale, self._loss
+        explore = self.c * math.sqrt(math.log(node.visits))
+        best, best_score = None, -math.inf
+        for child in node.children:
+            outcome = child.outcome
+            if outcome is not None and outcome[mover] <= loss:
+                continue
+            # Q is (mean - low) * scale: low * scale is the same for every child
+            score = child.mean * scale + explore * child.spread
+            if score > best_score:
+                best, best_score = child, score
+        assert best is not None, "a node whose children all lost is proven"
+        return best
+
+    def _select_puct(self, node: _Node) -> _Node:
+        """The child with the highest PUCT score (proven losses left out)."""
+        mover, low, scale, loss = node.mover, self._low, self._scale, self._loss
+        explore = self.c * math.sqrt(node.visits)
+        best, best_score = None, -math.inf
+        for child in node.children:
+            outcome = child.outcome
+            if outcome is not None and outcome[mover] <= loss:
+                continue
+            visits = child.visits
+            value = (child.mean - low) * scale if visits else UNVISITED_VALUE
+            score = value + explore * child.prior / (1 + visits)
+            if score > best_score:
+                best, best_score = child, score
+        assert best is not None, "a node whose children all lost is proven"
+        return best
+
+    def _open(self, node: _Node, parent_state: S) -> tuple[float, ...]:
+        """EXPAND a new node (RESULT) and SIMULATE from it: the utilities to back up."""
+        game = self.game
+        state = node.state = game.result(parent_state, node.action)
+        if game.is_terminal(state):
+            payoffs = node.outcome = tuple(game.payoffs(state))
+        else:
+            mover = self._movers.get(game.to_move(state))
+            if mover is None:
+                raise GameDefinitionError(
+                    f"game '{game.name}': {game.to_move(state)!r} is to move, not one of "
+                    f"{game.players}"
+                )
+            node.mover = mover
+            self._simulations += 1
+            payoffs = tuple(self.evaluator(game, state, self.rng))
+            if len(payoffs) != len(game.players):
+                raise SpecError(
+                    f"mcts: the evaluator gave {len(payoffs)} values for "
+                    f"{len(game.players)} players"
+                )
+        if not self._fixed_bounds:
+            self._see(payoffs)
+        return payoffs
+
+    def _prove(self, path: list[_Node]) -> None:
+        """MCTS-Solver's backup along ``path``, whose last node has an exact value: a parent
+        is proven by a child that wins for its mover, or by all its children."""
+        for depth in range(len(path) - 1, 0, -1):
+            child, parent = path[depth], path[depth - 1]
+            outcome, mover = child.outcome, parent.mover
+            assert outcome is not None
+            if outcome[mover] < self._win:
+                children, actions = parent.children, parent.actions
+                assert actions is not None
+                if len(children) < len(actions):
+                    return
+                exact = []
+                for sibling in children:
+                    if sibling.outcome is None:
+                        return
+                    exact.append(sibling.outcome)
+                outcome = max(exact, key=lambda o: o[mover])
+            parent.outcome = outcome
+            parent.mean = outcome[parent.owner]
+            parent.total = parent.mean * parent.visits
+
+    # Normalisation -------------------------------------------------------------------------
+
+    def _set_scale(self, low: float, high: float) -> None:
+        if high > low:
+            self._low, self._scale = low, 1 / (high - low)
+        else:  # one value seen: it counts as 0.5
+            self._low, self._scale = low - 0.5, 1.0
+
+    def _see(self, payoffs: tuple[float, ...]) -> None:
+        """Widen the range seen so far (games without declared bounds)."""
+        low, high = min(payoffs), max(payoffs)
+        if low < self._seen_low or high > self._seen_high:
+            self._seen_low = min(low, self._seen_low)
+            self._seen_high = max(high, self._seen_high)
+            self._set_scale(self._seen_low, self._seen_high)
+
+    # Results -------------------------------------------------------------------------------
+
+    def _choose(self, node: _Node) -> _Node | None:
+        """The child to play: most visited (ties: the first), among those achieving a proven
+        node's value, else among those not proven lost; None when no child has been visited."""
+        candidates = [child for child in node.children if child.visits > 0]
+        if not candidates:
+            return None
+        if self.solving:
+            mover = node.mover
+            if node.outcome is not None:
+                best = node.outcome[mover]
+                chosen = [
+                    c for c in candidates if c.outcome is not None and c.outcome[mover] == best
+                ]
+            else:
+                chosen = [
+                    c for c in candidates if c.outcome is None or c.outcome[mover] > self._loss
+                ]
+            candidates = chosen or candidates
+        return max(candidates, key=_visits)
+
+    def _result(self, root: _Node, done: int, max_depth: int, started: float) -> SearchResult[A]:
+        player = self.game.players[root.mover]
+        line: list[A] = []
+        node: _Node | None = self._choose(root)
+        assert node is not None, "the root has a visited child after an iteration"
+        value = node.mean
+        note = None
+        if root.outcome is not None:
+            value = root.outcome[root.mover]
+            note = f"the solver proved the root: {self._outcome_text(root.outcome)}"
+        while node is not None:
+            line.append(node.action)
+            node = self._choose(node)
+        ranked = sorted(
+            (child for child in root.children if child.visits > 0), key=_visits, reverse=True
+        )
+        return SearchResult(
+            value=value,
+            action=line[0],
+            pv=tuple(line),
+            stats=SearchStats(
+                nodes=done,
+                leaves=self._simulations,
+                max_depth=max_depth,
+                time=time.perf_counter() - started,
+            ),
+            algorithm="mcts",
+            max_player=player,
+            note=note,
+            root=tuple(RootMove(c.action, c.visits, c.mean) for c in ranked),
+        )
+
+    def _outcome_text(self, outcome: tuple[float, ...]) -> str:
+        players = self.game.players
+        if outcome[0] == outcome[1]:
+            return "draw"
+        if isinstance(self.game, WinLossDrawGame) and max(outcome) == self._win:
+            return f"{players[outcome.index(max(outcome))]} wins"
+        return ", ".join(f"{p} {u:g}" for p, u in zip(players, outcome, strict=True))
+
+
+def _declared_bounds(game: Game[Any, Any]) -> tuple[float, float] | None:
+    """``game.value_bounds``, else a win/loss/draw game's loss and win utilities, else None."""
+    if isinstance(game, HasValueBounds):
+        low, high = game.value_bounds
+        if not low < high:
+            raise GameDefinitionError(
+                f"game '{game.name}': value bounds {game.value_bounds} need lower < upper"
+            )
+        return float(low), float(high)
+    if isinstance(game, WinLossDrawGame):
+        first, second = game.players[0], game.players[1]
+        return game.scoring.utility(second, first), game.scoring.utility(first, first)
+    return None
