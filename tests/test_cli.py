@@ -195,6 +195,26 @@ def test_play_connect4_against_the_perfect_agent(run_cli: Run) -> None:
     assert "1. X plays 4  [not solved within the budget" in early.out
 
 
+def test_play_three_players(run_cli: Run) -> None:
+    result = run_cli(
+        "play",
+        "tictactoe3:m=3,n=3",
+        "--first",
+        "random",
+        "--second",
+        "maxn",
+        "--third",
+        "paranoid:depth=2",
+        "--seed",
+        "5",
+        "--quiet",
+    )
+    assert result.code == 0, result.err
+    assert "X: random   O: maxn   Y: paranoid:depth=2" in result.out
+    assert "2. O plays" in result.out and "3. Y plays" in result.out
+    assert "game over after" in result.out
+
+
 def test_games_and_demo(run_cli: Run) -> None:
     listing = run_cli("games").out
     assert all(name in listing for name in ("tictactoe", "tiles", "nim"))

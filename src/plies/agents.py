@@ -6,6 +6,14 @@ spec                         agent
 ``random``                   a uniformly random legal move (seeded)
 ``minimax[:depth=N]``        MINIMAX-SEARCH, to the end or depth-limited with the game's EVAL
 ``alphabeta[:depth=N]``      ALPHA-BETA-SEARCH, likewise; ``strict=true`` for strict pruning
+``expectiminimax:depth=N``   EXPECTIMINIMAX for games with chance (1 by default: the best
+                             position after the move); ``prune=true`` for Star1 pruning
+``mcts:iterations=N``        Monte Carlo tree search (UCT) for N iterations a move, or
+``mcts:time=S``              for S seconds (1 s by default); ``c=`` exploration constant,
+                             ``evaluator=playout|eval``, ``selection=ucb1|puct``,
+                             ``solver=false``; its tree is reused between moves
+``maxn[:depth=N]``           max^n, for any number of players (each maximises its own utility)
+``paranoid[:depth=N]``       the paranoid search: the mover against all the others, alpha-beta
 ``engine:time=S``            the engine (iterative deepening) for S seconds a move; or
 ``engine:depth=N``           to depth N, or ``engine:nodes=N``; ``tt=MB`` sizes its table
                              (16 by default, kept between moves); ``pvs``, ``aspiration``,
@@ -40,9 +48,16 @@ from plies.errors import (
     UnknownNameError,
     UnsupportedGameError,
 )
-from plies.game import Game, require_evaluation, require_two_player_zero_sum
+from plies.game import (
+    Game,
+    require_evaluation,
+    require_two_player_zero_sum,
+    require_value_bounds,
+)
 from plies.search import ALGORITHMS, SearchResult, SearchStats
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, search
+from plies.search.maxn import maxn, paranoid
+from plies.search.mcts import DEFAULT_C, MCTS, SELECTIONS, heuristic_evaluator
 from plies.spec import Options, parse_spec
 
 
@@ -69,6 +84,10 @@ class RandomAgent:
         return self.rng.choice(list(game.actions(state)))
 
 
+MULTIPLAYER: dict[str, Callable[..., SearchResult[Any]]] = {"maxn": maxn, "paranoid": paranoid}
+"""Searches for games of any number of players, by agent name."""
+
+
 @dataclass
 class SearchAgent:
     """Plays the move a textbook search chooses; ``last`` keeps that search's result."""
@@ -79,11 +98,16 @@ class SearchAgent:
     name: str = ""
     last: SearchResult[Any] | None = field(default=None, repr=False)
 
+    prune: bool = False
+
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         options: dict[str, Any] = {"depth": self.depth}
         if self.algorithm == "alphabeta":
             options["strict"] = self.strict
-        self.last = ALGORITHMS[self.algorithm](game, state, **options)
+        if self.algorithm == "expectiminimax":
+            options["prune"] = self.prune
+        search = MULTIPLAYER.get(self.algorithm) or ALGORITHMS[self.algorithm]
+        self.last = search(game, state, **options)
         return self.last.action
 
 
@@ -184,6 +208,42 @@ def perfect_agent(game: Game[Any, Any], options: Options, name: str) -> PerfectA
     return PerfectAgent(solver, fallback, seconds, nodes, name=name)
 
 
+@dataclass
+class MCTSAgent:
+    """Plays the move Monte Carlo tree search chooses; the tree carries over between moves."""
+
+    mcts: MCTS[Any, Any]
+    iterations: int | None
+    seconds: float | None
+    name: str = "mcts"
+    last: SearchResult[Any] | None = field(default=None, repr=False)
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        self.last = self.mcts.search(state, iterations=self.iterations, seconds=self.seconds)
+        return self.last.action
+
+
+def mcts_agent(game: Game[Any, Any], options: Options, name: str, seed: int | None) -> MCTSAgent:
+    """An :class:`MCTSAgent` from ``mcts:`` spec options (one second a move by default)."""
+    iterations = options.integer("iterations", None, minimum=1)
+    seconds = options.real("time", None)
+    if iterations is None and seconds is None:
+        seconds = 1.0
+    c = options.real("c", DEFAULT_C)
+    evaluator = options.choice("evaluator", "playout", ("playout", "eval"))
+    selection = options.choice("selection", "ucb1", SELECTIONS)
+    solver = options.flag("solver", True)
+    mcts = MCTS(
+        game,
+        c=DEFAULT_C if c is None else c,
+        evaluator=heuristic_evaluator(game) if evaluator == "eval" else None,
+        selection=selection,
+        seed=seed,
+        solver=solver,
+    )
+    return MCTSAgent(mcts, iterations, seconds, name=name)
+
+
 def engine_settings(options: Options) -> tuple[Limits, EngineOptions]:
     """Limits and switches from ``engine:`` spec options (one second a move by default)."""
     depth = options.integer("depth", None, minimum=1)
@@ -210,7 +270,8 @@ class HumanAgent:
     name: str = "human"
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        legal = " ".join(game.format_action(state, a) for a in game.actions(state))
+        moves = [game.format_action(state, a) for a in game.actions(state)]
+        legal = (", " if any(" " in m for m in moves) else " ").join(moves)
         self.write(f"{game.to_move(state)} to move; legal moves: {legal}")
         while True:
             try:
@@ -225,7 +286,17 @@ class HumanAgent:
                 self.write(f"{error}; try again")
 
 
-AGENTS = ("random", "minimax", "alphabeta", "engine", "perfect", "human")
+AGENTS = (
+    "random",
+    "minimax",
+    "alphabeta",
+    "expectiminimax",
+    "maxn",
+    "paranoid",
+    "engine",
+    "perfect",
+    "human",
+)
 
 
 def make_agent(
@@ -251,6 +322,21 @@ def make_agent(
         if depth is not None:
             require_evaluation(game, f"{parsed.name} with a depth limit")
         agent = SearchAgent(parsed.name, depth, strict, name=spec.strip())
+    elif parsed.name == "expectiminimax":
+        require_two_player_zero_sum(game, parsed.name, chance=True)
+        depth = options.integer("depth", 1, minimum=1)
+        prune = options.flag("prune", False)
+        require_evaluation(game, "expectiminimax with a depth limit")
+        if prune:
+            require_value_bounds(game, "expectiminimax with pruning")
+        agent = SearchAgent(parsed.name, depth, name=spec.strip(), prune=prune)
+    elif parsed.name == "mcts":
+        agent = mcts_agent(game, options, spec.strip(), seed)
+    elif parsed.name in MULTIPLAYER:
+        depth = options.integer("depth", None, minimum=1)
+        if depth is not None:
+            require_evaluation(game, f"{parsed.name} with a depth limit")
+        agent = SearchAgent(parsed.name, depth, name=spec.strip())
     elif parsed.name == "engine":
         require_two_player_zero_sum(game, "the engine")
         require_evaluation(game, "the engine")

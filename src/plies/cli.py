@@ -29,7 +29,18 @@ from plies.play import GameRecord, Turn, outcome_text, play_game
 from plies.search import ALGORITHMS, SearchResult
 from plies.search.engine import EngineOptions, Limits, Report, iterate
 from plies.spec import parse_spec
-from plies.trees import TreeReport, analyse_tree, number, report_json, rule_text, searched_text
+from plies.trees import (
+    ALGORITHM_NAMES,
+    TreeReport,
+    analyse_tree,
+    bounds_text,
+    expectation_text,
+    number,
+    probability_text,
+    report_json,
+    rule_text,
+    searched_text,
+)
 from plies.trees import trace_lines as tree_trace_lines
 
 ALGORITHM_CHOICE = click.Choice(sorted(ALGORITHMS), case_sensitive=False)
@@ -82,24 +93,32 @@ def _read_tree_source(source: str | None) -> str:
 def _print_tree_report(report: TreeReport, show_trace: bool) -> None:
     console = _console()
     stats = report.stats
-    name = {"alphabeta": "alpha-beta", "minimax": "minimax"}[report.algorithm]
+    name = ALGORITHM_NAMES.get(report.algorithm, report.algorithm)
+    chance_nodes = [n for n in report.nodes if n.player == CHANCE]
     console.print(
         f"{name} ({rule_text(report.rule)}); root {report.root}; "
-        f"{len(report.nodes)} nodes, {report.leaf_count} leaves",
+        f"{len(report.nodes)} nodes, {report.leaf_count} leaves"
+        + (f", {plural(len(chance_nodes), 'chance node')}" if chance_nodes else ""),
         markup=False,
     )
+    if report.bounds is not None:
+        console.print(bounds_text(report), markup=False)
     if show_trace:
         console.print("trace:", markup=False)
         for line in tree_trace_lines(report):
             console.print("  " + line, markup=False)
     console.print(f"value: {number(report.value)} (for MAX)", markup=False)
     if report.pv:
+        ends_at_chance = report.node(report.pv).player == CHANCE
         console.print(
             f"best move: {report.labels(report.best_path)[-1]} (best path "
             f"{list(report.best_path)}); principal variation "
-            f"{' -> '.join(report.labels(report.pv))} (child indices {list(report.pv)})",
+            f"{' -> '.join(report.labels(report.pv))} (child indices {list(report.pv)})"
+            + (", up to nature's move" if ends_at_chance else ""),
             markup=False,
         )
+    for node in chance_nodes:
+        console.print(f"expected value: {expectation_text(report, node)}", markup=False)
     console.print(
         f"visited {plural(stats.nodes, 'node')} ({plural(stats.leaves, 'leaf', 'leaves')} "
         f"evaluated, {plural(stats.cutoffs, 'cutoff')}) in order: "
@@ -108,11 +127,16 @@ def _print_tree_report(report: TreeReport, show_trace: bool) -> None:
     )
     for branch in report.pruned_branches:
         node = report.node(branch.path)
-        test = (
-            f"v={number(branch.value)} >= beta={number(branch.beta)}"
-            if branch.player == "MAX"
-            else f"v={number(branch.value)} <= alpha={number(branch.alpha)}"
-        )
+        if branch.player == CHANCE:
+            test = (
+                f"expected value <= {number(branch.value)} <= alpha={number(branch.alpha)}"
+                if branch.value <= branch.alpha
+                else f"expected value >= {number(branch.value)} >= beta={number(branch.beta)}"
+            )
+        elif branch.player == "MAX":
+            test = f"v={number(branch.value)} >= beta={number(branch.beta)}"
+        else:
+            test = f"v={number(branch.value)} <= alpha={number(branch.alpha)}"
         skipped = ", ".join(report.node(p).label for p in branch.skipped)
         console.print(f"pruned at {node.label} ({branch.player}, {test}): {skipped}", markup=False)
     pruned = [n.label for n in report.nodes if n.leaf_index is not None and n.pruned]
@@ -121,20 +145,16 @@ def _print_tree_report(report: TreeReport, show_trace: bool) -> None:
         markup=False,
     )
     table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
-    for column in (
-        "node",
-        "player",
-        "path",
-        "minimax",
-        "searched",
-        "alpha,beta in",
-        "alpha,beta out",
-    ):
+    columns = ["node", "player", "path", "minimax", "searched", "alpha,beta in", "alpha,beta out"]
+    if chance_nodes:
+        columns[3:3] = ["P"]
+        columns[4] = "expectimax"
+    for column in columns:
         table.add_column(column)
     for n in report.nodes:
         window_in = "" if n.alpha_in is None else f"{number(n.alpha_in)}, {number(n.beta_in)}"
         window_out = "" if n.alpha_out is None else f"{number(n.alpha_out)}, {number(n.beta_out)}"
-        cells = (
+        cells = [
             n.label,
             n.player,
             ".".join(map(str, n.path)) or "root",
@@ -142,15 +162,39 @@ def _print_tree_report(report: TreeReport, show_trace: bool) -> None:
             searched_text(n),
             window_in,
             window_out,
-        )
+        ]
+        if chance_nodes:
+            cells[3:3] = ["" if n.probability is None else probability_text(n.probability)]
         table.add_row(*(Text(c) for c in cells))
     console.print(table)
 
 
+def _leaf_bounds(ctx: click.Context, param: click.Parameter, text: str | None) -> Any:
+    """``--bounds L,U`` as a pair of numbers."""
+    if text is None:
+        return None
+    try:
+        lower, upper = (float(part) for part in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not two numbers L,U") from None
+    return lower, upper
+
+
 @cli.command()
 @click.argument("source", required=False)
-@click.option("--algorithm", "-a", type=ALGORITHM_CHOICE, default="alphabeta", show_default=True)
+@click.option(
+    "--algorithm",
+    "-a",
+    type=ALGORITHM_CHOICE,
+    help="[default: alphabeta, or expectiminimax for a tree with chance nodes]",
+)
 @click.option("--strict", is_flag=True, help="Prune only on v > beta / v < alpha.")
+@click.option(
+    "--bounds",
+    metavar="L,U",
+    callback=_leaf_bounds,
+    help="Star1: every leaf value lies in [L, U]  [default: the leaves' range]",
+)
 @click.option(
     "--root",
     type=click.Choice(["max", "min"], case_sensitive=False),
@@ -163,8 +207,9 @@ def _print_tree_report(report: TreeReport, show_trace: bool) -> None:
 @click.option("--draw", type=click.Path(dir_okay=False), help="Draw the tree to FILE.svg/.png.")
 def tree(
     source: str | None,
-    algorithm: str,
+    algorithm: str | None,
     strict: bool,
+    bounds: tuple[float, float] | None,
     root: str,
     as_json: bool,
     trace: bool,
@@ -175,9 +220,22 @@ def tree(
     SOURCE is the tree itself, a file holding it, or '-' (default: standard input):
     nested lists [[3,12,8],[2,4,6],[14,5,2]], parentheses ((3 12 8) (2 4 6) (14 5 2)), or JSON
     {"label": "A", "children": [...]} with {"label": "b1", "value": 3} leaves.
+
+    Chance nodes give each child after its probability (a decimal or n/d; they sum to 1):
+    {0.5: [3, 12], 0.5: [2, 4]} in lists and parentheses, {roll 1/6: (B 3 12) 5/6: c2=7}
+    with a label, and {"chance": [{"probability": 0.5, "value": 3}, ...]} in JSON. They take
+    no turn (MAX, chance, MIN, chance, MAX...; --root names the first player to move). Such
+    trees are searched by expectiminimax, or with --algorithm star1 by Ballard's Star1, which
+    prunes with alpha-beta and with bounds on the leaf values (--bounds).
     """
     parsed = parse_tree(_read_tree_source(source))
-    report = analyse_tree(parsed, algorithm.lower(), strict=strict, root=root.upper())
+    report = analyse_tree(
+        parsed,
+        algorithm and algorithm.lower(),
+        strict=strict,
+        root=root.upper(),
+        bounds=bounds,
+    )
     if draw is not None:
         from plies.draw import draw_tree
 
@@ -720,6 +778,17 @@ def _json_number(value: float) -> float | None:
     show_default=True,
     help="Transposition table size in MB (0: none).",
 )
+@click.option(
+    "--algorithm",
+    "-a",
+    type=click.Choice(["engine", "mcts"], case_sensitive=False),
+    default="engine",
+    show_default=True,
+    help="The engine (iterative deepening) or Monte Carlo tree search.",
+)
+@click.option("--iterations", type=click.IntRange(min=1), help="MCTS: run this many iterations.")
+@click.option("--c", "exploration", type=float, help="MCTS: the exploration constant.")
+@click.option("--seed", type=int, default=None, help="MCTS: seed of playouts and dice.")
 @click.option("--json", "as_json", is_flag=True, help="Print one final JSON object.")
 def search_command(
     game_spec: str,
@@ -728,12 +797,29 @@ def search_command(
     seconds: float | None,
     nodes: int | None,
     tt_mb: float,
+    algorithm: str,
+    iterations: int | None,
+    exploration: float | None,
+    seed: int | None,
     as_json: bool,
 ) -> None:
-    """Search GAME from its start or POSITION with the engine, one line per iteration.
+    """Search GAME from its start or POSITION with the engine, one line per iteration, or with
+    MCTS (--algorithm mcts), one line per 1000 iterations and every root move's visits.
 
-    Give at least one limit: --depth, --time or --nodes (any reached ends the search).
+    Give at least one limit: --depth, --time or --nodes for the engine (any reached ends the
+    search); --iterations or --time for MCTS.
     """
+    if algorithm.lower() == "mcts":
+        if depth is not None or nodes is not None:
+            raise PliesError("mcts takes --iterations and --time, not --depth or --nodes")
+        if iterations is None and seconds is None:
+            raise click.UsageError("give a limit: --iterations N or --time S")
+        game, state = _game_and_state(game_spec, position)
+        _search_mcts(game, state, iterations, seconds, exploration, seed, as_json)
+        return
+    for flag, given in (("--iterations", iterations), ("--c", exploration), ("--seed", seed)):
+        if given is not None:
+            raise PliesError(f"{flag} is an MCTS option: add --algorithm mcts")
     if depth is None and seconds is None and nodes is None:
         raise click.UsageError("give a limit: --depth D, --time S or --nodes N")
     game, state = _game_and_state(game_spec, position)
@@ -776,6 +862,66 @@ def search_command(
         click.echo(f"best move: {move}")
     if interrupted:
         click.echo("plies: interrupted; the best move of the last iteration stands", err=True)
+        sys.exit(130)
+
+
+def _search_mcts(
+    game: Any,
+    state: Any,
+    iterations: int | None,
+    seconds: float | None,
+    exploration: float | None,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """``plies search --algorithm mcts``: progress lines, then the root moves."""
+    from plies.search.mcts import DEFAULT_C, MCTS
+
+    if game.is_terminal(state):
+        raise PliesError("the game is already over in that position")
+    mcts = MCTS(game, c=DEFAULT_C if exploration is None else exploration, seed=seed)
+    final: SearchResult[Any] | None = None
+    interrupted = False
+    try:
+        for result in mcts.iterate(state, iterations=iterations, seconds=seconds):
+            final = result
+            if not as_json:
+                stats = result.stats
+                rate = stats.nodes / stats.time if stats.time > 0 else 0.0
+                click.echo(
+                    f"iterations {stats.nodes:>9,}  best {game.format_action(state, result.action)}"
+                    f"  value {result.value:.3f}  depth {stats.max_depth:>3}  "
+                    f"time {stats.time:7.3f}  {rate:,.0f} it/s"
+                )
+    except KeyboardInterrupt:
+        interrupted = True
+    if final is None:
+        raise click.exceptions.Abort
+    moves = [
+        {"move": game.format_action(state, m.action), "visits": m.visits, "value": m.value}
+        for m in final.root or ()
+    ]
+    if as_json:
+        _echo_json(
+            {
+                "move": game.format_action(state, final.action),
+                "value": _json_number(final.value),
+                "iterations": final.stats.nodes,
+                "time": round(final.stats.time, 6),
+                "pv": _line_notation(game, state, final.pv),
+                "root": [{**m, "value": _json_number(m["value"])} for m in moves],
+                "note": final.note,
+            }
+        )
+    else:
+        if final.note:
+            click.echo(final.note)
+        click.echo(f"{'move':>10} {'visits':>9} {'value':>8}")
+        for m in moves:
+            click.echo(f"{m['move']:>10} {m['visits']:>9,} {m['value']:>8.3f}")
+        click.echo(f"best move: {game.format_action(state, final.action)}")
+    if interrupted:
+        click.echo("plies: interrupted; the best move so far stands", err=True)
         sys.exit(130)
 
 

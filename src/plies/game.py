@@ -225,6 +225,15 @@ def require_evaluation(game: Game[S, Any], purpose: str) -> Callable[[S, str], f
     return _require(game, "evaluate", "evaluation function", purpose)
 
 
+def require_value_bounds(game: Game[Any, Any], purpose: str) -> tuple[float, float]:
+    """The game's value bounds, or a :class:`MissingCapabilityError` naming ``purpose``."""
+    if not isinstance(game, HasValueBounds):
+        raise MissingCapabilityError(
+            f"game '{game.name}' has no value bounds (value_bounds); {purpose} needs them"
+        )
+    return game.value_bounds
+
+
 def require_position_notation(game: Game[S, Any], purpose: str) -> Callable[[str], S]:
     """The game's position parser, or a :class:`MissingCapabilityError`."""
     return _require(game, "parse_position", "position notation", purpose)
