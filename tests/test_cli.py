@@ -103,6 +103,16 @@ def test_tree_from_file_and_stdin(run_cli: Run, tmp_path: Path) -> None:
         (("solve", "nim", "3,x"), "x"),
         (("play", "tictactoe", "--first", "wizard"), "unknown agent 'wizard'"),
         (("play", "tictactoe", "--third", "random"), "--third: 'tictactoe' has only 2 players"),
+        (("play", "tictactoe", "--first", "mcts:iterations=0"), "iterations must be at least 1"),
+        (("play", "tictactoe", "--first", "mcts:selection=best"), "not one of ucb1, puct"),
+        (("play", "nim", "--first", "mcts:evaluator=eval"), "no evaluation function"),
+        (("play", "nim", "--first", "maxn:depth=2"), "no evaluation function"),
+        (("play", "tictactoe", "--first", "expectiminimax:prune=true"), "no value bounds"),
+        (("play", "tictactoe3", "--first", "alphabeta"), "two-player zero-sum"),
+        (("play", "backgammon", "--first", "alphabeta"), "chance nodes"),
+        (("play", "backgammon", "--position", "W 24:2 / B"), "is not three parts like"),
+        (("search", "tictactoe", "-a", "mcts", "--depth", "3"), "not --depth or --nodes"),
+        (("search", "tictactoe", "--iterations", "30"), "--iterations is an MCTS option"),
         (("play", "tictactoe", "--second", "perfect"), "perfect solver for connect4"),
         (("play", "tictactoe", "--first", "alphabeta:depth=0"), "at least 1"),
         (("play", "tictactoe", "--first", "alphabeta:deep=3"), "unknown option 'deep'"),
@@ -213,6 +223,43 @@ def test_play_three_players(run_cli: Run) -> None:
     assert "X: random   O: maxn   Y: paranoid:depth=2" in result.out
     assert "2. O plays" in result.out and "3. Y plays" in result.out
     assert "game over after" in result.out
+
+
+def test_search_mcts_reports_every_root_move(run_cli: Run) -> None:
+    result = run_cli(
+        "search",
+        "tictactoe",
+        "O../.X./...",
+        "-a",
+        "mcts",
+        "--iterations",
+        "600",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert set(data) >= {"move", "value", "iterations", "time", "pv", "root", "note"}
+    assert data["iterations"] <= 600 and data["pv"][0] == data["move"]
+    assert sum(move["visits"] for move in data["root"]) <= data["iterations"]
+    assert data["root"][0]["move"] == data["move"]
+    text = run_cli("search", "connect4", "-a", "mcts", "--iterations", "1000", "--seed", "1")
+    assert text.code == 0, text.err
+    assert "iterations     1,000" in text.out and "best move: " in text.out
+    assert text.out.count("\n") >= 1 + 7 + 1  # a progress line, the seven columns, the move
+
+
+def test_play_backgammon_reprompts_on_illegal_moves(run_cli: Run) -> None:
+    moves = "8/4 6/4\n13/10\nnonsense\n"  # the second roll is 6-2: 13/10 needs a 3
+    result = run_cli(
+        "play", "backgammon", "--first", "human", "--seed", "1", "--quiet", stdin=moves
+    )
+    assert "1. chance: White 4-2" in result.out
+    assert "2. White plays 8/4 6/4" in result.out
+    assert "wrong die: it needs 3 and the roll is 6-2; try again" in result.out
+    assert "is not written like 24/18" in result.out
+    assert result.code == 1 and "resume with: plies play backgammon --position" in result.err
 
 
 def test_games_and_demo(run_cli: Run) -> None:
