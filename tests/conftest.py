@@ -35,3 +35,12 @@ def run_cli(
         return CliRun(code if isinstance(code, int) else 0, captured.out, captured.err)
 
     return run
+
+
+def assert_one_line_error(result: CliRun, fragment: str) -> None:
+    """A user error: exit status 2 and one line on stderr, naming ``fragment``, no traceback."""
+    assert result.code == 2, result
+    assert result.err.startswith("plies: error: ")
+    assert result.err.count("\n") == 1, result.err
+    assert fragment in result.err
+    assert "Traceback" not in result.err + result.out

@@ -13,18 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliRun
+from tests.conftest import CliRun, assert_one_line_error
 
 LECTURE = "[[3,12,8],[2,4,6],[14,5,2]]"
 Run = Callable[..., CliRun]
-
-
-def _one_line_error(result: CliRun, fragment: str) -> None:
-    assert result.code == 2, result
-    assert result.err.startswith("plies: error: ")
-    assert result.err.count("\n") == 1, result.err
-    assert fragment in result.err
-    assert "Traceback" not in result.err + result.out
 
 
 def test_tree_json_contract(run_cli: Run) -> None:
@@ -126,7 +118,7 @@ def test_tree_from_file_and_stdin(run_cli: Run, tmp_path: Path) -> None:
 def test_bad_input_is_one_line_and_exit_2(
     run_cli: Run, args: tuple[str, ...], fragment: str
 ) -> None:
-    _one_line_error(run_cli(*args, stdin=""), fragment)
+    assert_one_line_error(run_cli(*args, stdin=""), fragment)
 
 
 def test_solve_json(run_cli: Run) -> None:
@@ -286,7 +278,9 @@ def test_draw(run_cli: Run, tmp_path: Path, suffix: str) -> None:
 
 def test_draw_without_dot(run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
-    _one_line_error(run_cli("tree", LECTURE, "--draw", str(tmp_path / "t.svg")), "not installed")
+    assert_one_line_error(
+        run_cli("tree", LECTURE, "--draw", str(tmp_path / "t.svg")), "not installed"
+    )
 
 
 def test_effort_json(run_cli: Run) -> None:
@@ -350,7 +344,7 @@ def test_perft_json_and_divide(run_cli: Run) -> None:
     ],
 )
 def test_perft_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
-    _one_line_error(run_cli(*args), fragment)
+    assert_one_line_error(run_cli(*args), fragment)
 
 
 @pytest.mark.parametrize(
@@ -367,7 +361,7 @@ def test_perft_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> 
     ],
 )
 def test_board_game_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
-    _one_line_error(run_cli(*args), fragment)
+    assert_one_line_error(run_cli(*args), fragment)
 
 
 @pytest.mark.parametrize(
@@ -465,7 +459,7 @@ def test_engine_agent_plays(run_cli: Run) -> None:
     ],
 )
 def test_engine_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
-    _one_line_error(run_cli(*args), fragment)
+    assert_one_line_error(run_cli(*args), fragment)
 
 
 @pytest.mark.parametrize(
@@ -514,7 +508,7 @@ def test_solve_connect4_set_file(run_cli: Run, tmp_path: Path) -> None:
     ],
 )
 def test_solve_connect4_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
-    _one_line_error(run_cli(*args), fragment)
+    assert_one_line_error(run_cli(*args), fragment)
 
 
 def test_ctrl_c_stops_a_long_connect4_solve_at_once() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CliRun
+from tests.conftest import CliRun, assert_one_line_error
 
 Run = Callable[..., CliRun]
 
@@ -26,14 +26,6 @@ def _json(run_cli: Run, *args: str) -> dict[str, Any]:
     assert result.code == 0, result
     data: dict[str, Any] = json.loads(result.out)
     return data
-
-
-def _one_line_error(result: CliRun, fragment: str) -> None:
-    assert result.code == 2, result
-    assert result.err.startswith("plies: error: ")
-    assert result.err.count("\n") == 1, result.err
-    assert fragment in result.err
-    assert "Traceback" not in result.err + result.out
 
 
 def test_chance_values_are_exact_weighted_sums(run_cli: Run) -> None:
@@ -140,7 +132,7 @@ def test_help_documents_the_chance_notation(run_cli: Run) -> None:
     ],
 )
 def test_bad_chance_input_is_one_line(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
-    _one_line_error(run_cli("tree", *args), fragment)
+    assert_one_line_error(run_cli("tree", *args), fragment)
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")

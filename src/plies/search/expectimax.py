@@ -54,8 +54,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable
-from typing import Any, Generic, TypeVar
+from collections.abc import Hashable
+from typing import Any, TypeVar
 
 from plies.errors import GameDefinitionError, MissingCapabilityError, UnknownNameError
 from plies.game import (
@@ -63,21 +63,15 @@ from plies.game import (
     Game,
     HasValueBounds,
     checked_outcomes,
-    require_evaluation,
-    require_two_player_zero_sum,
 )
 from plies.search.result import (
     Backup,
     Cutoff,
-    Enter,
     Expectation,
-    Leaf,
     Path,
     SearchResult,
-    SearchStats,
-    TraceEvent,
 )
-from plies.search.textbook import NON_STRICT
+from plies.search.textbook import NON_STRICT, TextbookSearch
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -85,58 +79,14 @@ A = TypeVar("A", bound=Hashable)
 Line = tuple[Any, ...]
 
 
-class _ChanceSearch(Generic[S, A]):
-    """Shared state of one search: the game, MAX, the limits, the counters and the trace."""
+class _ChanceSearch(TextbookSearch[S, A]):
+    """The textbook search's shared state, for games with chance nodes; IS-CUTOFF(s, d) counts
+    ``d`` as the players' moves made (the callers do not count chance layers)."""
 
     def __init__(
         self, game: Game[S, A], max_player: str, depth: int | None, trace: bool, algorithm: str
     ) -> None:
-        require_two_player_zero_sum(game, algorithm, chance=True)
-        self.game = game
-        self.player = max_player
-        self.depth_limit = depth
-        self.evaluate: Callable[[S, str], float] | None = (
-            None if depth is None else require_evaluation(game, f"{algorithm} with a depth limit")
-        )
-        self.stats = SearchStats()
-        self.events: list[TraceEvent] | None = [] if trace else None
-
-    def is_cutoff(self, state: S, depth: int) -> bool:
-        """IS-CUTOFF(s, d): terminal, or ``depth`` players' moves made."""
-        return self.game.is_terminal(state) or (
-            self.depth_limit is not None and depth >= self.depth_limit
-        )
-
-    def leaf_value(self, state: S, path: Path) -> float:
-        """UTILITY(s, MAX) at a terminal state, EVAL(s, MAX) at a cut-off one."""
-        self.stats.leaves += 1
-        terminal = self.evaluate is None or self.game.is_terminal(state)
-        if terminal:
-            value = self.game.utility(state, self.player)
-        else:
-            assert self.evaluate is not None
-            value = self.evaluate(state, self.player)
-        if self.events is not None:
-            self.events.append(Leaf(path, value, terminal))
-        return value
-
-    def enter(self, state: S, path: Path, alpha: float | None, beta: float | None) -> str:
-        """Count and trace a node; returns who moves there (a player or CHANCE)."""
-        mover = self.game.to_move(state)
-        self.stats.nodes += 1
-        self.stats.max_depth = max(self.stats.max_depth, len(path))
-        if self.events is not None:
-            self.events.append(Enter(path, mover, alpha, beta))
-        return mover
-
-    def legal_actions(self, state: S, path: Path) -> tuple[A, ...]:
-        actions = tuple(self.game.actions(state))
-        if not actions:
-            raise GameDefinitionError(
-                f"game '{self.game.name}' has a non-terminal state with no legal actions "
-                f"(after moves {list(path)})"
-            )
-        return actions
+        super().__init__(game, max_player, depth, trace, algorithm, chance=True)
 
     def outcomes(self, state: S, path: Path) -> tuple[tuple[A, float], ...]:
         outcomes = tuple(checked_outcomes(self.game, state))
@@ -150,22 +100,6 @@ class _ChanceSearch(Generic[S, A]):
     def expectation(self, path: Path, v: float, alpha: float | None, beta: float | None) -> None:
         if self.events is not None:
             self.events.append(Expectation(path, v, alpha, beta))
-
-    def result(
-        self, started: float, value: float, line: Line, algorithm: str, rule: str | None
-    ) -> SearchResult[A]:
-        self.stats.time = time.perf_counter() - started
-        return SearchResult(
-            value=value,
-            action=line[0] if line else None,
-            pv=line,
-            stats=self.stats,
-            algorithm=algorithm,
-            max_player=self.player,
-            rule=rule,
-            depth_limit=self.depth_limit,
-            trace=None if self.events is None else tuple(self.events),
-        )
 
 
 class _Expectiminimax(_ChanceSearch[S, A]):

@@ -44,8 +44,9 @@ NON_STRICT = "non-strict"
 STRICT = "strict"
 
 
-class _TextbookSearch(Generic[S, A]):
-    """Shared state of one search: the game, MAX, the limits, the counters and the trace."""
+class TextbookSearch(Generic[S, A]):
+    """Shared state of one search: the game, MAX, the limits, the counters and the trace
+    (``chance``: the game may have chance nodes, for :mod:`plies.search.expectimax`)."""
 
     def __init__(
         self,
@@ -54,8 +55,9 @@ class _TextbookSearch(Generic[S, A]):
         depth: int | None,
         trace: bool,
         algorithm: str,
+        chance: bool = False,
     ) -> None:
-        require_two_player_zero_sum(game, algorithm)
+        require_two_player_zero_sum(game, algorithm, chance)
         self.game = game
         self.player = max_player
         self.depth_limit = depth
@@ -84,11 +86,14 @@ class _TextbookSearch(Generic[S, A]):
             self.events.append(Leaf(path, value, terminal))
         return value
 
-    def enter(self, state: S, path: Path, alpha: float | None, beta: float | None) -> None:
+    def enter(self, state: S, path: Path, alpha: float | None, beta: float | None) -> str:
+        """Count and trace a node; returns who moves there."""
+        mover = self.game.to_move(state)
         self.stats.nodes += 1
         self.stats.max_depth = max(self.stats.max_depth, len(path))
         if self.events is not None:
-            self.events.append(Enter(path, self.game.to_move(state), alpha, beta))
+            self.events.append(Enter(path, mover, alpha, beta))
+        return mover
 
     def legal_actions(self, state: S, path: Path) -> tuple[A, ...]:
         actions = tuple(self.game.actions(state))
@@ -119,7 +124,7 @@ class _TextbookSearch(Generic[S, A]):
         )
 
 
-class _Minimax(_TextbookSearch[S, A]):
+class _Minimax(TextbookSearch[S, A]):
     """MAX-VALUE and MIN-VALUE of Figure 5.3."""
 
     def value(self, state: S, depth: int, path: Path) -> tuple[float, Line]:
@@ -156,7 +161,7 @@ class _Minimax(_TextbookSearch[S, A]):
             self.events.append(Backup(path, v, line[0], None, None))
 
 
-class _AlphaBeta(_TextbookSearch[S, A]):
+class _AlphaBeta(TextbookSearch[S, A]):
     """MAX-VALUE and MIN-VALUE of Figure 5.7, with the pruning rule made a choice."""
 
     def __init__(
