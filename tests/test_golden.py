@@ -22,7 +22,8 @@ from plies.games import GAMES, make_game
 
 GOLDEN = Path(__file__).parent / "golden"
 SEED = 20261121
-MAX_MOVES = 400
+MAX_MOVES = 600
+"""Cap on the recorded game (a random chess game can take 500 plies)."""
 
 
 def playthrough(name: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from plies.errors import UnknownNameError
 from plies.game import Game
 from plies.games.backgammon import Backgammon
 from plies.games.checkers import Checkers
+from plies.games.chess import Chess
 from plies.games.connect4 import ConnectFour
 from plies.games.nim import Nim
 from plies.games.othello import Othello
@@ -75,6 +76,12 @@ GAMES: dict[str, GameEntry] = {
         "English draughts: 8x8, compulsory captures, no flying kings, draw after 80 quiet plies",
         "scoring=plusminus|payoff",
     ),
+    "chess": GameEntry(
+        Chess.from_options,
+        "chess (python-chess rules); draws by the 50-move rule and threefold repetition",
+        "scoring=plusminus|payoff",
+        opponent="engine:time=1",
+    ),
     "backgammon": GameEntry(
         Backgammon.from_options,
         "backgammon without the doubling cube: dice as chance nodes, gammons 2, backgammons 3",
@@ -98,6 +105,7 @@ def make_game(spec: str) -> Game[Any, Any]:
 __all__ = [
     "GAMES",
     "Checkers",
+    "Chess",
     "ConnectFour",
     "GameEntry",
     "Nim",

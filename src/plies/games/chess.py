@@ -1,0 +1,726 @@
+"""Chess on top of python-chess (https://python-chess.readthedocs.io): the library supplies the
+rules (legal moves, check, SAN, FEN, PGN); this module makes them a formal game.
+
+The game ends in checkmate (a win for the side giving it) or in a draw by stalemate,
+insufficient material (python-chess's ``is_insufficient_material``), the fifty-move rule (the
+halfmove clock reaching 100, treated as claimed; a mate on that move still wins) or threefold
+repetition (the third occurrence of a position, treated as claimed). These subsume FIDE's
+automatic fivefold-repetition and 75-move rules. Positions are compared as FIDE compares them:
+pieces, side to move, castling rights and an en passant capture only when one is legal.
+
+Moves are :class:`chess.Move` objects, written in SAN (``Nf3``) and read in SAN or UCI
+(``g1f3``, ``e7e8q``); positions are FEN, or ``startpos``.
+
+>>> game = Chess()
+>>> state = game.from_uci_moves(game.initial_state(), ["e2e4", "e7e5", "g1f3"])
+>>> game.to_move(state), game.format_action(state, game.parse_action(state, "b8c6"))
+('Black', 'Nc6')
+>>> game.format_position(state)
+'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2'
+>>> mate = game.parse_position("7k/8/6K1/8/8/8/8/R7 w - - 0 1")
+>>> game.format_action(mate, game.parse_action(mate, "a1a8"))
+'Ra8#'
+>>> game.winner(game.result(mate, game.parse_action(mate, "Ra8")))
+'White'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import chess
+import chess.pgn
+import chess.polyglot
+
+from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, SpecError
+from plies.game import Scoring, WinLossDrawGame
+from plies.spec import Options
+
+STARTPOS = "startpos"
+"""The word that names the standard initial position, as in the UCI protocol."""
+
+FIFTY_MOVES = 100
+"""Halfmove clock (plies without a capture or pawn move) at which the game is drawn."""
+REPETITIONS = 3
+"""Occurrences of a position that draw the game."""
+
+UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
+
+PestoSums = tuple[int, int, int]
+"""PeSTO's midgame sum, endgame sum (for White) and game phase of a position."""
+
+PositionKey = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
+"""What makes two positions the same for repetition: piece bitboards, side to move, castling
+rights and the en passant square when a capture there is legal."""
+
+
+def position_key(board: chess.Board) -> PositionKey:
+    """The repetition identity of ``board`` (FIDE article 9.2.3)."""
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.occupied_co[chess.BLACK],
+        board.turn,
+        board.clean_castling_rights(),
+        board.ep_square if board.has_legal_en_passant() else None,
+    )
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class ChessState:
+    """A chess position with the history repetition needs.
+
+    ``board`` is a :class:`chess.Board` without a move stack, owned by the state: callers must
+    not mutate it (copy it first). ``history`` holds the :func:`position_key` of every earlier
+    position since the last irreversible move (capture, pawn move, loss of castling rights),
+    oldest first. Two states are equal when their positions, halfmove clocks and histories are;
+    the fullmove number is carried along for FEN but plays no part.
+    """
+
+    board: chess.Board
+    history: tuple[PositionKey, ...] = ()
+    position: PositionKey = field(init=False)
+    _moves: tuple[chess.Move, ...] | None = field(init=False, default=None)
+    _ordered: tuple[chess.Move, ...] | None = field(init=False, default=None)
+    _zobrist: int | None = field(init=False, default=None)
+    _hash: int | None = field(init=False, default=None)
+    _pesto: PestoSums | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "position", position_key(self.board))
+
+    @property
+    def moves(self) -> tuple[chess.Move, ...]:
+        """The legal moves (python-chess's generation order), computed once."""
+        moves = self._moves
+        if moves is None:
+            moves = tuple(self.board.generate_legal_moves())
+            object.__setattr__(self, "_moves", moves)
+        return moves
+
+    @property
+    def ordered_moves(self) -> tuple[chess.Move, ...]:
+        """The legal moves, captures first (most valuable victim, then least valuable
+        attacker first: MVV-LVA), then promotions, then the rest in python-chess's order;
+        computed once."""
+        ordered = self._ordered
+        if ordered is None:
+            ordered = _mvv_lva_order(self.board, self.moves)
+            object.__setattr__(self, "_ordered", ordered)
+        return ordered
+
+    @property
+    def zobrist(self) -> int:
+        """The Polyglot Zobrist hash of the board, computed once."""
+        key = self._zobrist
+        if key is None:
+            key = chess.polyglot.zobrist_hash(self.board)
+            object.__setattr__(self, "_zobrist", key)
+        return key
+
+    @property
+    def pesto(self) -> PestoSums:
+        """PeSTO's (midgame, endgame, phase) sums for White (:func:`pesto_sums`): carried over
+        from the parent by :meth:`Chess.result` when it knew them, else computed once."""
+        sums = self._pesto
+        if sums is None:
+            sums = pesto_sums(self.board)
+            object.__setattr__(self, "_pesto", sums)
+        return sums
+
+    @property
+    def repetitions(self) -> int:
+        """How often this position has occurred, this time included."""
+        if len(self.history) < 2 * (REPETITIONS - 1) * 2:  # a position recurs every 4+ plies
+            return 1 + (self.position in self.history)
+        return 1 + self.history.count(self.position)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ChessState):
+            return NotImplemented
+        return (
+            self.position == other.position
+            and self.board.halfmove_clock == other.board.halfmove_clock
+            and self.history == other.history
+        )
+
+    def __hash__(self) -> int:
+        value = self._hash
+        if value is None:
+            value = hash((self.position, self.board.halfmove_clock, self.history))
+            object.__setattr__(self, "_hash", value)
+        return value
+
+    def __repr__(self) -> str:
+        return f"ChessState({self.board.fen()!r})"
+
+
+def _captures(board: chess.Board, move: chess.Move) -> bool:
+    """Whether legal ``move`` captures (en passant too): ``board.is_capture`` on bitboards."""
+    target = chess.BB_SQUARES[move.to_square]
+    if target & board.occupied_co[not board.turn]:
+        return True
+    return move.to_square == board.ep_square and bool(
+        board.pawns & chess.BB_SQUARES[move.from_square]
+    )
+
+
+def _mvv_lva_order(board: chess.Board, moves: Iterable[chess.Move]) -> tuple[chess.Move, ...]:
+    """``moves`` in the order of :attr:`ChessState.ordered_moves`."""
+    noisy: list[tuple[int, chess.Move]] = []
+    quiet: list[chess.Move] = []
+    for move in moves:
+        promotion = move.promotion or 0
+        if _captures(board, move):
+            victim = board.piece_type_at(move.to_square) or chess.PAWN  # None: en passant
+            attacker = board.piece_type_at(move.from_square) or chess.PAWN
+            noisy.append((attacker - 8 * victim - 64 * promotion, move))
+        elif promotion:
+            noisy.append((-64 * promotion, move))
+        else:
+            quiet.append(move)
+    noisy.sort(key=lambda pair: pair[0])
+    return (*(move for _, move in noisy), *quiet)
+
+
+def uci(move: chess.Move) -> str:
+    """The move in UCI notation (``e2e4``, ``e7e8q``, castling as the king's move ``e1g1``)."""
+    return move.uci()
+
+
+class Chess(WinLossDrawGame[ChessState, chess.Move]):
+    """Chess, White first. Actions are :class:`chess.Move` objects in python-chess's order;
+    :meth:`ordered_actions` and :meth:`is_capture` guide the engine."""
+
+    name = "chess"
+    players = ("White", "Black")
+    uci = staticmethod(uci)
+
+    def __init__(self, scoring: Scoring = Scoring.PLUS_MINUS) -> None:
+        self.scoring = scoring
+
+    @classmethod
+    def from_options(cls, options: Options) -> Chess:
+        """``chess:scoring=payoff``."""
+        scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
+        return cls(Scoring(scoring))
+
+    def __repr__(self) -> str:
+        return "Chess()"
+
+    # The formal game ---------------------------------------------------------------------------
+
+    def initial_state(self) -> ChessState:
+        return ChessState(chess.Board())
+
+    def to_move(self, state: ChessState) -> str:
+        return "White" if state.board.turn else "Black"
+
+    def actions(self, state: ChessState) -> Sequence[chess.Move]:
+        """The legal moves; none once the game is over (a draw by rule ends it too)."""
+        if self._drawn_by_rule(state):
+            return ()
+        return state.moves
+
+    def result(self, state: ChessState, action: chess.Move) -> ChessState:
+        board = state.board
+        legal = action in state.moves if state._moves is not None else board.is_legal(action)
+        if not legal:
+            raise IllegalMoveError(f"move {action.uci()} is not legal in this position")
+        history = () if board.is_irreversible(action) else (*state.history, state.position)
+        sums = None if state._pesto is None else _pesto_after(board, action, state._pesto)
+        child = board.copy(stack=False)
+        child.push(action)
+        new = ChessState(child, history)
+        object.__setattr__(new, "_pesto", sums)
+        return new
+
+    def is_terminal(self, state: ChessState) -> bool:
+        return self._drawn_by_rule(state) or not state.moves
+
+    def winner(self, state: ChessState) -> str | None:
+        """The side that gave checkmate, else None (a draw, or a game still going on)."""
+        if not state.moves and state.board.is_check():
+            return "Black" if state.board.turn else "White"
+        return None
+
+    def termination(self, state: ChessState) -> str | None:
+        """Why the game ended (``checkmate``, ``stalemate``, ``insufficient material``,
+        ``fifty-move rule``, ``threefold repetition``), or None while it goes on."""
+        board = state.board
+        if not state.moves:
+            return "checkmate" if board.is_check() else "stalemate"
+        if board.is_insufficient_material():
+            return "insufficient material"
+        if board.halfmove_clock >= FIFTY_MOVES:
+            return "fifty-move rule"
+        if state.repetitions >= REPETITIONS:
+            return "threefold repetition"
+        return None
+
+    def _drawn_by_rule(self, state: ChessState) -> bool:
+        """A draw by the fifty-move rule, repetition or insufficient material (mate, checked
+        first by the callers that care, takes precedence over the first two)."""
+        board = state.board
+        if board.halfmove_clock >= FIFTY_MOVES:
+            return not (board.is_check() and not state.moves)
+        return state.repetitions >= REPETITIONS or board.is_insufficient_material()
+
+    def hash_key(self, state: ChessState) -> int:
+        """The Polyglot Zobrist hash (``chess.polyglot.zobrist_hash``): the same position in
+        every process; it ignores the halfmove clock and the repetition history."""
+        return state.zobrist
+
+    # Search hints ------------------------------------------------------------------------------
+
+    def is_capture(self, state: ChessState, action: chess.Move) -> bool:
+        """Noisy moves for quiescence search: captures (en passant too) and queen promotions."""
+        return action.promotion == chess.QUEEN or _captures(state.board, action)
+
+    def ordered_actions(self, state: ChessState) -> Sequence[chess.Move]:
+        """The legal moves in the order :attr:`ChessState.ordered_moves` gives them."""
+        if self._drawn_by_rule(state):
+            return ()
+        return state.ordered_moves
+
+    # Evaluation --------------------------------------------------------------------------------
+
+    def centipawns(self, state: ChessState) -> int:
+        """PeSTO's tapered evaluation in centipawns, from the side to move's point of view."""
+        white = _blend(state.pesto)
+        return white if state.board.turn else -white
+
+    def evaluate(self, state: ChessState, player: str) -> float:
+        """EVAL: the utility of a finished game, else :meth:`centipawns` mapped to the lead
+        ``cp / (|cp| + CENTIPAWN_SCALE)`` in (-1, 1) (a pawn about 0.11, a queen about 0.5)
+        and placed strictly between the loss and win utilities by :meth:`estimate`."""
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        cp = self.centipawns(state)
+        if player != self.to_move(state):
+            cp = -cp
+        return self.estimate(cp / (abs(cp) + CENTIPAWN_SCALE), player)
+
+    # Perft -------------------------------------------------------------------------------------
+
+    def perft(self, state: ChessState, depth: int) -> int:
+        """Legal move paths of exactly ``depth`` plies, as published (Chess Programming Wiki,
+        "Perft Results"): only checkmate and stalemate end a path, not the draw rules. Counted
+        on one board with push/pop; the last ply in bulk."""
+        if depth < 0:
+            raise SpecError(f"perft depth must be at least 0, got {depth}")
+        return _perft(state.board.copy(stack=False), depth)
+
+    # Notation ----------------------------------------------------------------------------------
+
+    def format_action(self, state: ChessState, action: chess.Move) -> str:
+        """Standard algebraic notation with check and mate marks (``Nf3``, ``exd8=Q+``)."""
+        return state.board.san(action)
+
+    def parse_action(self, state: ChessState, text: str) -> chess.Move:
+        """A legal move in SAN (``Nf3``, ``O-O``, ``e8=Q``) or UCI (``g1f3``, ``e7e8q``);
+        raises :class:`IllegalMoveError` saying whether it is malformed, illegal or ambiguous."""
+        word = text.strip()
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"move {word!r}: the game is over ({self.termination(state)})")
+        board = state.board
+        if UCI_MOVE.fullmatch(word):
+            move = chess.Move.from_uci(word)
+            if move in state.moves:
+                return move
+            raise IllegalMoveError(f"move {word!r} is not legal in this position")
+        try:
+            move = board.parse_san(word)
+        except chess.AmbiguousMoveError:
+            raise IllegalMoveError(
+                f"move {word!r} is ambiguous here: say which piece (e.g. with its file)"
+            ) from None
+        except chess.IllegalMoveError:
+            raise IllegalMoveError(f"move {word!r} is not legal in this position") from None
+        except chess.InvalidMoveError:
+            raise IllegalMoveError(
+                f"move {word!r} is neither SAN (Nf3, O-O, e8=Q) nor UCI (g1f3, e7e8q)"
+            ) from None
+        if move not in state.moves:  # the null move "--" parses but is no chess move
+            raise IllegalMoveError(f"move {word!r} is not legal in this position")
+        return move
+
+    def format_position(self, state: ChessState) -> str:
+        """The FEN of the position (the repetition history is not part of FEN)."""
+        return state.board.fen()
+
+    def parse_position(self, text: str) -> ChessState:
+        """A FEN (the clocks may be left out: 0 and 1) or ``startpos``; raises
+        :class:`InvalidPositionError` for a malformed FEN or an impossible position (a king
+        missing, pawns on the back rank, the side not to move in check...)."""
+        fen = text.strip()
+        if fen == STARTPOS:
+            return self.initial_state()
+        try:
+            board = chess.Board(fen)
+        except ValueError as error:
+            raise InvalidPositionError(f"bad FEN {fen!r}: {error}") from None
+        status = board.status()
+        if status != chess.STATUS_VALID:
+            problems = ", ".join(_STATUS_TEXT.get(flag, str(flag)) for flag in _flags(status))
+            raise InvalidPositionError(f"impossible position {fen!r}: {problems}")
+        return ChessState(board)
+
+    def from_uci_moves(self, start: ChessState, moves: Sequence[str]) -> ChessState:
+        """The state after playing UCI ``moves`` from ``start`` (the UCI command ``position
+        startpos moves e2e4 e7e5``); raises :class:`IllegalMoveError` naming the first move
+        that is malformed or illegal. Moves after a draw by rule are still played, as chess
+        GUIs do (those draws must be claimed over the board)."""
+        state = start
+        for number, text in enumerate(moves, start=1):
+            if not UCI_MOVE.fullmatch(text):
+                raise IllegalMoveError(f"move {number} {text!r} is not a UCI move (e2e4, e7e8q)")
+            move = chess.Move.from_uci(text)
+            if move not in state.moves:
+                raise IllegalMoveError(
+                    f"move {number} {text!r} is not legal in {state.board.fen()}"
+                )
+            state = self.result(state, move)
+        return state
+
+    def pgn(
+        self,
+        start: ChessState,
+        moves: Iterable[chess.Move],
+        result_text: str = "*",
+        headers: Mapping[str, str] | None = None,
+    ) -> str:
+        """The game played by ``moves`` from ``start`` as PGN (``chess.pgn``): a ``FEN`` and
+        ``SetUp`` header when the start is not the standard one, ``result_text`` (``1-0``,
+        ``0-1``, ``1/2-1/2`` or ``*``, see :meth:`result_text`) and ``headers`` (Event, White,
+        ...) on top of the seven-tag roster. Raises :class:`IllegalMoveError` for an illegal
+        move and :class:`ParseError` for another result text."""
+        if result_text not in ("1-0", "0-1", "1/2-1/2", "*"):
+            raise ParseError(f"PGN result {result_text!r} must be 1-0, 0-1, 1/2-1/2 or *")
+        record = chess.pgn.Game()
+        record.setup(start.board)
+        node: chess.pgn.GameNode = record
+        state = start
+        for number, move in enumerate(moves, start=1):
+            if move not in state.moves:
+                raise IllegalMoveError(
+                    f"PGN move {number} ({move.uci()}) is not legal in {state.board.fen()}"
+                )
+            node = node.add_variation(move)
+            state = self.result(state, move)
+        record.headers.update(headers or {})
+        record.headers["Result"] = result_text
+        return str(record)
+
+    def result_text(self, state: ChessState) -> str:
+        """The PGN result of ``state``: ``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while it goes
+        on."""
+        if not self.is_terminal(state):
+            return "*"
+        winner = self.winner(state)
+        return "1/2-1/2" if winner is None else "1-0" if winner == "White" else "0-1"
+
+    def display(self, state: ChessState) -> str:
+        """The board from rank 8 down (White's pieces upper case, ``.`` empty), the files under
+        it, then who is to move or how the game ended."""
+        rows = [
+            f"{rank + 1} "
+            + " ".join(
+                (piece.symbol() if (piece := state.board.piece_at(rank * 8 + file)) else ".")
+                for file in range(8)
+            )
+            for rank in reversed(range(8))
+        ]
+        rows.append("  a b c d e f g h")
+        ending = self.termination(state)
+        if ending is None:
+            rows.append(f"{self.to_move(state)} to move")
+        else:
+            winner = self.winner(state)
+            outcome = "a draw" if winner is None else f"{winner} wins"
+            rows.append(f"game over: {outcome} ({ending})")
+        return "\n".join(rows)
+
+
+def _perft(board: chess.Board, depth: int) -> int:
+    """Legal move paths of ``depth`` plies from ``board`` (restored on return)."""
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.generate_legal_moves():
+        board.push(move)
+        total += _perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def _flags(status: chess.Status) -> list[chess.Status]:
+    return [flag for flag in chess.Status if flag & status]
+
+
+_STATUS_TEXT = {
+    chess.STATUS_NO_WHITE_KING: "no white king",
+    chess.STATUS_NO_BLACK_KING: "no black king",
+    chess.STATUS_TOO_MANY_KINGS: "too many kings",
+    chess.STATUS_TOO_MANY_WHITE_PAWNS: "more than 8 white pawns",
+    chess.STATUS_TOO_MANY_BLACK_PAWNS: "more than 8 black pawns",
+    chess.STATUS_PAWNS_ON_BACKRANK: "pawns on the first or last rank",
+    chess.STATUS_TOO_MANY_WHITE_PIECES: "more than 16 white pieces",
+    chess.STATUS_TOO_MANY_BLACK_PIECES: "more than 16 black pieces",
+    chess.STATUS_BAD_CASTLING_RIGHTS: "castling rights without the king and rook at home",
+    chess.STATUS_INVALID_EP_SQUARE: "an impossible en passant square",
+    chess.STATUS_OPPOSITE_CHECK: "the side not to move is in check",
+    chess.STATUS_EMPTY: "an empty board",
+    chess.STATUS_TOO_MANY_CHECKERS: "more than two pieces give check",
+    chess.STATUS_IMPOSSIBLE_CHECK: "a check no legal move could have given",
+}
+
+
+# PeSTO's evaluation ---------------------------------------------------------------------------
+# Piece values, piece-square tables and game-phase weights of Ronald Friederich's PeSTO, as
+# published on the Chess Programming Wiki ("PeSTO's Evaluation Function"). Each table lists
+# the squares as White sees the board, a8 first and h1 last; Black uses the mirror image.
+
+CENTIPAWN_SCALE = 800
+"""The lead is ``cp / (|cp| + CENTIPAWN_SCALE)``: 800 centipawns ahead is a lead of 1/2."""
+
+MIDGAME_VALUE = {
+    chess.PAWN: 82,
+    chess.KNIGHT: 337,
+    chess.BISHOP: 365,
+    chess.ROOK: 477,
+    chess.QUEEN: 1025,
+    chess.KING: 0,
+}
+ENDGAME_VALUE = {
+    chess.PAWN: 94,
+    chess.KNIGHT: 281,
+    chess.BISHOP: 297,
+    chess.ROOK: 512,
+    chess.QUEEN: 936,
+    chess.KING: 0,
+}
+PHASE_WEIGHT = {
+    chess.PAWN: 0,
+    chess.KNIGHT: 1,
+    chess.BISHOP: 1,
+    chess.ROOK: 2,
+    chess.QUEEN: 4,
+    chess.KING: 0,
+}
+MIDGAME_PHASE = 24
+"""The phase of the full set of pieces (more after promotions counts as 24): pure middlegame."""
+
+# fmt: off
+MIDGAME_TABLE = {
+    chess.PAWN: (
+          0,   0,   0,   0,   0,   0,  0,   0,
+         98, 134,  61,  95,  68, 126, 34, -11,
+         -6,   7,  26,  31,  65,  56, 25, -20,
+        -14,  13,   6,  21,  23,  12, 17, -23,
+        -27,  -2,  -5,  12,  17,   6, 10, -25,
+        -26,  -4,  -4, -10,   3,   3, 33, -12,
+        -35,  -1, -20, -23, -15,  24, 38, -22,
+          0,   0,   0,   0,   0,   0,  0,   0,
+    ),
+    chess.KNIGHT: (
+        -167, -89, -34, -49,  61, -97, -15, -107,
+         -73, -41,  72,  36,  23,  62,   7,  -17,
+         -47,  60,  37,  65,  84, 129,  73,   44,
+          -9,  17,  19,  53,  37,  69,  18,   22,
+         -13,   4,  16,  13,  28,  19,  21,   -8,
+         -23,  -9,  12,  10,  19,  17,  25,  -16,
+         -29, -53, -12,  -3,  -1,  18, -14,  -19,
+        -105, -21, -58, -33, -17, -28, -19,  -23,
+    ),
+    chess.BISHOP: (
+        -29,   4, -82, -37, -25, -42,   7,  -8,
+        -26,  16, -18, -13,  30,  59,  18, -47,
+        -16,  37,  43,  40,  35,  50,  37,  -2,
+         -4,   5,  19,  50,  37,  37,   7,  -2,
+         -6,  13,  13,  26,  34,  12,  10,   4,
+          0,  15,  15,  15,  14,  27,  18,  10,
+          4,  15,  16,   0,   7,  21,  33,   1,
+        -33,  -3, -14, -21, -13, -12, -39, -21,
+    ),
+    chess.ROOK: (
+         32,  42,  32,  51, 63,  9,  31,  43,
+         27,  32,  58,  62, 80, 67,  26,  44,
+         -5,  19,  26,  36, 17, 45,  61,  16,
+        -24, -11,   7,  26, 24, 35,  -8, -20,
+        -36, -26, -12,  -1,  9, -7,   6, -23,
+        -45, -25, -16, -17,  3,  0,  -5, -33,
+        -44, -16, -20,  -9, -1, 11,  -6, -71,
+        -19, -13,   1,  17, 16,  7, -37, -26,
+    ),
+    chess.QUEEN: (
+        -28,   0,  29,  12,  59,  44,  43,  45,
+        -24, -39,  -5,   1, -16,  57,  28,  54,
+        -13, -17,   7,   8,  29,  56,  47,  57,
+        -27, -27, -16, -16,  -1,  17,  -2,   1,
+         -9, -26,  -9, -10,  -2,  -4,   3,  -3,
+        -14,   2, -11,  -2,  -5,   2,  14,   5,
+        -35,  -8,  11,   2,   8,  15,  -3,   1,
+         -1, -18,  -9,  10, -15, -25, -31, -50,
+    ),
+    chess.KING: (
+        -65,  23,  16, -15, -56, -34,   2,  13,
+         29,  -1, -20,  -7,  -8,  -4, -38, -29,
+         -9,  24,   2, -16, -20,   6,  22, -22,
+        -17, -20, -12, -27, -30, -25, -14, -36,
+        -49,  -1, -27, -39, -46, -44, -33, -51,
+        -14, -14, -22, -46, -44, -30, -15, -27,
+          1,   7,  -8, -64, -43, -16,   9,   8,
+        -15,  36,  12, -54,   8, -28,  24,  14,
+    ),
+}
+ENDGAME_TABLE = {
+    chess.PAWN: (
+          0,   0,   0,   0,   0,   0,   0,   0,
+        178, 173, 158, 134, 147, 132, 165, 187,
+         94, 100,  85,  67,  56,  53,  82,  84,
+         32,  24,  13,   5,  -2,   4,  17,  17,
+         13,   9,  -3,  -7,  -7,  -8,   3,  -1,
+          4,   7,  -6,   1,   0,  -5,  -1,  -8,
+         13,   8,   8,  10,  13,   0,   2,  -7,
+          0,   0,   0,   0,   0,   0,   0,   0,
+    ),
+    chess.KNIGHT: (
+        -58, -38, -13, -28, -31, -27, -63, -99,
+        -25,  -8, -25,  -2,  -9, -25, -24, -52,
+        -24, -20,  10,   9,  -1,  -9, -19, -41,
+        -17,   3,  22,  22,  22,  11,   8, -18,
+        -18,  -6,  16,  25,  16,  17,   4, -18,
+        -23,  -3,  -1,  15,  10,  -3, -20, -22,
+        -42, -20, -10,  -5,  -2, -20, -23, -44,
+        -29, -51, -23, -15, -22, -18, -50, -64,
+    ),
+    chess.BISHOP: (
+        -14, -21, -11,  -8, -7,  -9, -17, -24,
+         -8,  -4,   7, -12, -3, -13,  -4, -14,
+          2,  -8,   0,  -1, -2,   6,   0,   4,
+         -3,   9,  12,   9, 14,  10,   3,   2,
+         -6,   3,  13,  19,  7,  10,  -3,  -9,
+        -12,  -3,   8,  10, 13,   3,  -7, -15,
+        -14, -18,  -7,  -1,  4,  -9, -15, -27,
+        -23,  -9, -23,  -5, -9, -16,  -5, -17,
+    ),
+    chess.ROOK: (
+        13, 10, 18, 15, 12,  12,   8,   5,
+        11, 13, 13, 11, -3,   3,   8,   3,
+         7,  7,  7,  5,  4,  -3,  -5,  -3,
+         4,  3, 13,  1,  2,   1,  -1,   2,
+         3,  5,  8,  4, -5,  -6,  -8, -11,
+        -4,  0, -5, -1, -7, -12,  -8, -16,
+        -6, -6,  0,  2, -9,  -9, -11,  -3,
+        -9,  2,  3, -1, -5, -13,   4, -20,
+    ),
+    chess.QUEEN: (
+         -9,  22,  22,  27,  27,  19,  10,  20,
+        -17,  20,  32,  41,  58,  25,  30,   0,
+        -20,   6,   9,  49,  47,  35,  19,   9,
+          3,  22,  24,  45,  57,  40,  57,  36,
+        -18,  28,  19,  47,  31,  34,  39,  23,
+        -16, -27,  15,   6,   9,  17,  10,   5,
+        -22, -23, -30, -16, -16, -23, -36, -32,
+        -33, -28, -22, -43,  -5, -32, -20, -41,
+    ),
+    chess.KING: (
+        -74, -35, -18, -18, -11,  15,   4, -17,
+        -12,  17,  14,  17,  17,  38,  23,  11,
+         10,  17,  23,  15,  20,  45,  44,  13,
+         -8,  22,  24,  27,  26,  33,  26,   3,
+        -18,  -4,  21,  24,  27,  23,   9, -11,
+        -19,  -3,  11,  21,  23,  16,   7,  -9,
+        -27, -11,   4,  13,  14,   4,  -5, -17,
+        -53, -34, -21, -11, -28, -14, -24, -43,
+    ),
+}
+# fmt: on
+
+
+def _square_values(
+    values: Mapping[int, int], tables: Mapping[int, tuple[int, ...]], color: chess.Color
+) -> dict[int, tuple[int, ...]]:
+    """Piece value plus table entry for each python-chess square (a1 = 0), signed for
+    ``color``: a White piece on square s reads the table at ``s ^ 56`` (the table starts at
+    a8), a Black piece at ``s`` (the mirror image)."""
+    sign, flip = (1, 56) if color == chess.WHITE else (-1, 0)
+    return {
+        piece: tuple(sign * (values[piece] + tables[piece][square ^ flip]) for square in range(64))
+        for piece in chess.PIECE_TYPES
+    }
+
+
+_MIDGAME = {color: _square_values(MIDGAME_VALUE, MIDGAME_TABLE, color) for color in chess.COLORS}
+_ENDGAME = {color: _square_values(ENDGAME_VALUE, ENDGAME_TABLE, color) for color in chess.COLORS}
+
+
+def pesto_white_centipawns(board: chess.Board) -> int:
+    """PeSTO's score of ``board`` for White: midgame and endgame sums of piece values and
+    piece-square entries, blended by the game phase (the weights of the pieces left, out of
+    24), rounded toward zero as PeSTO's integer division does."""
+    return _blend(pesto_sums(board))
+
+
+def pesto_sums(board: chess.Board) -> PestoSums:
+    """White's midgame sum, endgame sum (values plus table entries, Black's subtracted) and
+    the phase (the weights of all the pieces on the board)."""
+    midgame = endgame = phase = 0
+    for color in chess.COLORS:
+        midgame_tables, endgame_tables = _MIDGAME[color], _ENDGAME[color]
+        for piece in chess.PIECE_TYPES:
+            midgame_table, endgame_table = midgame_tables[piece], endgame_tables[piece]
+            weight = PHASE_WEIGHT[piece]
+            for square in chess.scan_forward(board.pieces_mask(piece, color)):
+                midgame += midgame_table[square]
+                endgame += endgame_table[square]
+                phase += weight
+    return midgame, endgame, phase
+
+
+def _blend(sums: PestoSums) -> int:
+    """The tapered score: midgame and endgame sums weighted by the phase (capped at 24)."""
+    midgame, endgame, phase = sums
+    phase = min(phase, MIDGAME_PHASE)
+    blended = midgame * phase + endgame * (MIDGAME_PHASE - phase)
+    return int(blended / MIDGAME_PHASE)
+
+
+def _pesto_after(board: chess.Board, move: chess.Move, sums: PestoSums) -> PestoSums:
+    """:func:`pesto_sums` after legal ``move`` on ``board``, updated from ``sums`` (those of
+    ``board``) for the squares the move changes."""
+    midgame, endgame, phase = sums
+    mover, origin, target = board.turn, move.from_square, move.to_square
+    piece = board.piece_type_at(origin)
+    assert piece is not None
+    placed = move.promotion or piece
+    own_midgame, own_endgame = _MIDGAME[mover], _ENDGAME[mover]
+    midgame += own_midgame[placed][target] - own_midgame[piece][origin]
+    endgame += own_endgame[placed][target] - own_endgame[piece][origin]
+    phase += PHASE_WEIGHT[placed] - PHASE_WEIGHT[piece]
+    if _captures(board, move):
+        square = target
+        if not chess.BB_SQUARES[target] & board.occupied:  # en passant: the pawn beside
+            square = target - 8 if mover == chess.WHITE else target + 8
+        victim = board.piece_type_at(square)
+        assert victim is not None
+        midgame -= _MIDGAME[not mover][victim][square]
+        endgame -= _ENDGAME[not mover][victim][square]
+        phase -= PHASE_WEIGHT[victim]
+    elif piece == chess.KING and abs(target - origin) == 2:  # castling: the rook moves too
+        rook_from, rook_to = (
+            (target + 1, target - 1) if target > origin else (target - 2, target + 1)
+        )
+        midgame += own_midgame[chess.ROOK][rook_to] - own_midgame[chess.ROOK][rook_from]
+        endgame += own_endgame[chess.ROOK][rook_to] - own_endgame[chess.ROOK][rook_from]
+    return midgame, endgame, phase
