@@ -83,7 +83,8 @@ def test_tree_from_file_and_stdin(run_cli: Run, tmp_path: Path) -> None:
         (("tree", LECTURE, "--draw", "tree.gif"), ".svg or .png"),
         (("tree", LECTURE, "--frobnicate"), "--frobnicate"),
         (("frobnicate",), "No such command"),
-        (("solve", "chess"), "unknown game 'chess'"),
+        (("solve", "shogi"), "unknown game 'shogi'"),
+        (("solve", "chess"), "too deep for a search to the end"),
         (("solve", "tictactoe:m=x"), "not an integer"),
         (("solve", "tictactoe:q=1"), "unknown option 'q'"),
         (("solve", "tictactoe:k=9"), "k=9"),
@@ -339,7 +340,7 @@ def test_perft_json_and_divide(run_cli: Run) -> None:
     ("args", "fragment"),
     [
         (("perft", "tictactoe", "x"), "'x' is not a valid integer"),
-        (("perft", "chess", "2"), "unknown game"),
+        (("perft", "shogi", "2"), "unknown game"),
         (("perft", "tictactoe", "2", "--position", "XXXX"), "squares"),
     ],
 )

@@ -1095,6 +1095,20 @@ def demo() -> None:
     click.echo(f"game over: {outcome_text(game, record.state)}")
 
 
+# plies uci -----------------------------------------------------------------------------------
+
+
+@cli.command("uci")
+def uci_command() -> None:
+    """Play chess over UCI on stdin/stdout, for chess GUIs, lichess-bot and cutechess-cli.
+
+    Options: Hash (MB, 16 by default) and Move Overhead (ms, 30 by default).
+    """
+    from plies.uci import run
+
+    run()
+
+
 # Entry point ---------------------------------------------------------------------------------
 
 
@@ -1113,6 +1127,13 @@ def main(argv: list[str] | None = None) -> None:
         code = 2
     except AbandonedError:
         code = 1
+    except RecursionError:
+        click.echo(
+            "plies: error: the game is too deep for a search to the end (the textbook tier "
+            "recurses once per ply): give a depth, or use 'plies search' with a limit",
+            err=True,
+        )
+        code = 2
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo("plies: interrupted", err=True)
         code = 130

@@ -30,6 +30,7 @@ EVAL must be zero-sum (EVAL(s, p) and EVAL(s, opponent) equally far either side 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
@@ -63,6 +64,8 @@ class Limits:
     nodes: int | None = None
     time: float | None = None
     """Seconds of wall-clock time."""
+    stop: threading.Event | None = field(default=None, compare=False)
+    """Set from another thread to end the search as if its time had run out."""
 
     def __post_init__(self) -> None:
         for name in ("depth", "nodes", "time"):
@@ -241,8 +244,10 @@ class _Engine(Generic[S, A]):
             self.seldepth = ply
         if self.nodes >= self.node_limit:
             raise _Stop
-        deadline = self.deadline
-        if deadline is not None and not self.nodes & 15 and time.perf_counter() >= deadline:
+        if not self.nodes & 15 and (
+            (self.deadline is not None and time.perf_counter() >= self.deadline)
+            or (self.limits.stop is not None and self.limits.stop.is_set())
+        ):
             raise _Stop
 
     def ordered(self, state: S, ply: int, first: A | None) -> list[A]:

@@ -1,0 +1,360 @@
+"""``plies uci``: through python-chess's engine client as a GUI drives it, and line by line."""
+
+from __future__ import annotations
+
+import io
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import chess
+import chess.engine
+import pytest
+
+from plies import __version__
+from plies.games.chess import Chess
+from plies.search.engine import MATE, Report
+from plies.uci import (
+    CLOCK_SHARE,
+    INCREMENT_SHARE,
+    MIN_MOVE_SECONDS,
+    MOVES_TO_GO,
+    Go,
+    UciEngine,
+    centipawns,
+    move_seconds,
+    parse_go,
+    run,
+    score_text,
+)
+
+COMMAND = [sys.executable, "-m", "plies", "uci"]
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+"""Rd8# (the back rank)."""
+MATED_IN_ONE = "k7/8/1K6/8/8/8/8/7R b - - 0 1"
+"""Black's only move Kb8 allows Rh8#."""
+
+
+# Through python-chess, as a GUI uses it --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def engine() -> Iterator[chess.engine.SimpleEngine]:
+    client = chess.engine.SimpleEngine.popen_uci(COMMAND, timeout=30)
+    yield client
+    client.quit()
+
+
+def test_handshake_and_options(engine: chess.engine.SimpleEngine) -> None:
+    assert engine.id["name"] == f"plies {__version__}"
+    assert "author" in engine.id
+    hash_option = engine.options["Hash"]
+    assert (hash_option.type, hash_option.default, hash_option.min, hash_option.max) == (
+        "spin",
+        16,
+        1,
+        1024,
+    )
+    assert engine.options["Move Overhead"].type == "spin"
+    engine.configure({"Hash": 8, "Move Overhead": 10})
+    engine.ping()
+
+
+def test_plays_a_short_game(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board()
+    limits = [chess.engine.Limit(time=0.1), chess.engine.Limit(depth=2)]
+    for ply in range(8):
+        result = engine.play(board, limits[ply % 2], game=board)
+        assert result.move in board.legal_moves, board.fen()
+        board.push(result.move)
+
+
+def test_analysis_scores(engine: chess.engine.SimpleEngine) -> None:
+    info = engine.analyse(chess.Board(), chess.engine.Limit(depth=2))
+    assert info["depth"] == 2
+    score = info["score"].relative
+    assert isinstance(score, chess.engine.Cp) and abs(score.score()) < 100
+    assert len(info["pv"]) >= 1 and info["pv"][0] in chess.Board().legal_moves
+    mate = engine.analyse(chess.Board(MATE_IN_ONE), chess.engine.Limit(depth=3))
+    assert mate["score"].relative == chess.engine.Mate(1)
+    assert mate["pv"][0] == chess.Move.from_uci("d1d8")
+    mated = engine.analyse(chess.Board(MATED_IN_ONE), chess.engine.Limit(depth=3))
+    assert mated["score"].relative == chess.engine.Mate(-1)
+
+
+def test_infinite_analysis_stops_on_request(engine: chess.engine.SimpleEngine) -> None:
+    with engine.analysis(chess.Board()) as analysis:
+        for info in analysis:
+            if info.get("depth", 0) >= 2:
+                break
+        asked = time.perf_counter()
+        analysis.stop()
+        best = analysis.wait()
+    waited = time.perf_counter() - asked
+    assert best.move in chess.Board().legal_moves
+    assert waited < 5, f"stop took {waited:.1f} s"  # a liveness bound, not a speed figure
+
+
+def test_isready_during_a_search_and_quit() -> None:
+    process = subprocess.Popen(
+        COMMAND,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
+    assert process.stdin is not None and process.stdout is not None
+
+    def send(line: str) -> None:
+        assert process.stdin is not None
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+
+    def read_until(prefix: str) -> list[str]:
+        assert process.stdout is not None
+        lines = [process.stdout.readline().strip()]
+        while not lines[-1].startswith(prefix):
+            assert lines[-1] or process.poll() is None, lines
+            lines.append(process.stdout.readline().strip())
+        return lines
+
+    try:
+        send("uci")
+        read_until("uciok")
+        send("position startpos moves e2e4")
+        send("go infinite")
+        send("isready")
+        assert not any(line.startswith("bestmove") for line in read_until("readyok"))
+        send("stop")
+        best = read_until("bestmove")[-1].split()[1]
+        assert (
+            chess.Move.from_uci(best)
+            in chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves
+        )
+        send("quit")
+        assert process.wait(timeout=30) == 0
+        assert process.stderr is not None and process.stderr.read() == ""
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_end_of_input_ends_cleanly() -> None:
+    done = subprocess.run(
+        COMMAND,
+        input="uci\nposition startpos\ngo depth 2\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.splitlines()[-1].startswith("bestmove ")
+
+
+# Line by line, in-process ---------------------------------------------------------------------
+
+
+class Session:
+    """A :class:`UciEngine` fed lines, with what it answered."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.engine = UciEngine(self.lines.append)
+
+    def send(self, *commands: str) -> list[str]:
+        """The answers to ``commands`` (waiting for a search with a limit to end)."""
+        start = len(self.lines)
+        for command in commands:
+            self.engine.handle(command)
+        self.engine.finish()
+        return self.lines[start:]
+
+
+def test_malformed_commands_are_reported_and_ignored() -> None:
+    session = Session()
+    session.send("position startpos moves e2e4 e7e5")
+    before = session.engine.state
+    bad = [
+        "frobnicate",
+        "position",
+        "position somewhere",
+        "position fen not/a/fen w - - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position startpos moves e2e4 e7e5 e1e2 e1e2",
+        "position startpos moves e2e4 banana",
+        "go depth",
+        "go depth x",
+        "go wibble 3",
+        "go depth 0",
+        "go movestogo 0 wtime 1000",
+        "setoption",
+        "setoption name Hash value many",
+        "setoption name Hash value 0",
+        "setoption name Contempt value 3",
+    ]
+    for command in bad:
+        answer = session.send(command)
+        assert len(answer) == 1 and answer[0].startswith("info string "), (command, answer)
+        assert len(answer[0].split()) > 3, answer  # a reason, not just a word
+        assert session.engine.state == before, command
+    assert "e1e2" in session.send("position startpos moves e2e4 e7e5 e1e2 e1e2")[0]
+    answer = session.send("go depth 1")
+    board = chess.Board()
+    for move in ("e2e4", "e7e5"):
+        board.push_uci(move)
+    assert chess.Move.from_uci(answer[-1].split()[1]) in board.legal_moves
+    assert session.send("", "   ", "debug on") == []
+
+
+def test_position_with_moves_and_fen() -> None:
+    session = Session()
+    moves = ["e2e4", "c7c5", "g1f3", "d7d6", "e1e2"]
+    session.send("position startpos moves " + " ".join(moves))
+    board = chess.Board()
+    for move in moves:
+        board.push_uci(move)
+    assert session.engine.state.board.fen() == board.fen()
+    session.send(f"position fen {MATE_IN_ONE}")
+    assert session.engine.state.board.fen() == MATE_IN_ONE
+    session.send(f"position fen {MATE_IN_ONE} moves d1d8")
+    assert session.engine.state.board.is_checkmate()
+
+
+def test_handshake_isready_and_options_in_process() -> None:
+    session = Session()
+    answer = session.send("uci")
+    assert answer[0] == f"id name plies {__version__}" and answer[-1] == "uciok"
+    assert "option name Hash type spin default 16 min 1 max 1024" in answer
+    assert session.send("isready") == ["readyok"]
+    assert session.send("setoption name hash value 2", "setoption name Move Overhead value 0") == []
+    assert (session.engine.hash_mb, session.engine.overhead_ms) == (2, 0)
+    session.send("go depth 1")
+    assert session.engine.table is not None
+    session.send("ucinewgame")
+    assert session.engine.table is None
+
+
+def test_infinite_search_waits_for_stop_and_answers_isready() -> None:
+    session = Session()
+    session.engine.handle(f"position fen {MATE_IN_ONE}")
+    session.engine.handle("go infinite")  # proves mate at once, then waits for stop
+    session.engine.handle("isready")
+    time.sleep(0.2)
+    assert "readyok" in session.lines
+    assert not any(line.startswith("bestmove") for line in session.lines)
+    session.engine.handle("stop")
+    assert session.lines[-1] == "bestmove d1d8"
+    assert sum(line.startswith("bestmove") for line in session.lines) == 1
+    assert session.send("stop") == []  # nothing running: nothing to answer
+
+
+def test_game_over_positions() -> None:
+    session = Session()
+    session.send(f"position fen {MATE_IN_ONE} moves d1d8")
+    assert session.send("go depth 3") == ["info depth 0 score mate 0", "bestmove (none)"]
+    session.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")  # stalemate
+    assert session.send("go movetime 50") == ["info depth 0 score cp 0", "bestmove (none)"]
+
+
+def test_run_reads_until_quit_or_end_of_input() -> None:
+    out = io.StringIO()
+    run(io.StringIO("isready\nquit\nisready\n"), out)
+    assert out.getvalue() == "readyok\n"
+    out = io.StringIO()
+    run(io.StringIO("position startpos\ngo infinite\n"), out)  # end of input stops it
+    assert out.getvalue().splitlines()[-1].startswith("bestmove ")
+
+
+def test_info_lines_follow_the_iterations() -> None:
+    session = Session()
+    answer = session.send("position startpos", "go depth 3")
+    infos = [line.split() for line in answer[:-1]]
+    assert [int(info[info.index("depth") + 1]) for info in infos] == [1, 2, 3]
+    for info in infos:
+        for field in ("seldepth", "score", "nodes", "nps", "time", "hashfull", "pv"):
+            assert field in info
+        board = chess.Board()
+        for move in info[info.index("pv") + 1 :]:
+            board.push_uci(move)  # the line is legal
+    assert answer[-1].split()[1] == infos[-1][infos[-1].index("pv") + 1]
+
+
+# Time management and scores -------------------------------------------------------------------
+
+
+def test_parse_go() -> None:
+    go, ignored = parse_go(
+        ["wtime", "1000", "btime", "2000", "winc", "10", "binc", "20", "movestogo", "5"]
+    )
+    assert (go, ignored) == (Go(wtime=1000, btime=2000, winc=10, binc=20, movestogo=5), [])
+    assert go.limited
+    assert parse_go(["infinite"])[0] == Go(infinite=True)
+    assert not parse_go([])[0].limited
+    assert not parse_go(["infinite", "depth", "3"])[0].limited
+    go, ignored = parse_go(["searchmoves", "e2e4", "d2d4", "mate", "3", "depth", "4", "ponder"])
+    assert (go, ignored) == (Go(depth=4), ["searchmoves", "mate", "ponder"])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_move_time_is_a_share_of_the_clock(seed: int) -> None:
+    rng = random.Random(seed)
+    clock, other = rng.randrange(-500, 600_000), rng.randrange(0, 600_000)
+    increment = rng.choice([0, 0, rng.randrange(0, 10_000)])
+    moves = rng.choice([None, rng.randrange(1, 60)])
+    overhead = rng.randrange(0, 100)
+    white = rng.random() < 0.5
+    go = Go(
+        wtime=clock if white else other,
+        btime=other if white else clock,
+        winc=increment if white else 0,
+        binc=0 if white else increment,
+        movestogo=moves,
+    )
+    seconds = move_seconds(go, white, overhead)
+    assert seconds is not None
+    remaining = max(clock, 0) / 1000
+    share = remaining / (moves or MOVES_TO_GO) + INCREMENT_SHARE * increment / 1000
+    expected = max(MIN_MOVE_SECONDS, min(share, CLOCK_SHARE * remaining) - overhead / 1000)
+    assert seconds == pytest.approx(expected, abs=1e-6)
+    assert seconds <= max(MIN_MOVE_SECONDS, CLOCK_SHARE * remaining)
+
+
+def test_move_time_fixed_and_unlimited() -> None:
+    assert move_seconds(Go(movetime=500, wtime=100), True, 30) == pytest.approx(0.47)
+    assert move_seconds(Go(movetime=5), True, 30) == MIN_MOVE_SECONDS
+    assert move_seconds(Go(depth=5), True, 30) is None
+    assert move_seconds(Go(wtime=1000), False, 30) is None  # no clock for Black
+
+
+def test_centipawns_invert_the_chess_evaluation() -> None:
+    """The engine's score at a leaf is EVAL for the mover; back in centipawns it is the game's
+    own ``centipawns`` of the position."""
+    game = Chess()
+    rng = random.Random(7)
+    for _ in range(40):
+        state = game.initial_state()
+        for _ in range(rng.randrange(0, 40)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(list(game.actions(state))))
+        if game.is_terminal(state):
+            continue
+        lead = game.evaluate(state, game.to_move(state))
+        assert centipawns(lead) == game.centipawns(state), state.board.fen()
+
+
+def test_mate_scores_in_moves() -> None:
+    def report(score: float) -> Report[chess.Move]:
+        move = chess.Move.from_uci("e2e4")
+        return Report(1, score, 0.0, move, (move,), 1, 0.1, 1, True, False)
+
+    assert score_text(report(MATE - 1)) == "mate 1"
+    assert score_text(report(MATE - 3)) == "mate 2"
+    assert score_text(report(MATE - 5)) == "mate 3"
+    assert score_text(report(-(MATE - 2))) == "mate -1"
+    assert score_text(report(-(MATE - 4))) == "mate -2"
+    assert score_text(report(0.2)) == f"cp {centipawns(0.2)}"
+    assert score_text(report(0.0)) == "cp 0"
