@@ -41,11 +41,25 @@ class GameRecord:
 
 
 def outcome_text(game: Game[Any, Any], state: Any) -> str:
-    """``X wins``, ``draw``, or the players' utilities."""
+    """``X wins`` or ``draw``; for other games the players' utilities too, after who won
+    (the one player with the highest utility) or ``draw`` (all equal).
+
+    >>> from plies.games import make_game
+    >>> game = make_game("tictactoe3:m=3,n=3")
+    >>> outcome_text(game, game.parse_position("OOO/XX./YYX"))
+    'O wins (X: 0, O: 1, Y: 0)'
+    """
     if isinstance(game, WinLossDrawGame):
         winner = game.winner(state)
         return "draw" if winner is None else f"{winner} wins"
-    return ", ".join(f"{p}: {game.utility(state, p):g}" for p in game.players)
+    payoffs = game.payoffs(state)
+    detail = ", ".join(f"{p}: {u:g}" for p, u in zip(game.players, payoffs, strict=True))
+    best = [p for p, u in zip(game.players, payoffs, strict=True) if u == max(payoffs)]
+    if len(best) == len(payoffs):
+        return f"draw ({detail})"
+    if len(best) == 1:
+        return f"{best[0]} wins ({detail})"
+    return detail
 
 
 def play_game(
