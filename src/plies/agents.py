@@ -17,7 +17,9 @@ spec                         agent
 ``engine:time=S``            the engine (iterative deepening) for S seconds a move; or
 ``engine:depth=N``           to depth N, or ``engine:nodes=N``; ``tt=MB`` sizes its table
                              (16 by default, kept between moves); ``pvs``, ``aspiration``,
-                             ``ordering``, ``quiescence`` switch its refinements (true/false)
+                             ``ordering``, ``quiescence`` switch its refinements (true/false),
+                             and for chess ``captures``, ``checks`` (check extension),
+                             ``nullmove``, ``lmr``, ``repetition``
 ``perfect[:time=S]``         Connect Four: a move that keeps the solved score when the solver
                              finishes within its budget (S seconds a move, 1 by default: 80%
                              for the solver, the rest for the engine's move when it cannot),
@@ -257,6 +259,11 @@ def engine_settings(options: Options) -> tuple[Limits, EngineOptions]:
         aspiration=options.flag("aspiration", EngineOptions.aspiration),
         ordering=options.flag("ordering", EngineOptions.ordering),
         quiescence=options.flag("quiescence", EngineOptions.quiescence),
+        captures=options.flag("captures", EngineOptions.captures),
+        check_extension=options.flag("checks", EngineOptions.check_extension),
+        null_move=options.flag("nullmove", EngineOptions.null_move),
+        reductions=options.flag("lmr", EngineOptions.reductions),
+        repetition=options.flag("repetition", EngineOptions.repetition),
     )
     return Limits(depth=depth, nodes=nodes, time=seconds), settings
 

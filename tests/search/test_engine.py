@@ -7,6 +7,7 @@ import math
 import os
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,14 @@ option_sets = st.builds(
     aspiration=st.booleans(),
     ordering=st.booleans(),
     quiescence=st.just(False),
+    captures=st.booleans(),
+    check_extension=st.booleans(),
+    null_move=st.booleans(),
+    reductions=st.booleans(),
+    repetition=st.booleans(),
 )
+"""The chess refinements are switched at random too: no-ops for games without the chess
+capabilities (``in_check``, ``null_move``, ``is_repetition``, ``captures``)."""
 
 
 @settings(max_examples=300, deadline=None)
@@ -233,3 +241,104 @@ def test_win_distances_match_pons_scores() -> None:
         else:
             expected = None
         assert report.mate == expected, moves
+
+
+# The chess refinements -------------------------------------------------------------------------
+
+LEGAL_TRAP = "e2e4 e7e5 g1f3 d7d6 f1c4 c8g4 b1c3 b8c6 f3e5 g4d1"
+"""Legal's trap: White mates in two, 6. Bxf7+ Ke7 7. Nd5#."""
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+DRAGON = "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9"
+MATES_IN_TWO = [
+    "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",  # Nf6+ gxf6 Bxf7#
+    "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",  # Qd8+ Bxd8 Re8#
+]
+NONE = EngineOptions(
+    captures=False, check_extension=False, null_move=False, reductions=False, repetition=False
+)
+"""The engine without the chess refinements."""
+
+
+def _chess() -> Any:
+    return make_game("chess")
+
+
+def test_check_extension_finds_a_mate_one_ply_deeper() -> None:
+    game = _chess()
+    state = game.from_uci_moves(game.initial_state(), LEGAL_TRAP.split())
+    plain = search(game, state, Limits(depth=2), NONE)
+    assert plain.score is not None and abs(plain.score) < 1  # the mate is 3 plies away
+    extended = replace(NONE, check_extension=True)
+    report = list(iterate(game, state, Limits(depth=2), extended))[-1]
+    assert report.mate == 3 and game.format_action(state, report.move) == "Bxf7+"
+    assert report.pv == tuple(game.parse_action(s, m) for s, m in _line(game, state))
+    assert list(iterate(game, state, Limits(depth=3), NONE))[-1].mate == 3  # the oracle
+
+
+def _line(game: Any, state: Any) -> list[tuple[Any, str]]:
+    steps = []
+    for move in ("Bxf7+", "Ke7", "Nd5#"):
+        steps.append((state, move))
+        state = game.result(state, game.parse_action(state, move))
+    return steps
+
+
+@pytest.mark.parametrize("switch", ["null_move", "reductions"])
+def test_pruning_keeps_the_mates_and_saves_nodes(switch: str) -> None:
+    game = _chess()
+    on = replace(NONE, **{switch: True})
+    for fen in MATES_IN_TWO:
+        state = game.parse_position(fen)
+        assert list(iterate(game, state, Limits(depth=4), on))[-1].mate == 3
+    state = game.parse_position(DRAGON)
+    full = list(iterate(game, state, Limits(depth=4), NONE))[-1]
+    pruned = list(iterate(game, state, Limits(depth=4), on))[-1]
+    assert pruned.nodes < full.nodes and pruned.move == full.move
+
+
+def test_null_move_is_refused_in_check_and_in_pawn_endings() -> None:
+    game = _chess()
+    assert game.null_move(game.parse_position("4k3/8/8/8/8/8/4r3/4K2R w K - 0 1")) is None
+    assert game.null_move(game.parse_position("8/5pk1/6p1/8/8/6P1/5PK1/8 w - - 0 1")) is None
+    passed = game.null_move(game.parse_position(DRAGON))
+    assert passed is not None and game.to_move(passed) == "Black"
+    # Where the game refuses to pass, the switch changes nothing.
+    ending = game.parse_position("8/5pk1/6p1/8/8/6P1/5PK1/8 w - - 0 1")
+    plain = list(iterate(game, ending, Limits(depth=5), NONE))[-1]
+    null = list(iterate(game, ending, Limits(depth=5), replace(NONE, null_move=True)))[-1]
+    assert (null.nodes, null.score, null.move) == (plain.nodes, plain.score, plain.move)
+
+
+def test_repetition_is_a_draw_taken_when_losing_and_avoided_when_winning() -> None:
+    game = _chess()
+    shuffle = ["b1c3", "h8g8", "c3b1", "g8h8"]  # then b1c3 repeats the position after move 1
+    on = replace(NONE, repetition=True)
+    losing = game.from_uci_moves(
+        game.parse_position("7k/qr6/8/8/8/8/5PPP/1N4K1 w - - 0 1"), shuffle
+    )
+    off = search(game, losing, Limits(depth=3), NONE)
+    assert off.score is not None and off.score < -0.1
+    taken = search(game, losing, Limits(depth=3), on)
+    assert game.format_action(losing, taken.action) == "Nc3" and taken.score == 0
+    winning = game.from_uci_moves(
+        game.parse_position("7k/8/8/8/8/8/2QR1PPP/1N4K1 w - - 0 1"), shuffle
+    )
+    kept = search(game, winning, Limits(depth=3), on)
+    assert game.format_action(winning, kept.action) != "Nc3"
+    assert kept.score is not None and kept.score > 0.1
+
+
+def test_captures_generator_matches_the_noisy_moves() -> None:
+    game = _chess()
+    rng = random.Random(3)
+    for _ in range(20):
+        state = random_position(game, rng.randrange(10**6), rng.randrange(1, 60))
+        fresh = game.parse_position(game.format_position(state))  # legal moves not known yet
+        noisy = {a for a in game.actions(state) if game.is_capture(state, a)}
+        assert set(game.captures(fresh)) == noisy
+        assert len(game.captures(fresh)) == len(noisy)
+    for fen in (KIWIPETE, DRAGON, "8/2P5/8/8/8/8/5k2/K7 w - - 0 1"):
+        state = game.parse_position(fen)
+        plain = list(iterate(game, state, Limits(depth=2), NONE))[-1]
+        fast = list(iterate(game, state, Limits(depth=2), replace(NONE, captures=True)))[-1]
+        assert (fast.score, fast.nodes) == (plain.score, plain.nodes)

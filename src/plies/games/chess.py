@@ -243,7 +243,13 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         return new
 
     def is_terminal(self, state: ChessState) -> bool:
-        return self._drawn_by_rule(state) or not state.moves
+        """A draw by rule, or no legal move (found without generating them all when they
+        are not known yet: quiescence may need only the captures)."""
+        if self._drawn_by_rule(state):
+            return True
+        if state._moves is not None:
+            return not state._moves
+        return not any(state.board.generate_legal_moves())
 
     def winner(self, state: ChessState) -> str | None:
         """The side that gave checkmate, else None (a draw, or a game still going on)."""
@@ -289,6 +295,39 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         if self._drawn_by_rule(state):
             return ()
         return state.ordered_moves
+
+    def captures(self, state: ChessState) -> Sequence[chess.Move]:
+        """The noisy moves of :meth:`is_capture` (legal captures and queen promotions) in
+        MVV-LVA order, generated without the quiet moves (python-chess's
+        ``generate_legal_captures``); the quiescence search's generator."""
+        board = state.board
+        if state._moves is not None:
+            return tuple(m for m in state.ordered_moves if self.is_capture(state, m))
+        promotions = board.generate_legal_moves(
+            board.pawns & board.occupied_co[board.turn], chess.BB_BACKRANKS & ~board.occupied
+        )
+        quiet_queens = (m for m in promotions if m.promotion == chess.QUEEN)
+        return _mvv_lva_order(board, (*board.generate_legal_captures(), *quiet_queens))
+
+    def in_check(self, state: ChessState) -> bool:
+        """Whether the side to move is in check (for the engine's check extension)."""
+        return state.board.is_check()
+
+    def null_move(self, state: ChessState) -> ChessState | None:
+        """The position with the turn passed (for null-move pruning), or None where passing is
+        unsound: in check, or when the mover has only king and pawns (zugzwang-prone)."""
+        board = state.board
+        own = board.occupied_co[board.turn]
+        if board.is_check() or not own & ~(board.pawns | board.kings):
+            return None
+        passed = board.copy(stack=False)
+        passed.push(chess.Move.null())
+        return ChessState(passed)
+
+    def is_repetition(self, state: ChessState) -> bool:
+        """Whether the position occurred before in the history the state carries (the game's
+        and the search path's): the engine scores it as a draw."""
+        return state.position in state.history
 
     # Evaluation --------------------------------------------------------------------------------
 

@@ -18,11 +18,18 @@ What it adds to the textbook tier, each switchable for measurement (:class:`Engi
 * wins scored by distance: a win ``d`` plies from the root scores ``1000 - d``, a loss
   ``-(1000 - d)``, evaluations lie strictly inside (-1, 1), so the engine takes the fastest win
   and delays a loss, correctly through the table (stored scores are relative to their node);
-* quiescence search over the moves a game marks noisy (``is_capture(state, action)``).
+* quiescence search over the moves a game marks noisy (``is_capture(state, action)``), with
+  the game's captures-only generator (``captures(state)``) when it has one;
+* for games that offer the capabilities (chess): check extension (``in_check(state)``),
+  null-move pruning (``null_move(state)``), late-move reductions (quiet moves need
+  ``is_capture`` and ``in_check``) and repetitions scored as draws (``is_repetition(state)``).
+  These prune or extend by heuristics, so they give up the exactness below; each is a no-op
+  for a game without its capability.
 
 **Exactness.** A table entry cuts off a search only when it was searched to the same remaining
 depth (or was solved to the end of the game at no greater depth); deeper entries still order
-moves. So, with quiescence off, the engine's value at a fixed depth is exactly textbook
+moves. So, with quiescence off (and for a game without the chess capabilities above, or with
+their switches off), the engine's value at a fixed depth is exactly textbook
 alpha-beta's with the same EVAL, table and ordering on or off: the property tests check this.
 EVAL must be zero-sum (EVAL(s, p) and EVAL(s, opponent) equally far either side of a draw).
 """
@@ -54,6 +61,9 @@ MATE = 1000.0
 """A win at the root scores MATE; each ply to it costs 1. Evaluations stay inside (-1, 1)."""
 MAX_DEPTH = 500
 EXACT, LOWER, UPPER = 0, 1, 2
+FULL_DEPTH_MOVES = 3
+"""Late-move reductions spare the first moves searched at a node (ordering puts the best
+candidates first)."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +86,8 @@ class Limits:
 
 @dataclass(frozen=True)
 class EngineOptions:
-    """Switches for the engine's refinements (all on but aspiration: see BENCHMARKS.md)."""
+    """Switches for the engine's refinements (all on but aspiration: see BENCHMARKS.md and
+    ``benchmarks/chess_engine_ladder.py``)."""
 
     tt_mb: float = 16.0
     """Transposition table size in MB; 0 turns the table off."""
@@ -86,6 +97,18 @@ class EngineOptions:
     """Table move, captures, killers and history first (off: the game's order only)."""
     quiescence: bool = True
     """Search noisy moves past the horizon where the game marks them (``is_capture``)."""
+    captures: bool = True
+    """Quiescence generates only the noisy moves where the game can (``captures``)."""
+    check_extension: bool = True
+    """Search one ply deeper where the side to move is in check (``in_check``)."""
+    null_move: bool = True
+    """Null-move pruning (Heinz 1999, adaptive R = 2 or 3) at null-window nodes where the
+    mover is not in check and may pass (``null_move`` returns None where it may not)."""
+    reductions: bool = True
+    """Late-move reductions: quiet moves after the first three, at depth 3 or more, not in or
+    into check, searched one ply shallower and re-searched when they beat alpha."""
+    repetition: bool = True
+    """A position repeated in the history the state carries (``is_repetition``) is a draw."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +230,18 @@ class _Engine(Generic[S, A]):
         )
         noisy = getattr(game, "is_capture", None)
         self.noisy: Callable[[S, A], bool] | None = noisy if callable(noisy) else None
+        options = self.options
+        self.in_check: Callable[[S], bool] | None = _capability(game, "in_check", True)
+        self.extend_checks = options.check_extension and self.in_check is not None
+        self.reduce = options.reductions and self.in_check is not None and self.noisy is not None
+        self.pass_turn: Callable[[S], S | None] | None = _capability(
+            game, "null_move", options.null_move
+        )
+        self.repeated: Callable[[S], bool] | None = _capability(
+            game, "is_repetition", options.repetition
+        )
+        self.captures: Callable[[S], Any] | None = _capability(game, "captures", options.captures)
+        self.iteration_depth = 0
         # Utilities centred on a draw and scaled so a win is 1: the negamax view of UTILITY.
         if isinstance(game, WinLossDrawGame):
             self.center = game.scoring.utility(None, game.players[0])
@@ -269,7 +304,9 @@ class _Engine(Generic[S, A]):
 
         return sorted(actions, key=rank)
 
-    def negamax(self, state: S, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def negamax(
+        self, state: S, depth: int, alpha: float, beta: float, ply: int, may_pass: bool = True
+    ) -> float:
         """Fail-soft negamax alpha-beta with PVS; the score is the mover's."""
         self.count_node(ply)
         self.pv[ply] = ()
@@ -277,6 +314,13 @@ class _Engine(Generic[S, A]):
         if game.is_terminal(state):
             self.leaves += 1
             return self.terminal_score(state, ply)
+        if ply > 0 and self.repeated is not None and self.repeated(state):
+            self.horizon_hits += 1  # a draw by the engine's rule, not the game's
+            self.leaves += 1
+            return 0.0
+        in_check = self.in_check is not None and self.in_check(state)
+        if in_check and self.extend_checks and ply < 2 * self.iteration_depth:
+            depth += 1
         if depth <= 0:
             return self.horizon(state, alpha, beta, ply)
         table, key = self.table, None
@@ -300,17 +344,37 @@ class _Engine(Generic[S, A]):
                         return score
         if ply == 0 and self.root_hint is not None:
             table_move = self.root_hint
+        if (
+            may_pass
+            and self.pass_turn is not None
+            and ply > 0
+            and depth >= 3
+            and not in_check
+            and beta == math.nextafter(alpha, math.inf)
+            and abs(beta) < 1
+            and self.eval_score(state) >= beta
+        ):
+            cutoff = self.null_move_cutoff(state, depth, beta, ply)
+            if cutoff is not None:
+                return cutoff
         mover = game.to_move(state)
         alpha0, hits0 = alpha, self.horizon_hits
         best, best_move = -math.inf, None
+        reduce = self.reduce and depth >= 3 and not in_check
         for index, action in enumerate(self.ordered(state, ply, table_move)):
             child = game.result(state, action)
+            bound = math.nextafter(alpha, math.inf)
             if game.to_move(child) == mover:  # a player moving twice: no negation
                 score = self.negamax(child, depth - 1, alpha, beta, ply + 1)
-            elif index == 0 or not self.options.pvs:
-                score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+                full = False
+            elif reduce and index >= FULL_DEPTH_MOVES and self.is_quiet(state, action, child, ply):
+                score = -self.negamax(child, depth - 2, -bound, -alpha, ply + 1)
+                full = score > alpha  # beat alpha one ply shallower: search it in full
             else:
-                bound = math.nextafter(alpha, math.inf)
+                full = True
+            if full and (index == 0 or not self.options.pvs):
+                score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+            elif full:
                 score = -self.negamax(child, depth - 1, -bound, -alpha, ply + 1)
                 if alpha < score < beta:
                     score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
@@ -331,6 +395,31 @@ class _Engine(Generic[S, A]):
             solved = self.horizon_hits == hits0
             table.store(key, depth, flag, _to_table(best, ply), best_move, solved)
         return best
+
+    def null_move_cutoff(self, state: S, depth: int, beta: float, ply: int) -> float | None:
+        """Null-move pruning (Heinz, "Adaptive Null-Move Pruning", ICCA Journal 1999): pass the
+        turn and search R + 1 plies shallower (R = 3 from depth 7, else 2) with a null window
+        at beta; a score still at least beta cuts the node off (never as a proven win)."""
+        passed = self.pass_turn(state) if self.pass_turn is not None else None
+        if passed is None:
+            return None
+        reduction = 3 if depth >= 7 else 2
+        above = math.nextafter(-beta, math.inf)
+        score = -self.negamax(passed, depth - 1 - reduction, -beta, above, ply + 1, False)
+        if score < beta:
+            return None
+        self.horizon_hits += 1  # a heuristic cut: the subtree is not solved
+        return min(score, math.nextafter(1.0, 0.0))
+
+    def is_quiet(self, state: S, action: A, child: S, ply: int) -> bool:
+        """A move late-move reductions (Romstad, "An Introduction to Late Move Reductions",
+        2007) may reduce: no capture, no killer, no check given."""
+        assert self.noisy is not None and self.in_check is not None
+        return (
+            not self.noisy(state, action)
+            and action not in self.killers.get(ply, ())
+            and not self.in_check(child)
+        )
 
     def remember_quiet(self, mover: str, action: A, ply: int, depth: int) -> None:
         """Killer moves and the history heuristic learn from quiet moves that cut off."""
@@ -356,8 +445,14 @@ class _Engine(Generic[S, A]):
             return self.terminal_score(state, ply)
         assert self.noisy is not None
         stand = self.eval_score(state)
-        noisy = [a for a in self.moves(state) if self.noisy(state, a)]
-        if not noisy or stand >= beta:
+        if stand >= beta:
+            self.leaves += 1
+            return stand
+        if self.captures is not None:
+            noisy = list(self.captures(state))
+        else:
+            noisy = [a for a in self.moves(state) if self.noisy(state, a)]
+        if not noisy:
             self.leaves += 1
             return stand
         best, alpha = stand, max(alpha, stand)
@@ -379,6 +474,7 @@ class _Engine(Generic[S, A]):
 
     def root(self, state: S, depth: int, previous: float | None) -> float:
         """One iteration: aspiration windows around the last score when asked for."""
+        self.iteration_depth = depth
         if not self.options.aspiration or previous is None or abs(previous) >= 1:
             return self.negamax(state, depth, -math.inf, math.inf, 0)
         delta = 0.05
@@ -410,6 +506,12 @@ class _Engine(Generic[S, A]):
             leaves=self.leaves,
             cutoffs=self.cutoffs,
         )
+
+
+def _capability(game: Game[S, A], name: str, wanted: bool) -> Any:
+    """The game's method ``name`` when wanted and the game has one, else None."""
+    method = getattr(game, name, None) if wanted else None
+    return method if callable(method) else None
 
 
 def iterate(
