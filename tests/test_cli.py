@@ -258,6 +258,37 @@ def test_play_backgammon_reprompts_on_illegal_moves(run_cli: Run) -> None:
     assert result.code == 1 and "resume with: plies play backgammon --position" in result.err
 
 
+def test_play_chess_writes_pgn(run_cli: Run, tmp_path: Path) -> None:
+    import chess.pgn
+
+    path = tmp_path / "game.pgn"
+    fools_mate = "g4\n"  # after 1.f3 e5 the human plays White's 2.g4; the engine mates at once
+    result = run_cli(
+        "play",
+        "chess",
+        "--first",
+        "human",
+        "--second",
+        "engine:depth=2",
+        "--position",
+        "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2",
+        "--quiet",
+        "--pgn",
+        str(path),
+        stdin=fools_mate,
+    )
+    assert result.code == 0, result.err
+    assert "Black wins" in result.out
+    with path.open(encoding="utf-8") as handle:
+        record = chess.pgn.read_game(handle)
+    assert record is not None and record.headers["Result"] == "0-1"
+    assert record.headers["White"] == "human" and record.headers["Black"] == "engine:depth=2"
+    assert [m.uci() for m in record.mainline_moves()] == ["g2g4", "d8h4"]
+    assert record.end().board().is_checkmate()
+    refused = run_cli("play", "tictactoe", "--pgn", str(path), stdin="")
+    assert_one_line_error(refused, "--pgn: 'tictactoe' has no PGN notation")
+
+
 def test_games_and_demo(run_cli: Run) -> None:
     listing = run_cli("games").out
     assert all(name in listing for name in ("tictactoe", "tiles", "nim"))

@@ -603,6 +603,12 @@ def _turn_printer(quiet: bool) -> Any:
 @click.option("--position", help="Start from this position instead of the initial one.")
 @click.option("--seed", type=int, default=None, help="Seed for random agents and the dice.")
 @click.option("--quiet", is_flag=True, help="Print the moves only, not the board after each.")
+@click.option(
+    "--pgn",
+    "pgn_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Chess: write the game to this PGN file when it ends (also when abandoned).",
+)
 def play(
     game_spec: str,
     first_spec: str,
@@ -611,6 +617,7 @@ def play(
     position: str | None,
     seed: int | None,
     quiet: bool,
+    pgn_path: str | None,
 ) -> None:
     """Play GAME between agents (a human at the terminal among them); nature rolls the dice
     of games with chance."""
@@ -635,10 +642,14 @@ def play(
         so_far = record
         on_turn(record, turn)
 
+    if pgn_path is not None and not callable(getattr(game, "pgn", None)):
+        raise PliesError(f"--pgn: '{game.name}' has no PGN notation (chess has)")
     try:
         dice = None if seed is None else random.Random(seed)
         record = play_game(game, agents, state, remember, chance=dice)
     except (AbandonedError, KeyboardInterrupt):
+        if pgn_path is not None:
+            _write_pgn(pgn_path, so_far, specs)
         moves = " ".join(turn.notation for turn in so_far.turns) or "-"
         click.echo(f"\ngame abandoned after {len(so_far.turns)} moves: {moves}", err=True)
         if isinstance(game, HasPositionNotation):
@@ -649,6 +660,22 @@ def play(
             )
         raise
     click.echo(f"game over after {len(record.turns)} moves: {outcome_text(game, record.state)}")
+    if pgn_path is not None:
+        _write_pgn(pgn_path, record, specs)
+
+
+def _write_pgn(path: str, record: GameRecord, specs: list[str]) -> None:
+    """Write a chess game record as PGN, the agents' specs as the players' names."""
+    game: Any = record.game
+    headers = {"Event": "plies play", "White": specs[0], "Black": specs[1]}
+    text = game.pgn(
+        record.start, [t.action for t in record.turns], game.result_text(record.state), headers
+    )
+    try:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    except OSError as error:
+        raise PliesError(f"--pgn: cannot write {path}: {error.strerror}") from None
+    click.echo(f"PGN written to {path}", err=True)
 
 
 def _prompt(text: str) -> str:
