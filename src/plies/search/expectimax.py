@@ -57,12 +57,12 @@ import time
 from collections.abc import Hashable
 from typing import Any, TypeVar
 
-from plies.errors import GameDefinitionError, MissingCapabilityError, UnknownNameError
+from plies.errors import GameDefinitionError, UnknownNameError
 from plies.game import (
     CHANCE,
     Game,
-    HasValueBounds,
     checked_outcomes,
+    require_value_bounds,
 )
 from plies.search.result import (
     Backup,
@@ -71,12 +71,10 @@ from plies.search.result import (
     Path,
     SearchResult,
 )
-from plies.search.textbook import NON_STRICT, TextbookSearch
+from plies.search.textbook import NON_STRICT, Line, TextbookSearch
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
-
-Line = tuple[Any, ...]
 
 
 class _ChanceSearch(TextbookSearch[S, A]):
@@ -240,12 +238,7 @@ def _max_player(game: Game[S, A], state: S, max_player: str | None) -> str:
 
 def _value_bounds(game: Game[Any, Any], bounds: tuple[float, float] | None) -> tuple[float, float]:
     if bounds is None:
-        if not isinstance(game, HasValueBounds):
-            raise MissingCapabilityError(
-                f"game '{game.name}' has no value bounds (value_bounds); "
-                "Star1's pruning at chance nodes needs them"
-            )
-        bounds = game.value_bounds
+        bounds = require_value_bounds(game, "Star1's pruning at chance nodes")
     lower, upper = bounds
     if not (math.isfinite(lower) and math.isfinite(upper) and lower <= upper):
         raise GameDefinitionError(
