@@ -1,0 +1,14 @@
+"""plies games: the registered games and their options."""
+
+from __future__ import annotations
+
+import click
+
+from plies.games import GAMES
+
+
+@click.command()
+def games() -> None:
+    """List the games and their options."""
+    for name, entry in GAMES.items():
+        click.echo(f"{name:<10} {entry.summary}  (options: {entry.options})")

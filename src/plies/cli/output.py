@@ -1,0 +1,107 @@
+"""What every command shares: formatting, JSON, progress bars and the Ctrl-C rule.
+
+Ctrl-C during long work is caught where the work runs (:func:`until_interrupted`); the command
+then prints what was done and ends with :func:`exit_interrupted` (a line on stderr, status 130).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.progress import Progress, ProgressColumn
+
+from plies.game import Game, HasPositionNotation, require_position_notation
+from plies.games import make_game
+from plies.search import SearchResult
+
+
+def console() -> Console:
+    """Standard output as Rich sees it: no highlighting, lines never wrapped."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 node``, ``2,048 nodes``."""
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
+
+
+def echo_json(data: dict[str, Any]) -> None:
+    """One JSON object on standard output."""
+    click.echo(json.dumps(data, indent=2))
+
+
+def json_number(value: float) -> float | None:
+    """A float for JSON: NaN (no score yet) becomes null."""
+    return None if math.isnan(value) else round(value, 6)
+
+
+def progress_bar(*columns: str | ProgressColumn) -> Progress:
+    """A transient progress bar on stderr, shown only when stderr is a terminal."""
+    return Progress(
+        *columns, console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
+    )
+
+
+@dataclass
+class Interruption:
+    """Whether Ctrl-C ended the work inside :func:`until_interrupted`."""
+
+    happened: bool = False
+
+
+@contextmanager
+def until_interrupted() -> Iterator[Interruption]:
+    """Run the block until it ends or Ctrl-C stops it; what it did so far stays usable."""
+    interruption = Interruption()
+    try:
+        yield interruption
+    except KeyboardInterrupt:
+        interruption.happened = True
+
+
+def exit_interrupted(message: str) -> NoReturn:
+    """Say what an interruption left (``plies: interrupted; ...``) and exit with status 130."""
+    click.echo(f"plies: interrupted; {message}", err=True)
+    sys.exit(130)
+
+
+def game_and_state(spec: str, position: str | None) -> tuple[Game[Any, Any], Any]:
+    """The game a spec names and its initial state, or ``position`` read in its notation."""
+    game = make_game(spec)
+    if position is None:
+        return game, game.initial_state()
+    parse = require_position_notation(game, "reading a position")
+    return game, parse(position)
+
+
+def position_text(game: Game[Any, Any], state: Any) -> str:
+    """The state in the game's position notation, else its repr."""
+    return game.format_position(state) if isinstance(game, HasPositionNotation) else repr(state)
+
+
+def line_notation(game: Game[Any, Any], state: Any, line: tuple[Any, ...]) -> list[str]:
+    """Each action of a line in the game's notation, played from ``state``."""
+    moves = []
+    for action in line:
+        moves.append(game.format_action(state, action))
+        state = game.result(state, action)
+    return moves
+
+
+def search_summary(result: SearchResult[Any]) -> str:
+    """``N nodes, N leaves, N cutoffs, T s (R nodes/s)``."""
+    stats = result.stats
+    rate = stats.nodes / stats.time if stats.time > 0 else 0.0
+    return (
+        f"{plural(stats.nodes, 'node')}, {plural(stats.leaves, 'leaf', 'leaves')}, "
+        f"{plural(stats.cutoffs, 'cutoff')}, "
+        f"{stats.time:.3f} s ({rate:,.0f} nodes/s)"
+    )

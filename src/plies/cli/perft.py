@@ -1,0 +1,72 @@
+"""plies perft: count the move paths of a given depth."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+
+from plies.cli.output import (
+    echo_json,
+    game_and_state,
+)
+
+
+@click.command("perft")
+@click.argument("game_spec", metavar="GAME")
+@click.argument("depth", type=click.IntRange(min=0))
+@click.option("--position", help="Count from this position instead of the initial one.")
+@click.option("--divide", "split", is_flag=True, help="List the count under each first move.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"nodes": N, "time": s}.')
+def perft_command(
+    game_spec: str, depth: int, position: str | None, split: bool, as_json: bool
+) -> None:
+    """Count the move paths of exactly DEPTH plies from the start (or POSITION) of GAME."""
+    import time
+
+    from rich.progress import Progress
+
+    from plies.perft import divide, perft
+
+    game, state = game_and_state(game_spec, position)
+    started = time.perf_counter()
+    counts: list[tuple[Any, int]] = []
+    interrupted = False
+    if depth == 0 or game.is_terminal(state):
+        nodes = perft(game, state, depth)
+    else:
+        with Progress(
+            console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
+        ) as bar:
+            task = bar.add_task(f"perft {depth}", total=len(game.actions(state)))
+            try:
+                for action, count in divide(game, state, depth):
+                    counts.append((action, count))
+                    bar.advance(task)
+            except KeyboardInterrupt:
+                interrupted = True
+        nodes = sum(count for _, count in counts)
+    seconds = time.perf_counter() - started
+    moves = [(game.format_action(state, action), count) for action, count in counts]
+    if as_json:
+        data: dict[str, Any] = {"nodes": nodes, "time": round(seconds, 6)}
+        if split:
+            data["divide"] = dict(moves)
+        if interrupted:
+            data["complete"] = False
+        echo_json(data)
+    else:
+        if split:
+            for move, count in moves:
+                click.echo(f"{move}: {count:,}")
+        rate = nodes / seconds if seconds > 0 else 0.0
+        click.echo(f"perft {depth}: {nodes:,} nodes in {seconds:.3f} s ({rate:,.0f} nodes/s)")
+    if interrupted:
+        click.echo(
+            f"plies: interrupted after {len(counts)} of {len(game.actions(state))} first moves;"
+            " the count covers those moves only",
+            err=True,
+        )
+        sys.exit(130)

@@ -1,0 +1,156 @@
+"""plies play: a game between agents, a human at the terminal among them."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from plies.agents import AbandonedError, Agent, make_agent
+from plies.cli.output import (
+    game_and_state,
+    plural,
+    search_summary,
+)
+from plies.errors import PliesError
+from plies.game import CHANCE, HasPositionNotation
+from plies.games import GAMES
+from plies.play import GameRecord, Turn, outcome_text, play_game
+from plies.spec import parse_spec
+
+
+def turn_printer(quiet: bool) -> Any:
+    def on_turn(record: GameRecord, turn: Turn) -> None:
+        if turn.player == CHANCE:
+            click.echo(f"{len(record.turns)}. chance: {turn.notation}")
+            return
+        line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
+        if turn.search is not None and turn.search.algorithm == "perfect":
+            stats = turn.search.stats
+            line += f"  [{turn.search.note}; {plural(stats.nodes, 'position')}, {stats.time:.3f} s]"
+        elif turn.search is not None and turn.search.note is not None:
+            line += f"  [{turn.search.note}; {search_summary(turn.search)}]"
+        elif turn.search is not None:
+            depth = "" if turn.search.score is None else f"depth {turn.search.depth_limit}; "
+            line += (
+                f"  [{depth}value for {turn.player}: {turn.search.value:.3g}; "
+                f"{search_summary(turn.search)}]"
+            )
+        click.echo(line)
+        if not quiet:
+            click.echo(record.game.display(record.state))
+
+    return on_turn
+
+
+@click.command()
+@click.argument("game_spec", metavar="GAME")
+@click.option(
+    "--first",
+    "first_spec",
+    default="human",
+    show_default=True,
+    help="Agent for the first player: human, random, minimax, alphabeta[:depth=N], "
+    "engine[:time=S], perfect[:time=S] (connect4).",
+)
+@click.option(
+    "--second",
+    "second_spec",
+    default=None,
+    help="Agent for the second player [default: the game's usual opponent: perfect "
+    "alphabeta for the small games, alphabeta:depth=4 for the board games].",
+)
+@click.option(
+    "--third",
+    "third_spec",
+    default=None,
+    help="Agent for the third player of a three-player game [default: as --second].",
+)
+@click.option("--position", help="Start from this position instead of the initial one.")
+@click.option("--seed", type=int, default=None, help="Seed for random agents and the dice.")
+@click.option("--quiet", is_flag=True, help="Print the moves only, not the board after each.")
+@click.option(
+    "--pgn",
+    "pgn_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Chess: write the game to this PGN file when it ends (also when abandoned).",
+)
+def play(
+    game_spec: str,
+    first_spec: str,
+    second_spec: str | None,
+    third_spec: str | None,
+    position: str | None,
+    seed: int | None,
+    quiet: bool,
+    pgn_path: str | None,
+) -> None:
+    """Play GAME between agents (a human at the terminal among them); nature rolls the dice
+    of games with chance."""
+    game, state = game_and_state(game_spec, position)
+    opponent = GAMES[parse_spec(game_spec).name].opponent
+    specs = [first_spec, second_spec or opponent, third_spec or opponent]
+    if len(game.players) > len(specs):
+        raise PliesError(f"'{game.name}' has {len(game.players)} players; plies play seats 3")
+    if third_spec is not None and len(game.players) < 3:
+        raise PliesError(f"--third: '{game.name}' has only {len(game.players)} players")
+    agents: dict[str, Agent] = {}
+    for index, (player, spec) in enumerate(zip(game.players, specs, strict=False)):
+        agent_seed = None if seed is None else seed + index
+        agents[player] = make_agent(spec, game, seed=agent_seed, read=_prompt, write=click.echo)
+    click.echo("   ".join(f"{p}: {spec}" for p, spec in zip(game.players, specs, strict=False)))
+    click.echo(game.display(state))
+    on_turn = turn_printer(quiet)
+    so_far = GameRecord(game, state, state)
+
+    def remember(record: GameRecord, turn: Turn) -> None:
+        nonlocal so_far
+        so_far = record
+        on_turn(record, turn)
+
+    if pgn_path is not None and not callable(getattr(game, "pgn", None)):
+        raise PliesError(f"--pgn: '{game.name}' has no PGN notation (chess has)")
+    try:
+        dice = None if seed is None else random.Random(seed)
+        record = play_game(game, agents, state, remember, chance=dice)
+    except (AbandonedError, KeyboardInterrupt):
+        if pgn_path is not None:
+            _write_pgn(pgn_path, so_far, specs)
+        moves = " ".join(turn.notation for turn in so_far.turns) or "-"
+        click.echo(f"\ngame abandoned after {len(so_far.turns)} moves: {moves}", err=True)
+        if isinstance(game, HasPositionNotation):
+            click.echo(
+                f"resume with: plies play {game_spec} --position "
+                f"'{game.format_position(so_far.state)}'",
+                err=True,
+            )
+        raise
+    click.echo(f"game over after {len(record.turns)} moves: {outcome_text(game, record.state)}")
+    if pgn_path is not None:
+        _write_pgn(pgn_path, record, specs)
+
+
+def _write_pgn(path: str, record: GameRecord, specs: list[str]) -> None:
+    """Write a chess game record as PGN, the agents' specs as the players' names."""
+    game: Any = record.game
+    headers = {"Event": "plies play", "White": specs[0], "Black": specs[1]}
+    text = game.pgn(
+        record.start, [t.action for t in record.turns], game.result_text(record.state), headers
+    )
+    try:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    except OSError as error:
+        raise PliesError(f"--pgn: cannot write {path}: {error.strerror}") from None
+    click.echo(f"PGN written to {path}", err=True)
+
+
+def _prompt(text: str) -> str:
+    """Read a line from the terminal (or piped input); EOFError at its end."""
+    click.echo(text, nl=False)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
