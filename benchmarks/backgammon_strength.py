@@ -1,12 +1,13 @@
 """Backgammon: a greedy 1-ply player on the game's evaluation against a uniformly random player.
 
-The greedy player plays the turn whose resulting position :meth:`Backgammon.evaluate` scores
-best for it (the first such in the order of the legal turns); the random player a uniformly
-random legal turn. Colours alternate game by game; game ``i`` draws its dice from
-``random.Random(seed + i)`` and the random player's choices from ``random.Random(seed - i - 1)``,
-so a run repeats exactly. Prints the greedy player's wins, gammons and backgammons, its points
-per game, and games per second; a progress line runs meanwhile, and Ctrl-C prints the games
-finished so far and stops (exit status 130).
+The greedy player is the agent ``expectiminimax:depth=1``: it plays the turn whose resulting
+position :meth:`Backgammon.evaluate` scores best for it (the first such in the order of the legal
+turns); the random player is the agent ``random``, a uniformly random legal turn. Colours
+alternate game by game; game ``i`` draws its dice from ``random.Random(seed + i)`` and the random
+player is seeded with ``seed - i - 1``, so a run repeats exactly. Prints the greedy player's
+wins, gammons and backgammons, its points per game, and games per second (a match of
+:mod:`plies.match` scores wins, draws and losses only, not the points of a win); a progress line
+runs meanwhile, and Ctrl-C prints the games finished so far and stops (exit status 130).
 
 Usage (from the repository root)::
 
@@ -20,26 +21,10 @@ import random
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
-from plies.agents import RandomAgent
-from plies.game import Game
+from plies.agents import make_agent
 from plies.games.backgammon import Backgammon
 from plies.play import play_game
-
-
-@dataclass
-class GreedyAgent:
-    """Plays the legal turn whose result the game's EVAL scores best for the mover."""
-
-    name: str = "greedy"
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        mover = game.to_move(state)
-        return max(
-            game.actions(state),
-            key=lambda action: game.evaluate(game.result(state, action), mover),  # type: ignore[attr-defined]
-        )
 
 
 @dataclass
@@ -84,12 +69,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         parser.error("--games must be at least 1")
     game = Backgammon()
-    greedy = GreedyAgent()
+    greedy = make_agent("expectiminimax:depth=1", game)
     tally = Tally()
     began = time.perf_counter()
     try:
         for index in range(args.games):
-            opponent = RandomAgent(random.Random(args.seed - index - 1))
+            opponent = make_agent("random", game, seed=args.seed - index - 1)
             greedy_side = game.players[index % 2]  # greedy plays White in even-numbered games
             agents = {greedy_side: greedy, game.opponent(greedy_side): opponent}
             record = play_game(game, agents, chance=random.Random(args.seed + index))

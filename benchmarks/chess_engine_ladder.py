@@ -92,8 +92,8 @@ def main() -> int:
         nodes, started, same = 0, time.perf_counter(), 0
         for label, state in states.items():
             final = list(iterate(game, state, Limits(depth=args.depth), options))[-1]
-            nodes += final.nodes
-            move = game.format_action(state, final.move)
+            nodes += final.stats.nodes
+            move = game.format_action(state, final.action)
             reference.setdefault(label, move)
             same += move == reference[label]
         seconds = time.perf_counter() - started
@@ -110,7 +110,7 @@ def main() -> int:
         for puzzle, text, best, depth in PUZZLES:
             state = position(game, text)
             final = list(iterate(game, state, Limits(depth=depth), options))[-1]
-            solved = game.format_action(state, final.move) == best
+            solved = game.format_action(state, final.action) == best
             if "mate" in puzzle:
                 solved = solved and final.mate is not None and final.mate > 0
             marks.append("yes" if solved else "no")

@@ -122,7 +122,7 @@ def main() -> None:
     solved = 0
     for problem in problems:
         board = chess.Board(problem.fen)
-        result = search(game, game.parse_position(problem.fen), Limits(time=args.time))
+        result = search(game, game.parse_position(problem.fen), Limits(seconds=args.time))
         score = result.score if result.score is not None else 0.0
         plies = round(MATE - score) if score >= 1 else None
         found = plies == 2 * problem.moves - 1 and result.action == problem.key
@@ -131,7 +131,7 @@ def main() -> None:
         print(
             f"{'solved' if found else 'MISSED':6}  mate in {problem.moves}:"
             f" key {board.san(problem.key):6}"
-            f" engine {board.san(result.action):6} {mate:10} depth {result.depth_limit:2}"
+            f" engine {board.san(result.action):6} {mate:10} depth {result.depth:2}"
             f" {result.stats.time:5.2f} s  {problem.source}",
             flush=True,
         )

@@ -40,7 +40,7 @@ def main() -> int:
                     break
                 state = following
             started = time.perf_counter()
-            result = search(game, state, Limits(time=args.budget))
+            result = search(game, state, Limits(seconds=args.budget))
             times.append(time.perf_counter() - started)
             assert result.action in list(game.actions(state))
         ms = sorted(t * 1000 for t in times)

@@ -66,7 +66,7 @@ def main() -> int:
             nodes, started, values = 0, time.perf_counter(), []
             for state in states:
                 final = list(iterate(game, state, Limits(depth=depth), options))[-1]
-                nodes += final.nodes
+                nodes += final.stats.nodes
                 values.append(final.value)
             seconds = time.perf_counter() - started
             if baseline_values is None:

@@ -1,13 +1,15 @@
 """MCTS strength: tic-tac-toe against perfect play, and Connect Four, Othello and checkers
 against a uniformly random player.
 
-The MCTS player is :class:`plies.search.mcts.MCTS` with its defaults (UCB1, c = sqrt 2, random
-playouts: Connect Four's compiled, MCTS-Solver on), ``--iterations`` per move, keeping its tree
-from move to move. Targets: at 2,000 iterations it never loses a tic-tac-toe game to perfect
+The MCTS player is the agent ``mcts:iterations=N`` (:class:`plies.search.mcts.MCTS` with its
+defaults: UCB1, c = sqrt 2, random playouts, Connect Four's compiled, MCTS-Solver on), N =
+``--iterations`` per move, keeping its tree from move to move; the random player is the agent
+``random``. Targets: at 2,000 iterations it never loses a tic-tac-toe game to perfect
 play (50 games, colours alternating: all draws), and it wins at least 95 of 100 games against
 the random player in each of the other games.
 
-The perfect tic-tac-toe player chooses uniformly at random among the moves that keep the exact
+The perfect tic-tac-toe player (the library has none: ``alphabeta`` always plays the first best
+move) chooses uniformly at random among the moves that keep the exact
 minimax value, computed by a memoised negamax that is checked first against
 :func:`plies.search.minimax` on every first move. In game ``i`` MCTS plays the first player when
 ``i`` is even; its seed is ``seed + i`` and the opponent's ``seed - i - 1``, so a run repeats
@@ -27,14 +29,16 @@ import functools
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from plies.agents import Agent, make_agent
 from plies.game import Game, WinLossDrawGame
 from plies.games import make_game
 from plies.games.tictactoe import TicTacToe
+from plies.match import GameOutcome, MatchResult, summarise
 from plies.play import play_game
 from plies.search import SearchResult, minimax
 from plies.search.mcts import MCTS
@@ -66,68 +70,50 @@ class PerfectPlayer:
 
     rng: random.Random
     name: str = "perfect"
+    last: SearchResult[Any] | None = None
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         value = tictactoe_value(state)
         best = [a for a in game.actions(state) if -tictactoe_value(game.result(state, a)) == value]
         return self.rng.choice(best)
 
-
-@dataclass
-class RandomPlayer:
-    rng: random.Random
-    name: str = "random"
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        return self.rng.choice(list(game.actions(state)))
-
-
-@dataclass
-class MctsPlayer:
-    """MCTS with a fixed number of iterations a move; its tree is kept between moves."""
-
-    mcts: MCTS[Any, Any]
-    iterations: int
-    name: str = "mcts"
-    last: SearchResult[Any] | None = field(default=None, repr=False)
-    searched: int = 0
-    seconds: float = 0.0
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        self.last = self.mcts.search(state, iterations=self.iterations)
-        self.searched += self.last.stats.nodes
-        self.seconds += self.last.stats.time
-        return self.last.action
+    def reset(self) -> None:
+        """Nothing is kept between moves."""
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """One game from MCTS's side: 1 win, 0 draw, -1 loss."""
+class Played:
+    """One game: its outcome for MCTS (A) as a match records it, and MCTS's search totals."""
 
-    result: int
-    moves: int
-    seconds: float
+    outcome: GameOutcome
     iterations: int
     search_seconds: float
 
 
-def play_one(match: str, index: int, iterations: int, seed: int) -> Outcome:
+def play_one(match: str, index: int, iterations: int, seed: int) -> Played:
     game = make_game(match)
     assert isinstance(game, WinLossDrawGame)
     MCTS(game).search(game.initial_state(), iterations=1)  # loads a compiled playout untimed
-    mcts = MctsPlayer(MCTS(game, seed=seed + index), iterations)
-    opponent_rng = random.Random(seed - index - 1)
-    opponent: Callable[..., Any]
-    opponent = PerfectPlayer(opponent_rng) if match == "tictactoe" else RandomPlayer(opponent_rng)
+    mcts = make_agent(f"mcts:iterations={iterations}", game, seed=seed + index)
+    opponent: Agent
+    if match == "tictactoe":
+        opponent = PerfectPlayer(random.Random(seed - index - 1))
+    else:
+        opponent = make_agent("random", game, seed=seed - index - 1)
     first, second = game.players
     side = first if index % 2 == 0 else second
     agents = {side: mcts, game.opponent(side): opponent}
     began = time.perf_counter()
-    record = play_game(game, agents)  # type: ignore[arg-type]
+    record = play_game(game, agents)
+    seconds = time.perf_counter() - began
     winner = game.winner(record.state)
-    result = 0 if winner is None else 1 if winner == side else -1
-    return Outcome(
-        result, len(record.turns), time.perf_counter() - began, mcts.searched, mcts.seconds
+    result = 0.5 if winner is None else float(winner == side)
+    outcome = GameOutcome(index, 0, side, result, len(record.turns), seconds)  # from the start
+    searches = [t.search for t in record.turns if t.player == side and t.search is not None]
+    return Played(
+        outcome,
+        sum(s.stats.nodes for s in searches),
+        sum(s.stats.time for s in searches),
     )
 
 
@@ -135,44 +121,35 @@ def play_one(match: str, index: int, iterations: int, seed: int) -> Outcome:
 class Tally:
     match: str
     planned: int
-    outcomes: list[Outcome] = field(default_factory=list)
+    played: list[Played] = field(default_factory=list)
 
-    @property
-    def wins(self) -> int:
-        return sum(o.result == 1 for o in self.outcomes)
-
-    @property
-    def draws(self) -> int:
-        return sum(o.result == 0 for o in self.outcomes)
-
-    @property
-    def losses(self) -> int:
-        return sum(o.result == -1 for o in self.outcomes)
+    def score(self) -> MatchResult:
+        return summarise(p.outcome for p in self.played)
 
     def verdict(self) -> tuple[str, str]:
         """The target and whether it is met (on the games finished)."""
-        played = len(self.outcomes)
+        played, score = len(self.played), self.score()
         if self.match == "tictactoe":
-            return "no loss (all draws)", "MET" if self.losses == 0 and played else "NOT MET"
+            return "no loss (all draws)", "MET" if score.losses == 0 and played else "NOT MET"
         needed = -(-95 * self.planned // 100)
         target = f">= {needed} wins of {self.planned}"
         if played < self.planned:
             return target, "INCOMPLETE"
-        return target, "MET" if self.wins >= needed else "NOT MET"
+        return target, "MET" if score.wins >= needed else "NOT MET"
 
     def row(self) -> list[str]:
-        played = len(self.outcomes)
-        seconds = sum(o.seconds for o in self.outcomes)
-        searched = sum(o.iterations for o in self.outcomes)
-        search_seconds = sum(o.search_seconds for o in self.outcomes)
+        played, score = len(self.played), self.score()
+        seconds = sum(p.outcome.seconds for p in self.played)
+        searched = sum(p.iterations for p in self.played)
+        search_seconds = sum(p.search_seconds for p in self.played)
         opponent = "perfect" if self.match == "tictactoe" else "random"
         target, verdict = self.verdict()
         return [
             f"{self.match} vs {opponent}",
             f"{played}/{self.planned}",
-            str(self.wins),
-            str(self.draws),
-            str(self.losses),
+            str(score.wins),
+            str(score.draws),
+            str(score.losses),
             f"{seconds / played:.2f}" if played else "-",
             f"{searched / search_seconds:,.0f}" if search_seconds else "-",
             target,
@@ -195,7 +172,7 @@ def report(tallies: list[Tally], iterations: int) -> None:
     sys.stdout.flush()
 
 
-def games(match: str, count: int, iterations: int, seed: int, jobs: int) -> Iterator[Outcome]:
+def games(match: str, count: int, iterations: int, seed: int, jobs: int) -> Iterator[Played]:
     """The outcomes of games 0..count-1, in order, ``jobs`` at a time."""
     if jobs == 1:
         for index in range(count):
@@ -231,11 +208,12 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     try:
         for tally in tallies:
-            for outcome in games(tally.match, tally.planned, args.iterations, args.seed, args.jobs):
-                tally.outcomes.append(outcome)
+            for played in games(tally.match, tally.planned, args.iterations, args.seed, args.jobs):
+                tally.played.append(played)
+                score = tally.score()
                 print(
-                    f"\r{tally.match}: game {len(tally.outcomes)}/{tally.planned}: "
-                    f"{tally.wins} wins, {tally.draws} draws, {tally.losses} losses "
+                    f"\r{tally.match}: game {len(tally.played)}/{tally.planned}: "
+                    f"{score.wins} wins, {score.draws} draws, {score.losses} losses "
                     f"({time.perf_counter() - began:.0f} s)",
                     end="",
                     file=sys.stderr,

@@ -6,7 +6,8 @@ chance node, equally likely or skewed (1/2, 1/4, 1/8, 1/8), leaves uniform integ
 [-100, 100] (a hash of the tree's seed and the leaf's path) with Star1 told those bounds. Both
 searches visit children in the same order; nodes, leaves and seconds are summed over the trees.
 
-Backgammon. Positions from seeded random games where a player has just rolled, searched to
+Backgammon. Positions from seeded random games (:func:`plies.testing.random_position`, 12 to 79
+plies in, the rolls drawn with their probabilities) where a player has just rolled, searched to
 depth 2 (the mover's turn, every roll, the opponent's turn, then EVAL before the next roll),
 with the game's value bounds (-3, 3). Each position is searched once untimed first, so both
 searches find the game's move-generation cache warm. Skipped with a note when there is no
@@ -35,6 +36,7 @@ from plies.errors import UnknownNameError
 from plies.game import CHANCE, Game
 from plies.games import make_game
 from plies.search import expectiminimax
+from plies.testing import random_position
 
 LEAF_RANGE = 100
 SKEWED = (0.5, 0.25, 0.125, 0.125)
@@ -152,16 +154,13 @@ def progress(text: str) -> None:
 
 
 def backgammon_positions(game: Game[Any, Any], count: int, seed: int) -> list[Any]:
-    """States of seeded random games where a player has rolled: 6 to 40 turns in."""
+    """States of seeded random games where a player has rolled: 12 to 79 plies (6 to 40 turns)
+    in, the dice drawn with their probabilities."""
     rng = random.Random(seed)
     found: list[Any] = []
     while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(12, 80)):
-            if game.is_terminal(state):
-                break
-            state = game.result(state, rng.choice(list(game.actions(state))))
-        if not game.is_terminal(state) and game.to_move(state) != CHANCE:
+        state = random_position(game, rng, range(12, 80))
+        if game.to_move(state) != CHANCE:
             found.append(state)
     return found
 

@@ -15,9 +15,9 @@ import argparse
 import sys
 import time
 
-from plies.effort import EffortRow, effort_table, format_effort_table, plot_effort
 from plies.errors import PliesError
 from plies.games.tictactoe import TicTacToe
+from plies.lectures.effort import EffortRow, effort_table, format_effort_table, plot_effort
 
 MARKS = (0, 2, 4, 6, 8)
 

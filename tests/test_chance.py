@@ -5,62 +5,21 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
 
 import pytest
 
 from plies.agents import make_agent
+from plies.capabilities import HasChance
 from plies.errors import GameDefinitionError, UnsupportedGameError
-from plies.game import CHANCE, Game, HasChance, checked_outcomes, has_chance, sample_outcome
+from plies.game import CHANCE, checked_outcomes, has_chance, sample_outcome
 from plies.games import make_game
 from plies.play import play_game
 from plies.search import alphabeta, minimax
-
-State = tuple[int, int, str, str]
-"""(X's total, O's total, who moves: X, O or CHANCE, who stepped last)."""
-
-
-class CoinRace(Game[State, int]):
-    """First to 5 wins. A player steps 1 or 2, then a coin adds 0 or 1 more to that player."""
-
-    name = "coin-race"
-    players = ("X", "O")
-
-    def __init__(self, outcomes: Sequence[tuple[int, float]] = ((0, 0.5), (1, 0.5))) -> None:
-        self.outcomes = tuple(outcomes)
-
-    def initial_state(self) -> State:
-        return (0, 0, "X", "O")
-
-    def to_move(self, state: State) -> str:
-        return state[2]
-
-    def actions(self, state: State) -> Sequence[int]:
-        if state[2] == CHANCE:
-            return [outcome for outcome, _ in self.outcomes]
-        return [1, 2]
-
-    def chance_outcomes(self, state: State) -> Sequence[tuple[int, float]]:
-        return self.outcomes
-
-    def result(self, state: State, action: int) -> State:
-        x, o, mover, last = state
-        if mover == CHANCE:
-            x, o = (x + action, o) if last == "X" else (x, o + action)
-            return (x, o, self.opponent(last), last)
-        x, o = (x + action, o) if mover == "X" else (x, o + action)
-        return (x, o, CHANCE, mover)
-
-    def is_terminal(self, state: State) -> bool:
-        return max(state[0], state[1]) >= 5
-
-    def utility(self, state: State, player: str) -> float:
-        winner = "X" if state[0] >= 5 else "O"
-        return 1 if winner == player else -1
+from plies.testing import DiceRace
 
 
 def test_the_capability_is_recognised() -> None:
-    assert isinstance(CoinRace(), HasChance) and has_chance(CoinRace())
+    assert isinstance(DiceRace(), HasChance) and has_chance(DiceRace())
     assert not has_chance(make_game("tictactoe"))
 
 
@@ -75,7 +34,7 @@ def test_the_capability_is_recognised() -> None:
 def test_bad_probabilities_name_the_problem(
     outcomes: tuple[tuple[int, float], ...], message: str
 ) -> None:
-    game = CoinRace(outcomes)
+    game = DiceRace(die=outcomes)
     state = game.result(game.initial_state(), 1)
     with pytest.raises(GameDefinitionError, match=message):
         checked_outcomes(game, state)
@@ -84,17 +43,17 @@ def test_bad_probabilities_name_the_problem(
 
 
 def test_nature_draws_each_outcome_with_its_probability() -> None:
-    game = CoinRace(((0, 0.25), (1, 0.75)))
+    game = DiceRace(die=((0, 0.25), (1, 0.75)))
     state = game.result(game.initial_state(), 2)
     rng = random.Random(7)
     counts = Counter(sample_outcome(game, state, rng) for _ in range(20_000))
     assert abs(counts[1] / 20_000 - 0.75) < 0.02  # 0.75 +- 6.5 standard deviations
-    certain = CoinRace(((0, 0.0), (1, 1.0)))
+    certain = DiceRace(die=((0, 0.0), (1, 1.0)))
     assert {sample_outcome(certain, state, rng) for _ in range(200)} == {1}
 
 
 def test_played_games_alternate_players_and_nature_reproducibly() -> None:
-    game = CoinRace()
+    game = DiceRace()
 
     def record(seed: int) -> list[tuple[str, str]]:
         agents = {p: make_agent("random", game, seed=i) for i, p in enumerate(game.players)}
@@ -109,7 +68,7 @@ def test_played_games_alternate_players_and_nature_reproducibly() -> None:
 
 @pytest.mark.parametrize("search", [minimax, alphabeta])
 def test_deterministic_searches_refuse_chance_games(search: object) -> None:
-    game = CoinRace()
+    game = DiceRace()
     with pytest.raises(UnsupportedGameError, match="chance nodes"):
         search(game, game.initial_state())  # type: ignore[operator]
     for spec in ("alphabeta", "minimax", "engine:depth=2"):

@@ -337,9 +337,9 @@ def test_solve_each_move_lists_all_best_moves(run_cli: Run) -> None:
 def test_effort_interrupted_keeps_finished_rows(
     run_cli: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import plies.effort
+    import plies.lectures.effort
 
-    original = plies.effort.ALGORITHMS["minimax"]
+    original = plies.lectures.effort.ALGORITHMS["minimax"]
     calls = 0
 
     def interrupt_later(*args: object, **kwargs: object) -> object:
@@ -349,7 +349,7 @@ def test_effort_interrupted_keeps_finished_rows(
             raise KeyboardInterrupt
         return original(*args, **kwargs)
 
-    monkeypatch.setitem(plies.effort.ALGORITHMS, "minimax", interrupt_later)
+    monkeypatch.setitem(plies.lectures.effort.ALGORITHMS, "minimax", interrupt_later)
     result = run_cli("effort", "tictactoe", "--plies", "8,6", "--json")
     assert result.code == 130
     data = json.loads(result.out)

@@ -21,16 +21,16 @@ from pathlib import Path
 
 import pytest
 
-from plies.effort import (
+from plies.errors import PliesError, RenderError, SpecError, UnknownNameError
+from plies.games.tictactoe import TicTacToe
+from plies.lectures.effort import (
     EffortRow,
     effort_table,
     format_effort_table,
     plot_effort,
     positions_by_ply,
 )
-from plies.errors import PliesError, RenderError, SpecError, UnknownNameError
-from plies.game import FunctionGame, define_game
-from plies.games.tictactoe import TicTacToe
+from plies.testing import take_away
 
 MARKS = (0, 2, 4, 6, 8)
 LECTURE_MINIMAX = {0: 549_946, 2: 7_293, 4: 176.2, 6: 11.0, 8: 1.3}
@@ -42,20 +42,6 @@ def rows() -> dict[int, EffortRow]:
     table = effort_table(TicTacToe(), MARKS)
     assert [row.plies for row in table] == list(MARKS)
     return {row.plies: row for row in table}
-
-
-def take_away(pile: int) -> FunctionGame:
-    """Take 1 or 2; who takes the last wins. Tree size: size(n) = 1 + size(n-1) + size(n-2)."""
-    return define_game(
-        name="take-away",
-        players=("A", "B"),
-        initial_state=lambda: (pile, "A"),
-        to_move=lambda s: s[1],
-        actions=lambda s: [n for n in (1, 2) if n <= s[0]],
-        result=lambda s, a: (s[0] - a, "B" if s[1] == "A" else "A"),
-        is_terminal=lambda s: s[0] == 0,
-        utility=lambda s, p: -1 if s[1] == p else 1,
-    )
 
 
 # Tic-tac-toe: the lecture's table -----------------------------------------------------------

@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from plies.game import CHANCE, HasPositionNotation, sample_outcome
+from plies.capabilities import HasPositionNotation
 from plies.games import GAMES, make_game
+from plies.testing import random_move
 
 GOLDEN = Path(__file__).parent / "golden"
 SEED = 20261121
@@ -34,10 +35,7 @@ def playthrough(name: str) -> dict[str, Any]:
     steps = []
     while not game.is_terminal(state) and len(steps) < MAX_MOVES:
         actions = list(game.actions(state))
-        if game.to_move(state) == CHANCE:  # nature: an outcome drawn with its probability
-            action = sample_outcome(game, state, rng)
-        else:
-            action = rng.choice(actions)
+        action = random_move(game, state, rng)  # chance outcomes by their probabilities
         steps.append(
             {
                 "position": game.format_position(state)

@@ -8,7 +8,6 @@ import math
 import pytest
 
 from plies.errors import SpecError, UnknownNameError
-from plies.game import define_game
 from plies.games import make_game
 from plies.match import (
     GameOutcome,
@@ -20,6 +19,7 @@ from plies.match import (
     summarise,
     to_json,
 )
+from plies.testing import take_away
 
 
 def outcomes_of(results: list[float]) -> list[GameOutcome]:
@@ -103,6 +103,7 @@ def test_no_games_is_all_zero() -> None:
         "elo": 0.0,
         "elo_low": 0.0,
         "elo_high": 0.0,
+        "clamped": False,
         "complete": False,
     }
 
@@ -120,6 +121,7 @@ def test_summarise_counts_results() -> None:
         "elo",
         "elo_low",
         "elo_high",
+        "clamped",
         "complete",
     }
     assert data["score"] == 0.6667
@@ -158,16 +160,7 @@ def test_openings_skip_walks_that_end_the_game() -> None:
 def test_default_opening_plies() -> None:
     assert default_opening_plies(make_game("tictactoe")) == 1
     assert default_opening_plies(make_game("checkers")) == 4
-    other = define_game(
-        name="take-away",
-        players=("A", "B"),
-        initial_state=lambda: (5, "A"),
-        to_move=lambda s: s[1],
-        actions=lambda s: [n for n in (1, 2) if n <= s[0]],
-        result=lambda s, a: (s[0] - a, "B" if s[1] == "A" else "A"),
-        is_terminal=lambda s: s[0] == 0,
-        utility=lambda s, p: -1 if s[1] == p else 1,
-    )
+    other = take_away(5)
     assert default_opening_plies(other) == 2
     # Not a WinLossDrawGame: scored by comparing utilities. Take-away from 5 is a first-player
     # win, so perfect play wins as A plays first and loses as A plays second.

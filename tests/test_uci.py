@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import random
 import subprocess
 import sys
@@ -15,7 +16,8 @@ import pytest
 
 from plies import __version__
 from plies.games.chess import Chess
-from plies.search.engine import MATE, Report
+from plies.search import SearchResult, SearchStats
+from plies.search.result import MATE
 from plies.uci import (
     CLOCK_SHARE,
     INCREMENT_SHARE,
@@ -24,6 +26,7 @@ from plies.uci import (
     Go,
     UciEngine,
     centipawns,
+    claimable_draws_lifted,
     move_seconds,
     parse_go,
     run,
@@ -35,6 +38,9 @@ MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
 """Rd8# (the back rank)."""
 MATED_IN_ONE = "k7/8/1K6/8/8/8/8/7R b - - 0 1"
 """Black's only move Kb8 allows Rh8#."""
+AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+SHUFFLE = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
+"""Back to the initial position twice: a threefold repetition, drawn only when claimed."""
 
 
 # Through python-chess, as a GUI uses it --------------------------------------------------------
@@ -142,6 +148,47 @@ def test_isready_during_a_search_and_quit() -> None:
         process.wait()
 
 
+def test_claimable_draws_are_played_on(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board()
+    for move in SHUFFLE:
+        board.push_uci(move)
+    assert board.can_claim_threefold_repetition()
+    result = engine.play(board, chess.engine.Limit(depth=2), game=board)
+    assert result.move in board.legal_moves
+
+
+def test_bad_input_never_ends_the_loop() -> None:
+    """Piped at once (a search with a limit ends before the next command is read): every
+    ``go`` gets its ``bestmove``, nothing goes to stderr, even a byte that is no UTF-8."""
+    commands = [
+        "uci",
+        "\xff\xfe",
+        "position fen not/a/fen w - - 0 1",
+        "go depth 2",
+        "position startpos moves e2e4 banana",
+        "go depth 99999999999999999999",
+        "go movetime -5",
+        "setoption name Hash value 1e999",
+        "position startpos moves " + " ".join(SHUFFLE),
+        "go wtime",
+        "go depth 2",
+    ]
+    done = subprocess.run(
+        COMMAND,
+        input="\n".join(commands).encode("latin-1") + b"\n",
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},  # strict decoding of stdin
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == b""
+    lines = done.stdout.decode().splitlines()
+    best = [line.split()[1] for line in lines if line.startswith("bestmove")]
+    assert len(best) == 5 and best[0] == "0000"
+    assert all(chess.Move.from_uci(move) in chess.Board(AFTER_E4).legal_moves for move in best[1:3])
+    assert all(chess.Move.from_uci(move) in chess.Board().legal_moves for move in best[3:])
+    assert sum(line.startswith("info string") for line in lines) == 8
+
+
 def test_end_of_input_ends_cleanly() -> None:
     done = subprocess.run(
         COMMAND,
@@ -172,6 +219,18 @@ class Session:
         self.engine.finish()
         return self.lines[start:]
 
+    def search(self, command: str, within: float = 30.0) -> list[str]:
+        """The answers to a ``go`` that must end by itself (no ``stop``) within ``within``
+        seconds: a liveness bound, not a speed figure."""
+        start = len(self.lines)
+        self.engine.handle(command)
+        deadline = time.perf_counter() + within
+        while not any(line.startswith("bestmove") for line in self.lines[start:]):
+            assert time.perf_counter() < deadline, (command, self.lines[start:])
+            time.sleep(0.01)
+        self.engine.wait()
+        return self.lines[start:]
+
 
 def test_malformed_commands_are_reported_and_ignored() -> None:
     session = Session()
@@ -179,34 +238,85 @@ def test_malformed_commands_are_reported_and_ignored() -> None:
     before = session.engine.state
     bad = [
         "frobnicate",
-        "position",
-        "position somewhere",
-        "position fen not/a/fen w - - 0 1",
-        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
-        "position startpos moves e2e4 e7e5 e1e2 e1e2",
-        "position startpos moves e2e4 banana",
-        "go depth",
-        "go depth x",
-        "go wibble 3",
-        "go depth 0",
-        "go movestogo 0 wtime 1000",
+        "ponderhit",
         "setoption",
+        "setoption name",
+        "setoption name Hash",
         "setoption name Hash value many",
         "setoption name Hash value 0",
+        "setoption name Hash value -5",
+        "setoption name Hash value 1e999",
+        "setoption name Hash value nan",
+        "setoption name Hash value 99999999999999999999",
+        "setoption name Hash value " + "9" * 5000,  # past Python's 4300 digits for int()
+        "setoption name Move Overhead value inf",
         "setoption name Contempt value 3",
     ]
     for command in bad:
         answer = session.send(command)
         assert len(answer) == 1 and answer[0].startswith("info string "), (command, answer)
         assert len(answer[0].split()) > 3, answer  # a reason, not just a word
+        assert len(answer[0]) < 200, answer  # one short line, even for a huge value
         assert session.engine.state == before, command
-    assert "e1e2" in session.send("position startpos moves e2e4 e7e5 e1e2 e1e2")[0]
+    assert (session.engine.hash_mb, session.engine.overhead_ms) == (16, 30)
     answer = session.send("go depth 1")
     board = chess.Board()
     for move in ("e2e4", "e7e5"):
         board.push_uci(move)
     assert chess.Move.from_uci(answer[-1].split()[1]) in board.legal_moves
     assert session.send("", "   ", "debug on") == []
+
+
+def test_illegal_moves_set_the_position_before_them() -> None:
+    """As Stockfish does: the moves before the first bad one are played, the rest ignored."""
+    session = Session()
+    answer = session.send("position startpos moves e2e4 e7e5 e1e2 e1e2 g1f3")
+    assert len(answer) == 1 and answer[0].startswith("info string position: move 4 'e1e2'")
+    board = chess.Board()
+    for move in ("e2e4", "e7e5", "e1e2"):
+        board.push_uci(move)
+    assert session.engine.state is not None
+    assert session.engine.state.board.fen() == board.fen()
+    best = session.send("go depth 1")[-1].split()[1]
+    assert chess.Move.from_uci(best) in board.legal_moves  # a move for Black, not for White
+    answer = session.send("position startpos moves e2e4 banana e7e5")
+    assert len(answer) == 1 and "move 2 'banana' is not a UCI move" in answer[0]
+    assert session.engine.state.board.fen() == AFTER_E4
+    answer = session.send("position startpos moves 0000")  # the null move is no chess move
+    assert len(answer) == 1 and "move 1 '0000' is not a UCI move" in answer[0]
+    assert session.engine.state.board.fen() == chess.STARTING_FEN
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "position",
+        "position somewhere",
+        "position startpos extra moves e2e4",
+        "position fen",
+        "position fen not/a/fen w - - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1 moves e2e4",
+    ],
+)
+def test_a_bad_base_position_leaves_none(command: str) -> None:
+    """The GUI believes its position is set: answering for the previous one would be wrong,
+    so every ``go`` gets the null move at once until a valid ``position``."""
+    session = Session()
+    session.send("position startpos moves e2e4")
+    answer = session.send(command)
+    assert len(answer) == 1 and answer[0].startswith("info string position: "), answer
+    assert "no position is set" in answer[0]
+    assert session.engine.state is None
+    for go in ("go depth 3", "go infinite", "go", "go frobnicate"):
+        session.engine.handle(go)  # no stop needed: the answer comes at once
+        answer = session.lines[-2:]
+        assert answer[0].startswith("info string no valid position"), (go, answer)
+        assert answer[1] == "bestmove 0000"
+    assert sum(line.startswith("bestmove") for line in session.lines) == 4
+    session.send("position startpos")
+    best = session.send("go depth 1")[-1].split()[1]
+    assert chess.Move.from_uci(best) in chess.Board().legal_moves
 
 
 def test_position_with_moves_and_fen() -> None:
@@ -251,6 +361,111 @@ def test_infinite_search_waits_for_stop_and_answers_isready() -> None:
     assert session.send("stop") == []  # nothing running: nothing to answer
 
 
+@pytest.mark.parametrize(
+    ("command", "reason", "fallback"),
+    [
+        ("go movestogo 0", "ignored movestogo '0' (less than 1)", True),
+        ("go depth x", "ignored depth 'x' (not a whole number)", True),
+        ("go depth 2.5", "ignored depth '2.5' (not a whole number)", True),
+        ("go depth 1e999", "ignored depth '1e999' (not a whole number)", True),
+        ("go nodes nan", "ignored nodes 'nan' (not a whole number)", True),
+        ("go depth 0", "ignored depth '0' (less than 1)", True),
+        ("go movetime -5", "ignored movetime '-5' (less than 0)", True),
+        ("go wtime", "ignored wtime (no value)", True),
+        ("go btime depth 1", "ignored btime (no value)", False),
+        ("go frobnicate", "ignored 'frobnicate' (unknown)", True),
+        ("go wibble 3 depth 1", "ignored 'wibble 3' (unknown)", False),
+        ("go ponder frobnicate", "ponder (unsupported); ignored 'frobnicate' (unknown)", True),
+        ("go searchmoves e7e5 mate 2 depth 1", "searchmoves (unsupported); ignored mate", False),
+        ("go depth 99999999999999999999", "(more than 2**63 - 1)", True),
+        ("go movetime " + "9" * 400, "ignored movetime '99999999999999999999...'", True),
+        ("go btime -" + "9" * 400, "ignored btime '-9999999999999999999...'", True),
+        ("go wtime 1000 winc 10", "no depth, nodes, movetime or btime for the side", True),
+        ("go movestogo 20", "no depth, nodes, movetime or btime for the side", True),
+        ("go binc 0", "no depth, nodes, movetime or btime for the side", True),
+        ("go winc -1 binc -1 wtime 900 btime 900", "ignored winc '-1' (less than 0)", False),
+        ("go movestogo 0 wtime 900 btime 900", "ignored movestogo '0'", False),
+        ("go depth x nodes 300", "ignored depth 'x'", False),
+    ],
+)
+def test_every_go_gets_one_bestmove(
+    command: str, reason: str, fallback: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A malformed ``go`` is searched with what could be understood, or for the default time
+    when that leaves no limit: the GUI never waits for a ``bestmove`` it cannot get."""
+    monkeypatch.setattr("plies.uci.DEFAULT_MOVETIME_MS", 60)
+    session = Session()
+    session.send("position startpos moves e2e4")  # Black to move: White's clock is no limit
+    answer = session.search(command)
+    notes = [line for line in answer if line.startswith("info string go: ")]
+    assert len(notes) == 1 and reason in notes[0], answer
+    assert ("searching 60 ms" in notes[0]) == fallback, notes
+    assert [line for line in answer if line.startswith("bestmove")] == answer[-1:]
+    assert chess.Move.from_uci(answer[-1].split()[1]) in chess.Board(AFTER_E4).legal_moves
+
+
+def test_valid_go_limits_search_as_asked() -> None:
+    session = Session()
+    session.send("position startpos moves e2e4")
+    for command in ("go wtime -500 btime -500", "go btime 0 wtime 100", "go movetime 0"):
+        answer = session.search(command)  # a clock run out: the shortest search
+        assert not any(line.startswith("info string") for line in answer), answer
+        assert chess.Move.from_uci(answer[-1].split()[1]) in chess.Board(AFTER_E4).legal_moves
+    assert not any(line.startswith("info string") for line in session.send("go depth 1"))
+
+
+def test_infinite_is_obeyed_despite_bad_parameters() -> None:
+    session = Session()
+    session.send("position startpos")
+    session.engine.handle("go infinite depth x")
+    time.sleep(0.2)
+    assert session.lines[0].startswith("info string go: ignored depth 'x'")
+    assert "searching" not in session.lines[0]
+    assert not any(line.startswith("bestmove") for line in session.lines)
+    session.engine.handle("stop")
+    assert session.lines[-1].startswith("bestmove ")
+
+
+def test_claimable_draws_are_searched() -> None:
+    """Under UCI, threefold repetition and the fifty-move rule are draws only when claimed:
+    while a legal move remains, the engine plays one."""
+    session = Session()
+    session.send("position startpos moves " + " ".join(SHUFFLE))
+    answer = session.send("go depth 2")
+    assert [line.split()[2] for line in answer[:-1]] == ["1", "2"]  # searched, not given up
+    assert chess.Move.from_uci(answer[-1].split()[1]) in chess.Board().legal_moves
+    for clock in (100, 150):
+        session.send(f"position fen 8/8/4k3/8/8/3QK3/8/8 w - - {clock} 90")
+        answer = session.send("go depth 2")
+        board = chess.Board(f"8/8/4k3/8/8/3QK3/8/8 w - - {clock} 90")
+        assert chess.Move.from_uci(answer[-1].split()[1]) in board.legal_moves, answer
+
+
+def test_a_dead_position_still_gets_a_move() -> None:
+    session = Session()
+    session.send("position fen 8/8/4k3/8/8/4K3/8/8 w - - 0 1")  # insufficient material
+    answer = session.send("go depth 3")
+    assert answer[0] == "info depth 0 score cp 0"
+    board = chess.Board("8/8/4k3/8/8/4K3/8/8 w - - 0 1")
+    assert chess.Move.from_uci(answer[1].split()[1]) in board.legal_moves
+
+
+def test_claimable_draws_are_lifted_at_the_root_only() -> None:
+    game = Chess()
+    state = game.parse_position("8/8/4k3/8/8/3QK3/P7/8 w - - 100 90")
+    lifted = claimable_draws_lifted(state)
+    assert game.is_terminal(state) and not game.is_terminal(lifted)
+    assert lifted.board.halfmove_clock == 99 and state.board.halfmove_clock == 100
+    assert game.is_terminal(game.result(lifted, chess.Move.from_uci("d3d4")))  # claimable
+    assert not game.is_terminal(game.result(lifted, chess.Move.from_uci("a2a3")))  # irreversible
+    state = game.from_uci_moves(game.initial_state(), SHUFFLE)
+    lifted = claimable_draws_lifted(state)
+    assert state.repetitions == 3 and lifted.repetitions == 1
+    assert lifted.board.fen() == state.board.fen()
+    back = game.from_uci_moves(lifted, SHUFFLE[:4])
+    assert game.is_repetition(back)  # a repetition in the search is still a draw
+
+
 def test_game_over_positions() -> None:
     session = Session()
     session.send(f"position fen {MATE_IN_ONE} moves d1d8")
@@ -286,16 +501,31 @@ def test_info_lines_follow_the_iterations() -> None:
 
 
 def test_parse_go() -> None:
-    go, ignored = parse_go(
+    parsed = parse_go(
         ["wtime", "1000", "btime", "2000", "winc", "10", "binc", "20", "movestogo", "5"]
     )
-    assert (go, ignored) == (Go(wtime=1000, btime=2000, winc=10, binc=20, movestogo=5), [])
-    assert go.limited
-    assert parse_go(["infinite"])[0] == Go(infinite=True)
-    assert not parse_go([])[0].limited
-    assert not parse_go(["infinite", "depth", "3"])[0].limited
-    go, ignored = parse_go(["searchmoves", "e2e4", "d2d4", "mate", "3", "depth", "4", "ponder"])
-    assert (go, ignored) == (Go(depth=4), ["searchmoves", "mate", "ponder"])
+    assert parsed == (Go(wtime=1000, btime=2000, winc=10, binc=20, movestogo=5), [], [])
+    assert parse_go(["infinite"]) == (Go(infinite=True), [], [])
+    assert parse_go([]) == (Go(), [], [])
+    assert parse_go(["wtime", "-20", "btime", str(2**63 - 1)]) == (
+        Go(wtime=-20, btime=2**63 - 1),
+        [],
+        [],
+    )
+    parsed = parse_go(["searchmoves", "e2e4", "d2d4", "mate", "3", "depth", "4", "ponder"])
+    assert parsed == (Go(depth=4), ["searchmoves", "mate", "ponder"], [])
+    parsed = parse_go(["mate", "depth", "4", "nodes", "-1", "wtime", "x", "y", "movetime"])
+    assert parsed == (
+        Go(depth=4),
+        ["mate"],
+        [
+            "nodes '-1' (less than 1)",
+            "wtime 'x' (not a whole number)",
+            "'y' (unknown)",
+            "movetime (no value)",
+        ],
+    )
+    assert parse_go(["depth", str(2**63)])[2] == [f"depth '{2**63}' (more than 2**63 - 1)"]
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -347,9 +577,10 @@ def test_centipawns_invert_the_chess_evaluation() -> None:
 
 
 def test_mate_scores_in_moves() -> None:
-    def report(score: float) -> Report[chess.Move]:
+    def report(score: float) -> SearchResult[chess.Move]:
         move = chess.Move.from_uci("e2e4")
-        return Report(1, score, 0.0, move, (move,), 1, 0.1, 1, True, False)
+        stats = SearchStats(nodes=1, time=0.1, max_depth=1)
+        return SearchResult(0.0, move, (move,), stats, "engine", "White", depth=1, score=score)
 
     assert score_text(report(MATE - 1)) == "mate 1"
     assert score_text(report(MATE - 3)) == "mate 2"

@@ -547,7 +547,7 @@ def plies_connect4(
             found = search(game, state, Limits(depth=depth), EngineOptions())
         values.append(float(found.value))
         nodes += found.stats.nodes
-        early += found.depth_limit is not None and found.depth_limit < depth
+        early += found.depth is not None and found.depth < depth
         tick(name, index, len(states), started)
     elapsed = time.perf_counter() - started
     if textbook:
@@ -575,7 +575,7 @@ def plies_tictactoe(repeat: int, textbook: bool) -> Row:
         [float(found.value)],
         found.stats.nodes,
         elapsed,
-        f"iterative deepening until solved (depth {found.depth_limit}); all iterations counted",
+        f"iterative deepening until solved (depth {found.depth}); all iterations counted",
     )
 
 

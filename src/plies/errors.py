@@ -57,3 +57,7 @@ class GameDefinitionError(PliesError):
 
 class BudgetExhaustedError(PliesError):
     """A search given a budget of positions or seconds ran out of it before it finished."""
+
+
+class AbandonedError(PliesError):
+    """The person playing ended the game (end of input at the terminal, a closed page)."""

@@ -14,7 +14,7 @@ UTILITY(s, p)      final value of terminal s for player p  :meth:`Game.utility`
 =================  ======================================  ==================================
 
 States are immutable and hashable. Optional capabilities are small protocols an algorithm checks
-for (:func:`require_evaluation`); a missing one is named in a :class:`MissingCapabilityError`.
+for, all declared in :mod:`plies.capabilities`.
 
 Example, a game written as six functions (take 1 or 2 from a pile; who takes the last wins):
 
@@ -39,14 +39,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, TypeVar
 
-from plies.errors import (
-    GameDefinitionError,
-    IllegalMoveError,
-    MissingCapabilityError,
-    UnsupportedGameError,
-)
+from plies.capabilities import HasChance as HasChance
+from plies.capabilities import HasEvaluation as HasEvaluation  # TODO: callers import capabilities
+from plies.capabilities import HasPositionNotation as HasPositionNotation
+from plies.capabilities import HasValueBounds as HasValueBounds
+from plies.capabilities import require
+from plies.errors import GameDefinitionError, IllegalMoveError, UnsupportedGameError
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -56,13 +56,20 @@ class Game(ABC, Generic[S, A]):
     """A game in the formal sense: subclass and write the six methods.
 
     Class attributes describe the game: ``name`` (registry name), ``players`` (names, in turn
-    order of the initial state) and ``zero_sum`` (the players' utilities always sum to the same
-    constant, as with +1/0/-1 or payoff pairs (1,0)/(0.5,0.5)/(0,1)).
+    order of the initial state), ``zero_sum`` (the players' utilities always sum to the same
+    constant, as with +1/0/-1 or payoff pairs (1,0)/(0.5,0.5)/(0,1)), ``default_opponent``
+    (the agent a front end seats against a person unless told otherwise),
+    ``opening_plies`` (random plies before each opening of a match) and
+    ``searchable_to_end`` (False where no search to the end of the game can finish: such games
+    are searched to a depth with EVAL, or by the engine under a clock).
     """
 
     name: str = "game"
     players: tuple[str, ...] = ("MAX", "MIN")
     zero_sum: bool = True
+    default_opponent: str = "alphabeta:depth=4"
+    opening_plies: int = 2
+    searchable_to_end: bool = True
 
     @abstractmethod
     def initial_state(self) -> S:
@@ -120,61 +127,13 @@ class Game(ABC, Generic[S, A]):
         return tuple(self.utility(state, p) for p in self.players)
 
 
-# Optional capabilities ---------------------------------------------------------------------
-
-
-@runtime_checkable
-class HasEvaluation(Protocol):
-    """EVAL(s, p): a heuristic estimate of s for player p, for depth-limited search."""
-
-    def evaluate(self, state: Any, player: str) -> float: ...
-
-
-@runtime_checkable
-class HasHashKey(Protocol):
-    """A fast hash key (e.g. Zobrist) where hashing the state itself is slow."""
-
-    def hash_key(self, state: Any) -> int: ...
-
-
-@runtime_checkable
-class HasMoveOrdering(Protocol):
-    """Move-ordering hints: the legal actions, most promising first."""
-
-    def ordered_actions(self, state: Any) -> Sequence[Any]: ...
-
-
-@runtime_checkable
-class HasPositionNotation(Protocol):
-    """A parse/format pair for positions in the game's usual notation."""
-
-    def parse_position(self, text: str) -> Any: ...
-
-    def format_position(self, state: Any) -> str: ...
+# Chance ------------------------------------------------------------------------------------
 
 
 CHANCE = "chance"
 """TO-MOVE(s) of a chance state (AIMA 4th ed., section 5.5): nature moves next. ACTIONS(s) are
 the outcomes, RESULT(s, r) applies outcome r, and :meth:`HasChance.chance_outcomes` gives each
 outcome's probability. CHANCE is never one of :attr:`Game.players`."""
-
-
-@runtime_checkable
-class HasChance(Protocol):
-    """Chance nodes: P(r) for each outcome r of a chance state (the dice of backgammon)."""
-
-    def chance_outcomes(self, state: Any) -> Sequence[tuple[Any, float]]:
-        """The outcomes of chance state ``state`` with their probabilities (summing to 1), in
-        the order of ACTIONS(s)."""
-        ...
-
-
-@runtime_checkable
-class HasValueBounds(Protocol):
-    """Bounds ``(lower, upper)`` on every utility and evaluation of the game, for every
-    player: what pruning at chance nodes (*-minimax) and value normalisation (MCTS) need."""
-
-    value_bounds: tuple[float, float]
 
 
 def has_chance(game: Game[Any, Any]) -> bool:
@@ -185,7 +144,7 @@ def has_chance(game: Game[Any, Any]) -> bool:
 def checked_outcomes(game: Game[S, A], state: S) -> Sequence[tuple[A, float]]:
     """The chance outcomes of ``state``, or a :class:`GameDefinitionError` when their
     probabilities are negative or do not sum to 1 (within 1e-9)."""
-    outcomes = game.chance_outcomes(state)  # type: ignore[attr-defined]
+    outcomes = require(game, HasChance, "a chance node").chance_outcomes(state)
     total = 0.0
     for outcome, probability in outcomes:
         if not probability >= 0:
@@ -197,7 +156,7 @@ def checked_outcomes(game: Game[S, A], state: S) -> Sequence[tuple[A, float]]:
         raise GameDefinitionError(
             f"game '{game.name}': chance probabilities sum to {total:g}, not 1"
         )
-    return outcomes  # type: ignore[no-any-return]
+    return outcomes
 
 
 def sample_outcome(game: Game[S, A], state: S, rng: random.Random) -> A:
@@ -211,34 +170,6 @@ def sample_outcome(game: Game[S, A], state: S, rng: random.Random) -> A:
     return outcomes[-1][0]  # rounding left a sliver of probability
 
 
-def _require(game: Game[Any, Any], method: str, what: str, purpose: str) -> Callable[..., Any]:
-    function = getattr(game, method, None)
-    if not callable(function):
-        raise MissingCapabilityError(
-            f"game '{game.name}' has no {what} ({method}); {purpose} needs one"
-        )
-    return function  # type: ignore[no-any-return]
-
-
-def require_evaluation(game: Game[S, Any], purpose: str) -> Callable[[S, str], float]:
-    """The game's EVAL function, or a :class:`MissingCapabilityError` naming it and ``purpose``."""
-    return _require(game, "evaluate", "evaluation function", purpose)
-
-
-def require_value_bounds(game: Game[Any, Any], purpose: str) -> tuple[float, float]:
-    """The game's value bounds, or a :class:`MissingCapabilityError` naming ``purpose``."""
-    if not isinstance(game, HasValueBounds):
-        raise MissingCapabilityError(
-            f"game '{game.name}' has no value bounds (value_bounds); {purpose} needs them"
-        )
-    return game.value_bounds
-
-
-def require_position_notation(game: Game[S, Any], purpose: str) -> Callable[[str], S]:
-    """The game's position parser, or a :class:`MissingCapabilityError`."""
-    return _require(game, "parse_position", "position notation", purpose)
-
-
 def require_two_player_zero_sum(game: Game[Any, Any], algorithm: str, chance: bool = False) -> None:
     """Refuse games that two-player zero-sum algorithms cannot search, and games with chance
     nodes unless the algorithm handles ``chance``."""
@@ -247,7 +178,13 @@ def require_two_player_zero_sum(game: Game[Any, Any], algorithm: str, chance: bo
             f"{algorithm} needs a two-player zero-sum game; '{game.name}' has "
             f"{len(game.players)} players and is {'' if game.zero_sum else 'not '}zero-sum"
         )
-    if not chance and has_chance(game):
+    if not chance:
+        refuse_chance(game, algorithm)
+
+
+def refuse_chance(game: Game[Any, Any], algorithm: str) -> None:
+    """Refuse games with chance nodes, for searches that have no chance nodes of their own."""
+    if has_chance(game):
         raise UnsupportedGameError(
             f"{algorithm} cannot search '{game.name}': it has chance nodes "
             "(use expectiminimax or mcts)"

@@ -34,24 +34,11 @@ from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from plies.agents import Agent, make_agent
 from plies.errors import SpecError, UnsupportedGameError
 from plies.game import CHANCE, Game, WinLossDrawGame, sample_outcome
-from plies.play import play_game
+from plies.play import agent_seed, play_game, seat_agents
 
 S = TypeVar("S", bound=Hashable)
-
-DEFAULT_OPENING_PLIES: dict[str, int] = {
-    "tictactoe": 1,
-    "tiles": 0,
-    "nim": 0,
-    "connect4": 2,
-    "othello": 4,
-    "checkers": 4,
-}
-"""Random plies before each opening, by game name; other games get :data:`OTHER_OPENING_PLIES`."""
-
-OTHER_OPENING_PLIES = 2
 
 TRIES_PER_OPENING = 20
 """:func:`opening_positions` gives up after ``TRIES_PER_OPENING * count`` random walks."""
@@ -61,13 +48,13 @@ Z_95 = 1.96
 
 
 def default_opening_plies(game: Game[Any, Any]) -> int:
-    """Random plies played before each opening of a match of ``game`` (2 for unknown games).
+    """Random plies played before each opening of a match of ``game`` (its ``opening_plies``).
 
     >>> from plies.games import make_game
     >>> default_opening_plies(make_game("othello")), default_opening_plies(make_game("nim"))
     (4, 0)
     """
-    return DEFAULT_OPENING_PLIES.get(game.name, OTHER_OPENING_PLIES)
+    return game.opening_plies
 
 
 def _random_walk(game: Game[S, Any], state: S, plies: int, rng: random.Random) -> S | None:
@@ -148,12 +135,6 @@ def _result_for(game: Game[Any, Any], state: Any, player: str) -> float:
     return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
 
-def _agent_seed(seed: int, index: int, role: str) -> int:
-    """A 64-bit seed for one agent of one game, derived from the match seed (string seeding of
-    :class:`random.Random` is deterministic across runs and platforms)."""
-    return random.Random(f"plies-match:{seed}:{index}:{role}").getrandbits(64)
-
-
 def run_match(
     game: Game[Any, Any],
     spec_a: str,
@@ -188,8 +169,9 @@ def run_match(
         raise UnsupportedGameError(
             f"a match needs a two-player game; '{game.name}' has {len(game.players)} players"
         )
-    for spec, role in ((spec_a, "A"), (spec_b, "B")):
-        make_agent(spec, game, seed=_agent_seed(seed, -1, role))
+    first, second = game.players
+    specs, roles = {first: spec_a, second: spec_b}, {first: "A", second: "B"}
+    seat_agents(game, specs, seed=seed, game_index=-1, roles=roles)  # check both specs now
     openings = opening_positions(game, (games + 1) // 2, plies, seed)
     if not openings:
         raise SpecError(
@@ -210,12 +192,15 @@ def _play_match(
     for index in range(games):
         opening = (index // 2) % len(openings)
         a_player, b_player = (first, second) if index % 2 == 0 else (second, first)
-        agents: dict[str, Agent] = {
-            a_player: make_agent(spec_a, game, seed=_agent_seed(seed, index, "A")),
-            b_player: make_agent(spec_b, game, seed=_agent_seed(seed, index, "B")),
-        }
+        agents = seat_agents(
+            game,
+            {a_player: spec_a, b_player: spec_b},
+            seed=seed,
+            game_index=index,
+            roles={a_player: "A", b_player: "B"},
+        )
         began = time.perf_counter()
-        dice = random.Random(_agent_seed(seed, index // 2, "chance"))  # the same in a pair
+        dice = random.Random(agent_seed(seed, index // 2, "chance"))  # the same in a pair
         record = play_game(game, agents, openings[opening], chance=dice)
         seconds = time.perf_counter() - began
         yield GameOutcome(
@@ -282,6 +267,12 @@ class MatchResult:
         return (p + z2 / (2 * n) + sign * spread) / (1 + z2 / n)
 
     @property
+    def clamped(self) -> bool:
+        """Whether the score is perfect or zero, so that :attr:`elo` and the interval's open
+        end are the clamp's figures: the true difference may lie further out."""
+        return self.games > 0 and self.losses + self.draws / 2 in (0, self.games)
+
+    @property
     def elo(self) -> float:
         """How many Elo points A is stronger than B (clamped; 0 with no games)."""
         return self._clamped_elo(self.score) if self.games else 0.0
@@ -330,5 +321,6 @@ def to_json(result: MatchResult, complete: bool = True) -> dict[str, Any]:
         "elo": _rounded(result.elo, 1),
         "elo_low": _rounded(result.elo_low, 1),
         "elo_high": _rounded(result.elo_high, 1),
+        "clamped": result.clamped,
         "complete": complete,
     }

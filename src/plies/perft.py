@@ -13,17 +13,11 @@ convention says otherwise; such a game (and any game with a compiled counter) pr
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
+from plies.capabilities import HasPerft
 from plies.errors import SpecError
 from plies.game import Game
-
-
-@runtime_checkable
-class HasPerft(Protocol):
-    """A game's own perft, following its published convention (often compiled)."""
-
-    def perft(self, state: Any, depth: int) -> int: ...
 
 
 def generic_perft(game: Game[Any, Any], state: Any, depth: int) -> int:

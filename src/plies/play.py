@@ -1,4 +1,9 @@
-"""Playing a game between agents, move by move, keeping the record."""
+"""Playing a game between agents, move by move, keeping the record; seating the agents.
+
+Seating is written once for every front end and the match code: :func:`seat_agents` builds
+each player's agent from its spec (the game's ``default_opponent`` where none is given), each
+seeded by :func:`agent_seed` from one seed, the game's number and the seat's role.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from plies.agents import Agent
+from plies.agents import Agent, AskMove, make_agent
 from plies.errors import GameOverError
 from plies.game import CHANCE, Game, WinLossDrawGame, sample_outcome
 from plies.search import SearchResult
@@ -90,7 +95,7 @@ def play_game(
         else:
             agent = agents[player]
             action = agent(game, record.state)
-            search = getattr(agent, "last", None)
+            search = agent.last
         seconds = time.perf_counter() - began
         notation = game.format_action(record.state, action)
         turn = Turn(player, record.state, action, notation, seconds, search)
@@ -99,3 +104,33 @@ def play_game(
         if on_turn is not None:
             on_turn(record, turn)
     return record
+
+
+def agent_seed(seed: int | None, game_index: int, role: str) -> int | None:
+    """A 64-bit seed for the agent in seat ``role`` of game ``game_index``, derived from
+    ``seed`` (None: unseeded); string seeding of :class:`random.Random` is deterministic across
+    runs and platforms."""
+    if seed is None:
+        return None
+    return random.Random(f"plies-match:{seed}:{game_index}:{role}").getrandbits(64)
+
+
+def seat_agents(
+    game: Game[Any, Any],
+    specs: Mapping[str, str | None],
+    *,
+    seed: int | None = None,
+    game_index: int = 0,
+    roles: Mapping[str, str] | None = None,
+    ask: AskMove | None = None,
+) -> dict[str, Agent]:
+    """An agent for every player of ``game``: ``specs[player]``, or the game's
+    ``default_opponent`` where it is None or missing; seeded by :func:`agent_seed` with the
+    player's role (``roles[player]``, else the player's name); ``ask`` asks people their moves.
+    """
+    agents: dict[str, Agent] = {}
+    for player in game.players:
+        spec = specs.get(player) or game.default_opponent
+        role = player if roles is None else roles[player]
+        agents[player] = make_agent(spec, game, seed=agent_seed(seed, game_index, role), ask=ask)
+    return agents

@@ -1,15 +1,80 @@
-"""Spec strings: ``name`` or ``name:key=value,key=value`` for games and agents.
+"""Spec strings (``name`` or ``name:key=value,key=value`` for games and agents) and the one
+check of every number a user gives, in a spec or on the command line.
 
 >>> spec = parse_spec("alphabeta:depth=4")
 >>> spec.name, spec.options.integer("depth", None, minimum=1)
 ('alphabeta', 4)
+>>> SECONDS.check("engine: time", float("nan"))
+Traceback (most recent call last):
+...
+plies.errors.SpecError: engine: time must be a finite number, got nan
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from plies.errors import SpecError
+
+
+@dataclass(frozen=True)
+class NumberRange:
+    """The values a number may take: finite, at least ``minimum`` (above it when
+    ``above_minimum``), at most ``maximum``; whole when ``integer``."""
+
+    minimum: float
+    maximum: float
+    integer: bool = False
+    above_minimum: bool = False
+
+    def check(self, what: str, value: float) -> float:
+        """``value`` if it lies in the range, else a :class:`SpecError` naming ``what``."""
+        if not math.isfinite(value):
+            raise SpecError(f"{what} must be a finite number, got {value}")
+        if self.above_minimum and not value > self.minimum:
+            above = "a positive number" if self.minimum == 0 else f"above {self.minimum:g}"
+            raise SpecError(f"{what} must be {above}, got {value:g}")
+        if value < self.minimum:
+            raise SpecError(f"{what} must be at least {self.minimum:g}, got {value:g}")
+        if value > self.maximum:
+            raise SpecError(f"{what} must be at most {_shown(self.maximum)}, got {_shown(value)}")
+        return value
+
+    def read(self, what: str, text: str) -> float:
+        """The number written in ``text``, checked; a :class:`SpecError` naming ``what``."""
+        try:
+            value: float = int(text) if self.integer else float(text)
+        except ValueError:
+            kind = "an integer" if self.integer else "a number"
+            raise SpecError(f"{what}={text!r} is not {kind}") from None
+        return self.check(what, value)
+
+
+def _shown(value: float) -> str:
+    """``10,000,000,000,000`` for whole numbers, ``1e+30`` for the others."""
+    return f"{int(value):,}" if value == int(value) and abs(value) < 1e21 else f"{value:g}"
+
+
+MAX_DEPTH = 500
+"""The deepest search or perft anyone can ask for (the engine's deepest iteration)."""
+DEPTH = NumberRange(1, MAX_DEPTH, integer=True)
+"""Search depths in plies."""
+PERFT_DEPTH = NumberRange(0, MAX_DEPTH, integer=True)
+NODES = NumberRange(1, 10**13, integer=True)
+"""Node and position budgets (10^13: days of search at any speed plies reaches)."""
+ITERATIONS = NumberRange(1, 10**10, integer=True)
+"""MCTS iterations."""
+SECONDS = NumberRange(0, 10**6, above_minimum=True)
+"""Time limits in seconds (10^6: eleven days)."""
+TABLE_MB = NumberRange(0, 8192)
+"""Transposition table sizes in MB (0: no table)."""
+EXPLORATION = NumberRange(0, 10**6)
+GAMES = NumberRange(1, 10**6, integer=True)
+"""Games of a match."""
+PLIES = NumberRange(0, MAX_DEPTH, integer=True)
+"""Random plies before each opening of a match."""
+"""MCTS exploration constants."""
 
 
 @dataclass
@@ -24,8 +89,15 @@ class Options:
         self._read.add(key)
         return self.values.get(key)
 
-    def integer(self, key: str, default: int | None, *, minimum: int | None = None) -> int | None:
-        """An integer option (at least ``minimum``), or ``default`` when absent."""
+    def integer(
+        self,
+        key: str,
+        default: int | None,
+        *,
+        minimum: int | None = None,
+        maximum: int | None = None,
+    ) -> int | None:
+        """An integer option from ``minimum`` to ``maximum``, or ``default`` when absent."""
         text = self._take(key)
         if text is None:
             return default
@@ -35,20 +107,16 @@ class Options:
             raise SpecError(f"{self.owner}: {key}={text!r} is not an integer") from None
         if minimum is not None and value < minimum:
             raise SpecError(f"{self.owner}: {key} must be at least {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise SpecError(f"{self.owner}: {key} must be at most {maximum:,}, got {value:,}")
         return value
 
-    def real(self, key: str, default: float | None) -> float | None:
-        """A positive number option, or ``default`` when absent."""
+    def number(self, key: str, default: float | None, allowed: NumberRange) -> float | None:
+        """A number option in the ``allowed`` range, or ``default`` when absent."""
         text = self._take(key)
         if text is None:
             return default
-        try:
-            value = float(text)
-        except ValueError:
-            raise SpecError(f"{self.owner}: {key}={text!r} is not a number") from None
-        if not value > 0 or value == float("inf"):
-            raise SpecError(f"{self.owner}: {key} must be a positive number, got {text}")
-        return value
+        return allowed.read(f"{self.owner}: {key}", text)
 
     def text(self, key: str) -> str | None:
         """A free-text option, or None when absent; the caller parses it."""

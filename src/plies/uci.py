@@ -11,9 +11,26 @@ for ``stop``. A command that changes the engine (``position``, ``go``, ``setopti
 ``ucinewgame``) first lets a running search with a limit end, or stops one without (GUIs send
 ``stop`` first; scripts may pipe ``go depth 6`` and ``position`` at once); ``quit`` stops it.
 
-Malformed or unknown commands, bad FENs and illegal moves are answered with
-``info string <reason>`` and ignored: the previous position stays. End of input ends the loop
-once a search with a limit has ended (one without is stopped).
+Bad input is answered with one ``info string <reason>`` line and never ends the loop:
+
+- An unknown or malformed command is ignored.
+- ``position``: the moves are played up to the first malformed or illegal one, which is named
+  (Stockfish's practice); the rest are ignored. When the base position cannot be set (no
+  ``startpos`` or ``fen``, a bad FEN), no position is set: a ``go`` answers ``info string no
+  valid position`` and ``bestmove 0000`` (the null move) at once, until a valid ``position``.
+- ``go`` always ends with exactly one ``bestmove``. A parameter without a whole-number value,
+  with one out of its range (see :func:`parse_go`) or unknown is ignored, and the rest are
+  obeyed. ``go infinite`` and a bare ``go`` (unsupported parameters aside) search until
+  ``stop``; any other ``go`` that leaves the side to move no limit (no ``depth``, ``nodes``,
+  ``movetime`` or clock of its own) searches :data:`DEFAULT_MOVETIME_MS`.
+- ``setoption`` with an unknown name, or a value that is no whole number in the option's
+  range, changes nothing.
+
+Under UCI, threefold repetition and the fifty-move rule draw only when claimed, and claims are
+the GUI's business: the engine searches such a position (:func:`claimable_draws_lifted`) and
+answers ``bestmove (none)`` only when the side to move has no legal move (checkmate,
+stalemate); in a dead position (insufficient material) any legal move draws and it plays one.
+End of input ends the loop once a search with a limit has ended (one without is stopped).
 
 Scores are the engine's, from the side to move's view: ``score cp`` in centipawns
 (:func:`centipawns` inverts the chess evaluation's mapping of centipawns into (-1, 1)), and
@@ -33,6 +50,7 @@ True
 
 from __future__ import annotations
 
+import io
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -42,9 +60,10 @@ from typing import TextIO
 import chess
 
 from plies import __version__
-from plies.errors import ParseError, PliesError, SpecError
-from plies.games.chess import CENTIPAWN_SCALE, Chess, ChessState
-from plies.search.engine import EngineOptions, Limits, Report, TranspositionTable, iterate
+from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, PliesError, SpecError
+from plies.games.chess import CENTIPAWN_SCALE, FIFTY_MOVES, UCI_MOVE, Chess, ChessState
+from plies.search import SearchResult
+from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
 
 ENGINE_NAME = f"plies {__version__}"
 ENGINE_AUTHOR = "the plies authors"
@@ -71,68 +90,90 @@ class Go:
 
     wtime: int | None = None
     btime: int | None = None
-    winc: int = 0
-    binc: int = 0
+    winc: int | None = None
+    binc: int | None = None
     movestogo: int | None = None
     movetime: int | None = None
     depth: int | None = None
     nodes: int | None = None
     infinite: bool = False
 
-    @property
-    def limited(self) -> bool:
-        """Whether the search ends by itself (``go`` with no limit searches until ``stop``)."""
-        return not self.infinite and any(
-            value is not None
-            for value in (self.wtime, self.btime, self.movetime, self.depth, self.nodes)
-        )
 
-
-GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes")
+INT64 = 2**63 - 1
+"""The largest number a ``go`` parameter may have (UCI engines read them as 64-bit integers)."""
+GO_NUMBERS = {
+    "wtime": -INT64 - 1,
+    "btime": -INT64 - 1,
+    "winc": 0,
+    "binc": 0,
+    "movestogo": 1,
+    "movetime": 0,
+    "depth": 1,
+    "nodes": 1,
+}
+"""The numeric ``go`` parameters and the least value of each (a clock below zero has run out:
+the shortest search)."""
 GO_IGNORED = ("ponder", "mate", "searchmoves")
 """Standard ``go`` parameters this engine does not support: noted and ignored."""
+GO_WORDS = (*GO_NUMBERS, "infinite", *GO_IGNORED)
+DEFAULT_MOVETIME_MS = 1000
+"""The search time of a ``go`` whose parameters leave the side to move no limit."""
 
 
-def parse_go(tokens: Sequence[str]) -> tuple[Go, list[str]]:
-    """The ``go`` parameters after the word ``go``, and the unsupported ones it ignored.
+def shown(text: str) -> str:
+    """``text`` quoted for an ``info string``, cut short when long."""
+    return repr(text if len(text) <= 24 else text[:20] + "...")
+
+
+def parse_go(tokens: Sequence[str]) -> tuple[Go, list[str], list[str]]:
+    """The ``go`` parameters after the word ``go``, the unsupported ones it ignored, and the
+    malformed ones it ignored, each with the reason: a number missing, not whole, or out of
+    range (from :data:`GO_NUMBERS` up to :data:`INT64`), or an unknown word (with the words
+    after it up to the next parameter).
 
     >>> parse_go("wtime 60000 btime 58000 winc 1000 binc 1000".split())[0].btime
     58000
-    >>> parse_go(["depth", "x"])
-    Traceback (most recent call last):
-    ...
-    plies.errors.ParseError: go: depth needs a whole number, got 'x'
+    >>> parse_go("depth x movestogo 0 wtime 900 nodes".split())[2]
+    ["depth 'x' (not a whole number)", "movestogo '0' (less than 1)", 'nodes (no value)']
     """
     values: dict[str, int | bool] = {}
     ignored: list[str] = []
+    problems: list[str] = []
     index = 0
     while index < len(tokens):
         word = tokens[index]
         index += 1
         if word in GO_NUMBERS:
-            if index == len(tokens):
-                raise ParseError(f"go: {word} needs a number")
-            try:
-                values[word] = int(tokens[index])
-            except ValueError:
-                raise ParseError(
-                    f"go: {word} needs a whole number, got {tokens[index]!r}"
-                ) from None
+            if index == len(tokens) or tokens[index] in GO_WORDS:
+                problems.append(f"{word} (no value)")
+                continue
+            text = tokens[index]
             index += 1
+            try:
+                number = int(text)
+            except ValueError:
+                problems.append(f"{word} {shown(text)} (not a whole number)")
+                continue
+            if number < GO_NUMBERS[word]:
+                problems.append(f"{word} {shown(text)} (less than {GO_NUMBERS[word]})")
+            elif number > INT64:
+                problems.append(f"{word} {shown(text)} (more than 2**63 - 1)")
+            else:
+                values[word] = number
         elif word == "infinite":
             values["infinite"] = True
         elif word in GO_IGNORED:
             ignored.append(word)
-            if word == "mate":
-                index += 1
-            elif word == "searchmoves":
-                while index < len(tokens) and tokens[index] not in (*GO_NUMBERS, *GO_IGNORED):
-                    index += 1
+            values_left = 1 if word == "mate" else 0 if word == "ponder" else len(tokens)
+            while values_left and index < len(tokens) and tokens[index] not in GO_WORDS:
+                index, values_left = index + 1, values_left - 1
         else:
-            raise ParseError(f"go: unknown parameter {word!r}")
-    if values.get("movestogo", 1) <= 0:
-        raise ParseError(f"go: movestogo must be positive, got {values['movestogo']}")
-    return Go(**values), ignored  # type: ignore[arg-type]
+            unknown = [word]
+            while index < len(tokens) and tokens[index] not in GO_WORDS:
+                unknown.append(tokens[index])
+                index += 1
+            problems.append(f"{shown(' '.join(unknown))} (unknown)")
+    return Go(**values), ignored, problems  # type: ignore[arg-type]
 
 
 def move_seconds(go: Go, white: bool, overhead_ms: int) -> float | None:
@@ -148,7 +189,7 @@ def move_seconds(go: Go, white: bool, overhead_ms: int) -> float | None:
     0.02
     """
     clock = go.wtime if white else go.btime
-    increment = go.winc if white else go.binc
+    increment = (go.winc if white else go.binc) or 0
     if go.movetime is not None:
         budget_ms = float(go.movetime)
     elif clock is not None:
@@ -158,6 +199,26 @@ def move_seconds(go: Go, white: bool, overhead_ms: int) -> float | None:
     else:
         return None
     return max(MIN_MOVE_SECONDS, round((budget_ms - overhead_ms) / 1000, 6))
+
+
+def claimable_draws_lifted(state: ChessState) -> ChessState:
+    """``state`` as the engine searches it under UCI, where a draw by repetition or by the
+    fifty-move rule counts only when claimed: the earlier occurrences of the position are
+    dropped from its history and its halfmove clock is held under :data:`FIFTY_MOVES`. Draws
+    that could be claimed later in the search still count (the position recurring, a
+    reversible move at the clock's limit), as in Stockfish.
+
+    >>> game = Chess()
+    >>> shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
+    >>> state = game.from_uci_moves(game.initial_state(), shuffle)
+    >>> game.is_terminal(state), game.is_terminal(claimable_draws_lifted(state))
+    (True, False)
+    """
+    board = state.board
+    if board.halfmove_clock >= FIFTY_MOVES:
+        board = board.copy(stack=False)
+        board.halfmove_clock = FIFTY_MOVES - 1
+    return ChessState(board, tuple(key for key in state.history if key != state.position))
 
 
 def centipawns(score: float) -> int:
@@ -170,20 +231,22 @@ def centipawns(score: float) -> int:
     return round(CENTIPAWN_SCALE * score / (1 - abs(score)))
 
 
-def score_text(report: Report[chess.Move]) -> str:
+def score_text(report: SearchResult[chess.Move]) -> str:
     """``cp X`` or ``mate N`` (moves, negative when the side to move is mated)."""
     plies = report.mate
     if plies is None:
+        assert report.score is not None, "an engine result"
         return f"cp {centipawns(report.score)}"
     return f"mate {(plies + 1) // 2}" if plies > 0 else f"mate {-(-plies // 2)}"
 
 
-def info_line(report: Report[chess.Move], hashfull: int | None = None) -> str:
+def info_line(report: SearchResult[chess.Move], hashfull: int | None = None) -> str:
     """The ``info`` line of a completed iteration (``time`` in ms, ``hashfull`` in permill)."""
+    depth, stats = report.depth or 0, report.stats
     line = (
-        f"info depth {report.depth} seldepth {max(report.seldepth, report.depth)} "
-        f"score {score_text(report)} nodes {report.nodes} nps {round(report.nps)} "
-        f"time {round(report.time * 1000)}"
+        f"info depth {depth} seldepth {max(stats.max_depth, depth)} "
+        f"score {score_text(report)} nodes {stats.nodes} nps {round(report.nps)} "
+        f"time {round(stats.time * 1000)}"
     )
     if hashfull is not None:
         line += f" hashfull {hashfull}"
@@ -201,7 +264,8 @@ class UciEngine:
         self._write = write
         self._lock = threading.Lock()
         self.game = Chess()
-        self.state: ChessState = self.game.initial_state()
+        self.state: ChessState | None = self.game.initial_state()
+        """The position ``go`` searches; None after a ``position`` whose base was bad."""
         self.hash_mb = HASH_MB[0]
         self.overhead_ms = MOVE_OVERHEAD_MS[0]
         self.table: TranspositionTable | None = None
@@ -239,7 +303,7 @@ class UciEngine:
                 self.set_option(arguments)
             elif command == "position":
                 self.finish()
-                self.state = self.parse_position(arguments)
+                self.set_position(arguments)
             elif command == "go":
                 self.finish()
                 self.go(arguments)
@@ -270,53 +334,86 @@ class UciEngine:
         name, value = " ".join(words[:split]), " ".join(words[split + 1 :])
         spins = {"hash": HASH_MB, "move overhead": MOVE_OVERHEAD_MS}
         if name.lower() not in spins:
-            raise ParseError(f"setoption: unknown option {name!r} (options: Hash, Move Overhead)")
+            raise ParseError(
+                f"setoption: unknown option {shown(name)} (options: Hash, Move Overhead)"
+            )
         _, low, high = spins[name.lower()]
         try:
             number = int(value)
         except ValueError:
-            raise ParseError(f"setoption: {name} needs a whole number, got {value!r}") from None
+            raise ParseError(
+                f"setoption: {name} needs a whole number, got {shown(value)}"
+            ) from None
         if not low <= number <= high:
-            raise SpecError(f"setoption: {name} must be from {low} to {high}, got {number}")
+            raise SpecError(f"setoption: {name} must be from {low} to {high}, got {shown(value)}")
         if name.lower() == "hash":
             self.hash_mb, self.table = number, None
         else:
             self.overhead_ms = number
 
-    def parse_position(self, arguments: Sequence[str]) -> ChessState:
-        """``position startpos|fen <FEN> [moves <uci>...]`` as a state."""
+    def set_position(self, arguments: Sequence[str]) -> None:
+        """``position startpos|fen <FEN> [moves <uci>...]``. Raises for a bad base position,
+        leaving none set, and for a malformed or illegal move, leaving the position after the
+        moves before it."""
+        self.state = None
         words = list(arguments)
         split = words.index("moves") if "moves" in words else len(words)
         setup, moves = words[:split], words[split + 1 :]
         if setup == ["startpos"]:
-            start = self.game.initial_state()
+            state = self.game.initial_state()
         elif setup[:1] == ["fen"] and len(setup) > 1:
-            start = self.game.parse_position(" ".join(setup[1:]))
+            try:
+                state = self.game.parse_position(" ".join(setup[1:]))
+            except InvalidPositionError as error:
+                raise InvalidPositionError(f"position: {error}; no position is set") from None
         else:
-            raise ParseError("position: expected 'position startpos|fen <FEN> [moves ...]'")
-        return self.game.from_uci_moves(start, moves)
+            raise ParseError(
+                "position: expected 'position startpos|fen <FEN> [moves ...]'; no position is set"
+            )
+        self.state = state
+        for number, text in enumerate(moves, start=1):
+            move = chess.Move.from_uci(text) if UCI_MOVE.fullmatch(text) else None
+            if move is None or move not in state.moves:
+                fault = "not a UCI move" if move is None else f"not legal in {state.board.fen()}"
+                raise IllegalMoveError(
+                    f"position: move {number} {shown(text)} is {fault}; it and the moves "
+                    "after it are ignored"
+                )
+            state = self.game.result(state, move)
+            self.state = state
 
     def go(self, arguments: Sequence[str]) -> None:
-        """Start a search in a worker thread (see :func:`move_seconds` for the clock)."""
-        go, ignored = parse_go(arguments)
-        if ignored:
-            self.write(f"info string go: ignoring unsupported {', '.join(ignored)}")
+        """Start a search in a worker thread (see :func:`move_seconds` for the clock), or
+        answer ``bestmove 0000`` at once when no position is set."""
+        go, unsupported, problems = parse_go(arguments)
+        if self.state is None:
+            self.write("info string no valid position: send 'position startpos|fen <FEN>' first")
+            self.write("bestmove 0000")
+            return
         white = self.state.board.turn == chess.WHITE
-        self._stop = threading.Event()
-        try:
-            limits = Limits(
-                depth=go.depth,
-                nodes=go.nodes,
-                time=move_seconds(go, white, self.overhead_ms),
-                stop=self._stop,
+        seconds = move_seconds(go, white, self.overhead_ms)
+        endless = seconds is None and go.depth is None and go.nodes is None
+        fallback = endless and not go.infinite and (bool(problems) or go != Go())
+        notes = [f"ignored {word} (unsupported)" for word in unsupported]
+        notes += [f"ignored {problem}" for problem in problems]
+        if fallback:
+            clock = "wtime" if white else "btime"
+            notes.append(
+                f"no depth, nodes, movetime or {clock} for the side to move: "
+                f"searching {DEFAULT_MOVETIME_MS} ms"
             )
-        except SpecError as error:
-            raise SpecError(f"go: {error}") from None
+            seconds = move_seconds(Go(movetime=DEFAULT_MOVETIME_MS), white, self.overhead_ms)
+        if notes:
+            self.write("info string go: " + "; ".join(notes))
+        self._stop = threading.Event()
+        limits = Limits(depth=go.depth, nodes=go.nodes, seconds=seconds, stop=self._stop)
         if self.table is None:
             self.table = TranspositionTable(self.hash_mb)
-        self._limited = go.limited
+        self._limited = not go.infinite and (fallback or not endless)
         self._worker = threading.Thread(
-            target=self._search, args=(self.state, limits, self.table), daemon=True
+            target=self._search,
+            args=(claimable_draws_lifted(self.state), limits, self.table),
+            daemon=True,
         )
         self._worker.start()
 
@@ -324,21 +421,24 @@ class UciEngine:
         """The worker: ``info`` per completed iteration, then ``bestmove`` (after ``stop``
         when the search has no limit)."""
         best: chess.Move | None = None
-        if self.game.is_terminal(state):
-            mover = self.game.to_move(state)
-            score = "mate 0" if self.game.utility(state, mover) < 0 else "cp 0"
-            self.write(f"info depth 0 score {score}")
-        else:
-            try:
+        try:
+            if self.game.is_terminal(state):  # no legal move, or a dead position: all draw
+                mover = self.game.to_move(state)
+                score = "mate 0" if self.game.utility(state, mover) < 0 else "cp 0"
+                self.write(f"info depth 0 score {score}")
+            else:
                 for report in iterate(self.game, state, limits, EngineOptions(), table):
                     if report.complete:
                         self.write(info_line(report, table.used * 1000 // table.size))
-                    best = report.move
-            except PliesError as error:
-                self.write("info string " + " ".join(str(error).split()))
-        if not self._limited:
-            self._stop.wait()
-        self.write(f"bestmove {'(none)' if best is None else best.uci()}")
+                    best = report.action
+        except PliesError as error:
+            self.write("info string " + " ".join(str(error).split()))
+        finally:  # whatever happened, one bestmove, a legal one while any is left
+            if best is None and state.moves:
+                best = state.ordered_moves[0]
+            if not self._limited:
+                self._stop.wait()
+            self.write(f"bestmove {'(none)' if best is None else best.uci()}")
 
     def stop(self) -> None:
         """End a running search and wait for its ``bestmove``."""
@@ -362,6 +462,8 @@ def run(source: TextIO | None = None, sink: TextIO | None = None) -> None:
     """Speak UCI on ``source`` and ``sink`` (standard input and output) until ``quit`` or the
     end of input."""
     reader = sys.stdin if source is None else source
+    if isinstance(reader, io.TextIOWrapper):
+        reader.reconfigure(errors="replace")  # a byte that is no UTF-8 must not end the loop
     writer = sys.stdout if sink is None else sink
 
     def write(line: str) -> None:

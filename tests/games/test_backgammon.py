@@ -8,12 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from plies.agents import RandomAgent
+from plies.agents import make_agent
 from plies.errors import IllegalMoveError, InvalidPositionError
-from plies.game import CHANCE, checked_outcomes, sample_outcome
+from plies.game import CHANCE, checked_outcomes
 from plies.games import make_game
 from plies.games.backgammon import Backgammon, BackgammonState, Roll
 from plies.play import play_game
+from plies.testing import random_agent, random_game
 
 GAME = Backgammon()
 Position = tuple[tuple[int, ...], tuple[int, int], tuple[int, int]]
@@ -181,13 +182,9 @@ def playout_positions(games: int, seed: int) -> Iterator[BackgammonState]:
     """The positions with dice of random games."""
     rng = random.Random(seed)
     for _ in range(games):
-        position = GAME.initial_state()
-        while not GAME.is_terminal(position):
-            if GAME.to_move(position) == CHANCE:
-                position = GAME.result(position, sample_outcome(GAME, position, rng))
-            else:
+        for position in random_game(GAME, rng):
+            if not GAME.is_terminal(position) and GAME.to_move(position) != CHANCE:
                 yield position
-                position = GAME.result(position, rng.choice(GAME.actions(position)))
 
 
 def check_against_naive(position: BackgammonState) -> None:
@@ -508,15 +505,7 @@ def test_random_games_end_with_legal_payoffs() -> None:
     rng = random.Random(5)
     sizes = set()
     for _ in range(60):
-        position = GAME.initial_state()
-        while not GAME.is_terminal(position):
-            actions = GAME.actions(position)
-            if GAME.to_move(position) == CHANCE:
-                action = sample_outcome(GAME, position, rng)
-            else:
-                action = rng.choice(actions)
-            position = GAME.result(position, action)
-        assert GAME.actions(position) == []
+        position = random_game(GAME, rng)[-1]
         assert GAME.payoffs(position) == naive_payoff(position)
         sizes.add(abs(GAME.payoffs(position)[0]))
     assert sizes == {1, 2, 3}
@@ -544,17 +533,12 @@ def test_evaluation_prefers_the_race_leader_and_made_points() -> None:
 
 
 def test_greedy_evaluation_beats_random_play() -> None:
-    def greedy(game: Backgammon, position: BackgammonState) -> object:
-        mover = game.to_move(position)
-        return max(
-            game.actions(position), key=lambda a: game.evaluate(game.result(position, a), mover)
-        )
-
+    greedy = make_agent("expectiminimax:depth=1", GAME)  # the turn EVAL likes best
     wins = 0
     for index in range(20):
         side = GAME.players[index % 2]
-        agents = {side: greedy, GAME.opponent(side): RandomAgent(random.Random(index))}
-        record = play_game(GAME, agents, chance=random.Random(1000 + index))  # type: ignore[arg-type]
+        agents = {side: greedy, GAME.opponent(side): random_agent(index)}
+        record = play_game(GAME, agents, chance=random.Random(1000 + index))
         wins += GAME.utility(record.state, side) > 0
     assert wins >= 18
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from plies.capabilities import HasEvaluation
 from plies.errors import IllegalMoveError, InvalidPositionError, MissingCapabilityError, SpecError
-from plies.game import HasEvaluation
 from plies.games import make_game
 from plies.games.nim import Nim, NimState
 from plies.search import alphabeta, minimax
@@ -107,14 +107,6 @@ def test_position_round_trip(heaps: tuple[int, ...], mover: str) -> None:
     game = Nim()
     state = NimState(heaps, mover)
     assert game.parse_position(game.format_position(state)) == state
-
-
-@given(heaps=st.lists(st.integers(0, 6), min_size=1, max_size=4).map(tuple))
-def test_action_round_trip(heaps: tuple[int, ...]) -> None:
-    game = Nim()
-    state = NimState(heaps, "A")
-    for action in game.actions(state):
-        assert game.parse_action(state, game.format_action(state, action)) == action
 
 
 def test_notation_examples() -> None:

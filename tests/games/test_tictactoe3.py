@@ -9,8 +9,8 @@ from itertools import product
 
 import pytest
 
+from plies.capabilities import HasValueBounds
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
-from plies.game import HasValueBounds
 from plies.games import make_game
 from plies.games.tictactoe import Board
 from plies.games.tictactoe3 import TicTacToe3
@@ -109,12 +109,11 @@ def test_bad_sizes() -> None:
         TicTacToe3(0, 3, 1)
 
 
-def test_notation_round_trip() -> None:
+def test_notation() -> None:
     game = TicTacToe3(4, 5, 3)
     state = game.initial_state()
     for action in game.actions(state):
-        assert game.parse_action(state, game.format_action(state, action)) == action
-        assert game.parse_action(state, str(action + 1)) == action
+        assert game.parse_action(state, str(action + 1)) == action  # cell numbers too
     for action in (7, 8, 0):
         state = game.result(state, action)
     assert game.format_position(state) == "Y..../..XO./...../....."

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from functools import cache
 
 import pytest
@@ -12,6 +11,7 @@ from plies.game import Scoring
 from plies.games import make_game
 from plies.games.tiles import TileGame, TileState
 from plies.search import alphabeta, minimax
+from plies.testing import random_game
 
 LENGTHS = range(3, 9)
 
@@ -134,22 +134,18 @@ def test_result_refuses_illegal_actions() -> None:
 def test_random_playouts_are_legal_and_short(length: int) -> None:
     game = TileGame(length)
     for seed in range(50):
-        rng = random.Random(seed)
-        state = game.initial_state()
-        seen = {game.format_position(state)}
-        turns = 0
-        while not game.is_terminal(state):
-            assert turns < 4 * length - 2, f"seed {seed}: no end after {turns} turns"
-            legal = game.actions(state)
-            results = [row_of(game.result(state, a), length) for a in legal]
+        states = random_game(game, seed, max_plies=4 * length - 2)
+        assert game.is_terminal(states[-1]), f"seed {seed}: no end after {len(states) - 1} turns"
+        for state in states[:-1]:
+            results = [row_of(game.result(state, a), length) for a in game.actions(state)]
             assert sorted(results) == sorted(moves(row_of(state, length), state.to_move)), state
-            state = game.result(state, rng.choice(legal))
-            turns += 1
-            position = game.format_position(state)
+        positions = [game.format_position(state) for state in states]
+        for turn, state in enumerate(states[1:], 1):
             # A position repeats exactly when the game ends in a draw.
-            assert (position in seen) == (game.is_terminal(state) and game.winner(state) is None)
-            seen.add(position)
-        assert game.utility(state, "A") == solve(row_of(state, length), state.to_move, state.stays)
+            repeated = positions[turn] in positions[:turn]
+            assert repeated == (game.is_terminal(state) and game.winner(state) is None)
+        final = states[-1]
+        assert game.utility(final, "A") == solve(row_of(final, length), final.to_move, final.stays)
 
 
 # Evaluation ------------------------------------------------------------------------------

@@ -186,3 +186,130 @@ def test_probabilities_are_summed_exactly() -> None:
     assert len(tenths.children) == 10  # ten 0.1s sum to 1 exactly, if not in floats
     with pytest.raises(TreeError, match=r"sum to 0\.999, not 1"):
         parse_tree("{0.333: 1, 0.333: 2, 0.333: 3}")
+
+
+# Values that are not finite, byte-order marks and comments ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[nan, 1]", "leaf 'nan' at character 2 is not a finite number"),
+        ("[inf, 1]", "leaf 'inf' at character 2 is not a finite number"),
+        ("(Infinity 1 2)", "leaf 'Infinity' at character 2 is not a finite number"),
+        ("(A NaN 2)", "leaf 'NaN' at character 4 is not a finite number"),
+        ("[1, -inf]", "leaf '-inf' at character 5 is not a finite number"),
+        ("[1e999]", "leaf '1e999' at character 2 is not a finite number"),
+        ("(A x=inf 2)", "leaf 'inf' at character 4 is not a finite number"),
+        ("[1" + "0" * 400 + "]", "is too large for a float"),
+        ('{"children": [NaN, 1]}', "leaf 'NaN' at path [0] is not a finite number"),
+        ('{"children": [1, 1e999]}', "leaf '1e999' at path [1] is not a finite number"),
+        ('{"value": -Infinity}', "leaf '-Infinity' at path [] is not a finite number"),
+        ('{"children": [{"value": Infinity}]}', "leaf 'Infinity' at path [0] is not a finite"),
+        ("{nan: 1, 1: 2}", "probability 'nan' at character 2 is not a finite number"),
+        ("{1e999: 1}", "probability '1e999' at character 2 is not a finite number"),
+        (
+            '{"chance": [{"probability": NaN, "value": 1}]}',
+            "probability 'NaN' at path [0] is not a finite number",
+        ),
+        (
+            '{"chance": [{"probability": 1e999, "value": 1}]}',
+            "probability '1e999' at path [0] is not a finite number",
+        ),
+    ],
+)
+def test_values_that_are_not_finite_are_refused(text: str, message: str) -> None:
+    with pytest.raises(TreeError, match=re.escape(message)) as error:
+        parse_tree(text)
+    assert "\n" not in str(error.value)
+
+
+BOM = "\ufeff"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        BOM + "[[3,12,8],[2,4,6],[14,5,2]]",
+        BOM + "\n# the lecture's tree\n((3 12 8) (2 4 6) (14 5 2))\n",
+        "# AIMA Figure 5.2\n[[3, 12, 8],  # B\n [2, 4, 6],   # C: c2 and c3 are pruned\n"
+        " [14,5,2]#D, touching\n]  # end",
+        "(A # the root\n  (B 3 12 8) (C 2 4 6) (D 14 5 2))",
+        BOM + '# comment lines only, in JSON\n{\n  # A\n  "children": [[3,12,8],[2,4,6],\n'
+        '    # D\n    {"label": "D", "children": [14,5,2]}]\n}\n',
+    ],
+)
+def test_byte_order_mark_and_comments(text: str) -> None:
+    assert _leaf_values(text) == LECTURE_VALUES
+
+
+def test_json_takes_whole_line_comments_only() -> None:
+    tree = parse_tree('{"label": "A#1", "children": [{"label": "#b", "value": 1}]}')
+    assert [n.label for _, n in tree.walk()] == ["A#1", "#b"]  # '#' in strings is text
+    with pytest.raises(TreeError, match="invalid JSON: Extra data"):
+        parse_tree('{"children": [1, 2]}  # a comment after a value')
+    with pytest.raises(TreeError, match=re.escape("leaf 'x' at character 5 is not a number")):
+        parse_tree("# comments keep positions\n[1, x]")
+
+
+# Who moves, and in which order --------------------------------------------------------------
+
+
+def test_layers_repeat_from_the_root() -> None:
+    # UC Berkeley CS188: Pacman (MAX) then two ghosts (MIN, MIN), then Pacman again.
+    game = tree_game(parse_tree("[[[[1, 2], 3]], 4]"), layers=("MAX", "MIN", "MIN"))
+    assert [game.to_move(p) for p in [(), (0,), (0, 0), (0, 0, 0)]] == ["MAX", "MIN", "MIN", "MAX"]
+    assert (game.root, game.layers) == ("MAX", ("MAX", "MIN", "MIN"))
+    chance = tree_game(parse_tree("{0.5: [[1, 2]], 0.5: 3}"), layers=("MIN", "MIN", "MAX"))
+    assert [chance.to_move(p) for p in [(), (0,), (0, 0)]] == [CHANCE, "MIN", "MIN"]
+    assert chance.root == "MIN"
+
+
+def test_root_and_layers_combine_only_when_they_agree() -> None:
+    tree = parse_tree("[[1, 2], [3]]")
+    assert TreeGame(tree, "MIN").layers == ("MIN", "MAX")
+    assert TreeGame(tree, "MIN", layers=["MIN", "MIN"]).layers == ("MIN", "MIN")
+    with pytest.raises(TreeError, match=r"root player MIN is not the first .* \(MAX, MIN, MIN\)"):
+        TreeGame(tree, "MIN", layers=("MAX", "MIN", "MIN"))
+    with pytest.raises(TreeError, match="must be MAX or MIN, not 'CHANCE'"):
+        TreeGame(tree, layers=("MAX", "CHANCE"))
+    with pytest.raises(TreeError, match="at least one layer"):
+        TreeGame(tree, layers=())
+    with pytest.raises(TreeError, match="root player must be MAX or MIN, not 'max'"):
+        TreeGame(tree, "max")
+
+
+def test_a_json_node_names_its_player() -> None:
+    text = '{"player": "MIN", "children": [{"player": "max", "children": [1, 5]}, [2, 3]]}'
+    tree = parse_tree(text)
+    assert [n.player for _, n in tree.walk() if not n.is_leaf] == ["MIN", "MAX", None]
+    game = tree_game(tree, "MAX")
+    # Layer rule MAX, MIN, MAX...: the root and B override it, C (layer 1) keeps MIN.
+    assert [game.to_move(p) for p in [(), (0,), (1,)]] == ["MIN", "MAX", "MIN"]
+    assert game.root == "MIN"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"player": "MAX", "value": 3}', "node at path [] has a 'player' but only decision"),
+        (
+            '{"player": "MIN", "chance": [{"probability": 1, "value": 1}]}',
+            "has a 'player' but only decision nodes move",
+        ),
+        ('{"player": "ghost", "children": [1]}', 'player "ghost" of node at path [] is not MAX'),
+        ('{"player": 1, "children": [1]}', "player 1 of node at path [] is not MAX or MIN"),
+    ],
+)
+def test_bad_players_are_refused(text: str, message: str) -> None:
+    with pytest.raises(TreeError, match=re.escape(message)):
+        parse_tree(text)
+
+
+def test_right_to_left_order() -> None:
+    game = tree_game(parse_tree("[{1/4: 1, 3/4: [2, 3]}, 4]"), order="rtl")
+    assert list(game.actions(())) == [1, 0] and list(game.actions((0, 1))) == [1, 0]
+    assert list(game.chance_outcomes((0,))) == [(1, 0.75), (0, 0.25)]
+    assert game.format_action((), 1) == "a2"  # labels are those of the written tree
+    with pytest.raises(TreeError, match="order must be ltr or rtl, not 'backwards'"):
+        tree_game(parse_tree("[1]"), order="backwards")

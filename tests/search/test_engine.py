@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import random
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -27,6 +26,7 @@ from plies.search.engine import (
     iterate,
     search,
 )
+from plies.testing import random_position, random_positions
 
 GAMES = {
     "tictactoe": 4,
@@ -37,17 +37,6 @@ GAMES = {
     "checkers": 4,
 }
 """Game spec -> the fixed depth the property test searches."""
-
-
-def random_position(game: Game[Any, Any], seed: int, plies: int) -> Any:
-    rng = random.Random(seed)
-    state = game.initial_state()
-    for _ in range(plies):
-        if game.is_terminal(state):
-            break
-        previous = state
-        state = game.result(state, rng.choice(list(game.actions(state))))
-    return previous if game.is_terminal(state) else state
 
 
 option_sets = st.builds(
@@ -73,7 +62,7 @@ def test_fixed_depth_value_equals_textbook_alphabeta(
     spec: str, seed: int, plies: int, options: EngineOptions
 ) -> None:
     game = make_game(spec)
-    state = random_position(game, seed, plies)
+    state = random_position(game, seed, range(plies + 1))  # up to plies: games end early
     depth = GAMES[spec]
     expected = alphabeta(game, state, depth=depth).value
     result = search(game, state, Limits(depth=depth), options)
@@ -87,7 +76,7 @@ def test_solves_tictactoe_with_far_fewer_nodes() -> None:
     reports = list(iterate(game, start))
     assert reports[-1].solved and reports[-1].value == 0
     textbook = alphabeta(game, start)
-    assert reports[-1].nodes * 3 < textbook.stats.nodes
+    assert reports[-1].stats.nodes * 3 < textbook.stats.nodes
 
 
 def test_prefers_the_fastest_win_and_the_slowest_loss() -> None:
@@ -95,7 +84,7 @@ def test_prefers_the_fastest_win_and_the_slowest_loss() -> None:
     # X can win at once on c1, or later; the engine takes the win now.
     state = game.parse_position("XX./OO./...")
     report = list(iterate(game, state, Limits(depth=5)))[-1]
-    assert game.format_action(state, report.move) == "c1"
+    assert game.format_action(state, report.action) == "c1"
     assert report.score == MATE - 1 and report.mate == 1
     # O to move is lost to X's double threat: the engine delays the loss.
     lost = game.parse_position("X.X/.O./O.X")  # X threatens b1 and c2
@@ -109,7 +98,7 @@ def test_distance_survives_the_table() -> None:
     state = game.parse_position("445566")  # X to move wins at once in column 3 or 7
     for options in (EngineOptions(tt_mb=1), EngineOptions(tt_mb=0)):
         report = list(iterate(game, state, Limits(depth=6), options))[-1]
-        assert report.mate == 1 and game.format_action(state, report.move) in ("3", "7")
+        assert report.mate == 1 and game.format_action(state, report.action) in ("3", "7")
     # O to move cannot stop both: the loss comes on X's next move, scored as late as possible.
     lost = game.parse_position("4455662")
     report = list(iterate(game, lost, Limits(depth=6), EngineOptions(tt_mb=1)))[-1]
@@ -119,12 +108,10 @@ def test_distance_survives_the_table() -> None:
 @pytest.mark.parametrize("name", ["othello", "checkers"])
 def test_time_control(name: str) -> None:
     game = make_game(name)
-    rng = random.Random(5)
     worst = 0.0
-    for index in range(50):
-        state = random_position(game, rng.randrange(10**6), rng.randrange(0, 20))
+    for index, state in enumerate(random_positions(game, 50, seed=5, plies=range(20))):
         started = time.perf_counter()
-        result = search(game, state, Limits(time=0.05))
+        result = search(game, state, Limits(seconds=0.05))
         elapsed = time.perf_counter() - started
         worst = max(worst, elapsed)
         assert result.action in list(game.actions(state)), index
@@ -135,24 +122,24 @@ def test_node_limit_and_partial_iteration() -> None:
     game = make_game("othello")
     reports = list(iterate(game, game.initial_state(), Limits(nodes=2000)))
     assert not reports[-1].complete
-    assert reports[-1].nodes <= 2000
+    assert reports[-1].stats.nodes <= 2000
     assert all(r.complete for r in reports[:-1])
-    assert reports[-1].move in game.actions(game.initial_state())
+    assert reports[-1].action in game.actions(game.initial_state())
 
 
 def test_reports_grow_by_depth() -> None:
     game = make_game("connect4")
     reports = list(iterate(game, game.initial_state(), Limits(depth=6)))
     assert [r.depth for r in reports] == [1, 2, 3, 4, 5, 6]
-    assert all(a.nodes < b.nodes for a, b in itertools.pairwise(reports))
-    assert all(r.pv[0] == r.move and len(r.pv) <= r.depth for r in reports)
+    assert all(a.stats.nodes < b.stats.nodes for a, b in itertools.pairwise(reports))
+    assert all(r.pv[0] == r.action and len(r.pv) <= r.depth for r in reports)
 
 
 def test_bad_requests() -> None:
     with pytest.raises(SpecError):
         Limits(depth=0)
     with pytest.raises(SpecError):
-        Limits(time=-1)
+        Limits(seconds=-1)
     with pytest.raises(SpecError):
         TranspositionTable(0)
     with pytest.raises(MissingCapabilityError):
@@ -270,7 +257,7 @@ def test_check_extension_finds_a_mate_one_ply_deeper() -> None:
     assert plain.score is not None and abs(plain.score) < 1  # the mate is 3 plies away
     extended = replace(NONE, check_extension=True)
     report = list(iterate(game, state, Limits(depth=2), extended))[-1]
-    assert report.mate == 3 and game.format_action(state, report.move) == "Bxf7+"
+    assert report.mate == 3 and game.format_action(state, report.action) == "Bxf7+"
     assert report.pv == tuple(game.parse_action(s, m) for s, m in _line(game, state))
     assert list(iterate(game, state, Limits(depth=3), NONE))[-1].mate == 3  # the oracle
 
@@ -293,7 +280,7 @@ def test_pruning_keeps_the_mates_and_saves_nodes(switch: str) -> None:
     state = game.parse_position(DRAGON)
     full = list(iterate(game, state, Limits(depth=4), NONE))[-1]
     pruned = list(iterate(game, state, Limits(depth=4), on))[-1]
-    assert pruned.nodes < full.nodes and pruned.move == full.move
+    assert pruned.stats.nodes < full.stats.nodes and pruned.action == full.action
 
 
 def test_null_move_is_refused_in_check_and_in_pawn_endings() -> None:
@@ -306,7 +293,11 @@ def test_null_move_is_refused_in_check_and_in_pawn_endings() -> None:
     ending = game.parse_position("8/5pk1/6p1/8/8/6P1/5PK1/8 w - - 0 1")
     plain = list(iterate(game, ending, Limits(depth=5), NONE))[-1]
     null = list(iterate(game, ending, Limits(depth=5), replace(NONE, null_move=True)))[-1]
-    assert (null.nodes, null.score, null.move) == (plain.nodes, plain.score, plain.move)
+    assert (null.stats.nodes, null.score, null.action) == (
+        plain.stats.nodes,
+        plain.score,
+        plain.action,
+    )
 
 
 def test_repetition_is_a_draw_taken_when_losing_and_avoided_when_winning() -> None:
@@ -330,9 +321,7 @@ def test_repetition_is_a_draw_taken_when_losing_and_avoided_when_winning() -> No
 
 def test_captures_generator_matches_the_noisy_moves() -> None:
     game = _chess()
-    rng = random.Random(3)
-    for _ in range(20):
-        state = random_position(game, rng.randrange(10**6), rng.randrange(1, 60))
+    for state in random_positions(game, 20, seed=3, plies=range(1, 60)):
         fresh = game.parse_position(game.format_position(state))  # legal moves not known yet
         noisy = {a for a in game.actions(state) if game.is_capture(state, a)}
         assert set(game.captures(fresh)) == noisy
@@ -341,4 +330,4 @@ def test_captures_generator_matches_the_noisy_moves() -> None:
         state = game.parse_position(fen)
         plain = list(iterate(game, state, Limits(depth=2), NONE))[-1]
         fast = list(iterate(game, state, Limits(depth=2), replace(NONE, captures=True)))[-1]
-        assert (fast.score, fast.nodes) == (plain.score, plain.nodes)
+        assert (fast.score, fast.stats.nodes) == (plain.score, plain.stats.nodes)

@@ -6,21 +6,24 @@ import threading
 from typing import Any
 
 from plies.games import make_game
-from plies.search.engine import Limits, Report, iterate, search
+from plies.search import SearchResult
+from plies.search.engine import Limits, iterate, search
 
 
 def test_a_set_stop_ends_the_search_at_the_first_check() -> None:
-    """The event is read every 16 nodes, where the clock is: a search told to stop before it
-    starts spends exactly 16 nodes and still returns a legal move."""
+    """The first iteration always completes (every search scores a move); then the event is
+    read every 16 nodes, where the clock is: a search told to stop before it starts ends at
+    the first check of the second iteration, with depth 1's move."""
     game = make_game("connect4")
     stop = threading.Event()
     stop.set()
-    reports = list(iterate(game, game.initial_state(), Limits(stop=stop)))
-    assert reports[-1].nodes == 16
-    assert not reports[-1].complete
-    assert all(report.complete for report in reports[:-1])
-    assert reports[-1].move in game.actions(game.initial_state())
-    assert search(game, game.initial_state(), Limits(stop=stop)).stats.nodes == 16
+    first, last = list(iterate(game, game.initial_state(), Limits(stop=stop)))
+    assert (first.depth, first.complete) == (1, True)
+    assert (last.depth, last.complete) == (1, False)
+    assert first.stats.nodes < last.stats.nodes <= first.stats.nodes + 16
+    assert last.action in game.actions(game.initial_state())
+    stopped = search(game, game.initial_state(), Limits(stop=stop))
+    assert stopped.stats.nodes == last.stats.nodes and stopped.depth == 1
 
 
 def test_stop_from_another_thread_ends_an_unlimited_search() -> None:
@@ -28,7 +31,7 @@ def test_stop_from_another_thread_ends_an_unlimited_search() -> None:
     while the worker holds iteration 4, which then ends with the best move so far."""
     game = make_game("connect4")
     stop, third_done = threading.Event(), threading.Event()
-    reports: list[Report[Any]] = []
+    reports: list[SearchResult[Any]] = []
 
     def run() -> None:
         for report in iterate(game, game.initial_state(), Limits(stop=stop)):
@@ -43,11 +46,11 @@ def test_stop_from_another_thread_ends_an_unlimited_search() -> None:
     stop.set()
     worker.join(timeout=60)
     assert not worker.is_alive()
-    assert [r.depth for r in reports] == [1, 2, 3, 4]
+    assert [r.depth for r in reports] == [1, 2, 3, 3]  # the depth completed
     assert [r.complete for r in reports] == [True, True, True, False]
-    assert reports[-1].move in game.actions(game.initial_state())
+    assert reports[-1].action in game.actions(game.initial_state())
 
 
 def test_stop_is_not_part_of_the_limits_value() -> None:
     assert Limits(depth=3, stop=threading.Event()) == Limits(depth=3)
-    assert hash(Limits(time=1.0, stop=threading.Event())) == hash(Limits(time=1.0))
+    assert hash(Limits(seconds=1.0, stop=threading.Event())) == hash(Limits(seconds=1.0))

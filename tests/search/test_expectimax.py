@@ -19,9 +19,10 @@ from plies.errors import (
     UnknownNameError,
     UnsupportedGameError,
 )
-from plies.game import CHANCE, Game
+from plies.game import CHANCE
 from plies.games.tictactoe import TicTacToe
 from plies.games.tree import Node, parse_tree, tree_game
+from plies.lectures.tree_report import analyse_tree, exact_values, leaf_bounds
 from plies.search import (
     ALGORITHMS,
     Backup,
@@ -35,70 +36,24 @@ from plies.search import (
     star1,
 )
 from plies.search.result import SearchResult
-from plies.trees import analyse_tree, exact_values, leaf_bounds
+from plies.testing import DiceRace, RaceState, random_positions
 
-# A dice race: the players' own game with value bounds and an evaluation -------------------
-
-State = tuple[int, int, str, str]
-"""(X's total, O's total, who moves: X, O or CHANCE, who stepped last)."""
+# A dice race with exact probabilities ----------------------------------------------------
 
 DIE = ((0, 0.25), (1, 0.5), (2, 0.25))
+"""A die whose probabilities are binary fractions: every expected value is exact."""
 
 
-class RaceRules(Game[State, int]):
-    """First to ``goal`` wins (+1/-1). A player steps 1 or 2 (only 1 from an odd total), then a
-    die adds 0, 1 or 2 more to that player with probabilities 1/4, 1/2, 1/4."""
-
-    name = "dice-race"
-    players: tuple[str, ...] = ("X", "O")
-
-    def __init__(self, goal: int = 7, die: Sequence[tuple[int, float]] = DIE) -> None:
-        self.goal, self.die = goal, tuple(die)
-
-    def initial_state(self) -> State:
-        return (0, 0, "X", "O")
-
-    def to_move(self, state: State) -> str:
-        return state[2]
-
-    def actions(self, state: State) -> Sequence[int]:
-        if state[2] == CHANCE:
-            return [outcome for outcome, _ in self.die]
-        mine = state[0] if state[2] == "X" else state[1]
-        return [1] if mine % 2 else [1, 2]
-
-    def chance_outcomes(self, state: State) -> Sequence[tuple[int, float]]:
-        return self.die
-
-    def result(self, state: State, action: int) -> State:
-        x, o, mover, last = state
-        stepper = last if mover == CHANCE else mover
-        x, o = (x + action, o) if stepper == "X" else (x, o + action)
-        return (x, o, self.opponent(last) if mover == CHANCE else CHANCE, stepper)
-
-    def is_terminal(self, state: State) -> bool:
-        return max(state[0], state[1]) >= self.goal
-
-    def utility(self, state: State, player: str) -> float:
-        winner = "X" if state[0] >= self.goal else "O"
-        return 1 if winner == player else -1
-
-    def evaluate(self, state: State, player: str) -> float:
-        lead = (state[0] - state[1]) / (self.goal + 3)
-        return lead if player == "X" else -lead
+def race(goal: int = 7, die: Sequence[tuple[int, float]] = DIE, bounded: bool = True) -> DiceRace:
+    """The dice race of :mod:`plies.testing` with ``DIE``, with value bounds unless told not."""
+    return DiceRace(goal, die, (-1.0, 1.0) if bounded else None)
 
 
-class DiceRace(RaceRules):
-    """The race with its value bounds, as Star1 needs."""
-
-    value_bounds = (-1.0, 1.0)
-
-
-def brute_force(game: RaceRules, state: State, depth: int | None) -> float:
+def brute_force(game: DiceRace, state: RaceState, depth: int | None) -> float:
     """EXPECTIMINIMAX for X by memoised recursion; ``depth`` counts the players' moves only."""
 
     @cache
-    def value(s: State, moves: int) -> float:
+    def value(s: RaceState, moves: int) -> float:
         if game.is_terminal(s):
             return game.utility(s, "X")
         if depth is not None and moves >= depth:
@@ -111,29 +66,14 @@ def brute_force(game: RaceRules, state: State, depth: int | None) -> float:
     return value(state, 0)
 
 
-def positions(game: DiceRace, count: int, seed: int) -> list[State]:
-    """Non-terminal states of seeded random games, decision and chance states alike."""
-    rng = random.Random(seed)
-    found: list[State] = []
-    while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(0, 8)):
-            if game.is_terminal(state):
-                break
-            state = game.result(state, rng.choice(list(game.actions(state))))
-        if not game.is_terminal(state):
-            found.append(state)
-    return found
-
-
 def test_both_are_textbook_algorithms() -> None:
     assert ALGORITHMS["expectiminimax"] is expectiminimax and ALGORITHMS["star1"] is star1
 
 
 @pytest.mark.parametrize("depth", [None, 1, 2, 3])
 def test_dice_race_against_brute_force(depth: int | None) -> None:
-    game = DiceRace()
-    for state in positions(game, 12, seed=depth or 0):
+    game = race()
+    for state in random_positions(game, 12, seed=depth or 0, plies=range(8)):
         truth = brute_force(game, state, depth)
         plain = expectiminimax(game, state, depth=depth, max_player="X")
         pruned = expectiminimax(game, state, depth=depth, max_player="X", prune=True)
@@ -143,7 +83,7 @@ def test_dice_race_against_brute_force(depth: int | None) -> None:
 
 
 def test_star1_saves_nodes_on_the_dice_race() -> None:
-    game = DiceRace(goal=7)
+    game = race()
     start = game.initial_state()
     plain, pruned = expectiminimax(game, start), star1(game, start)
     assert plain.value == pruned.value == brute_force(game, start, None)
@@ -155,7 +95,7 @@ def test_star1_saves_nodes_on_the_dice_race() -> None:
 
 
 def test_depth_counts_the_players_moves_not_the_chance_layers() -> None:
-    game = DiceRace(goal=20)
+    game = race(goal=20)
     start = game.initial_state()
     for depth in (1, 2, 3):
         result = expectiminimax(game, start, depth=depth, trace=True)
@@ -173,7 +113,7 @@ def test_depth_counts_the_players_moves_not_the_chance_layers() -> None:
 
 
 def test_chance_root_values_for_the_first_player() -> None:
-    game = DiceRace()
+    game = race()
     state = game.result(game.initial_state(), 2)
     assert game.to_move(state) == CHANCE
     for prune in (False, True):
@@ -200,23 +140,25 @@ def test_a_game_without_chance_is_searched_as_minimax_and_alphabeta() -> None:
 
 
 class ThreeRace(DiceRace):
+    """The race with a third player, for the refusal."""
+
     players = ("X", "O", "Z")
 
 
 def test_refusals_name_the_problem() -> None:
-    start = DiceRace().initial_state()
+    start = race().initial_state()
     with pytest.raises(MissingCapabilityError, match="no value bounds"):
-        expectiminimax(RaceRules(), start, prune=True)
-    assert expectiminimax(RaceRules(), start).value == brute_force(DiceRace(), start, None)
+        expectiminimax(race(bounded=False), start, prune=True)
+    assert expectiminimax(race(bounded=False), start).value == brute_force(race(), start, None)
     with pytest.raises(GameDefinitionError, match=r"outside the value bounds \[-0.5, 0.5\]"):
-        star1(DiceRace(), start, bounds=(-0.5, 0.5))
+        star1(race(), start, bounds=(-0.5, 0.5))
     with pytest.raises(GameDefinitionError, match="not finite with lower <= upper"):
-        star1(DiceRace(), start, bounds=(1, -1))
+        star1(race(), start, bounds=(1, -1))
     with pytest.raises(UnsupportedGameError, match="two-player zero-sum"):
         expectiminimax(ThreeRace(), start)
     with pytest.raises(UnknownNameError, match="'Y' is not a player"):
-        expectiminimax(DiceRace(), start, max_player="Y")
-    bad_die = DiceRace(die=((0, 0.5), (1, 0.25)))
+        expectiminimax(race(), start, max_player="Y")
+    bad_die = race(die=((0, 0.5), (1, 0.25)))
     with pytest.raises(GameDefinitionError, match=r"sum to 0\.75, not 1"):
         expectiminimax(bad_die, start)
 

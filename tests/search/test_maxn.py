@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from typing import Any
@@ -10,11 +9,12 @@ from typing import Any
 import pytest
 
 from plies.errors import GameDefinitionError, MissingCapabilityError, UnsupportedGameError
-from plies.game import FunctionGame, Game, GameFunctions, Scoring, define_game
+from plies.game import FunctionGame, Game, GameFunctions, Scoring
 from plies.games.tictactoe import TicTacToe
 from plies.games.tictactoe3 import TicTacToe3
 from plies.search import alphabeta, maxn, minimax, paranoid
 from plies.search.maxn import ParanoidGame
+from plies.testing import path_game, random_positions
 
 # AIMA 2nd ed., Figure 6.4, as given in MIT 6.034's recitation notes (fall 2004,
 # web.mit.edu/6.034/wwwbob/L4/node21.html): three plies of a three-player game, players
@@ -41,24 +41,8 @@ FIGURE_BACKED_UP = {
 }
 
 
-def tree_game(leaves: dict[str, tuple[float, ...]], players: tuple[str, ...]) -> FunctionGame:
-    """A game whose states are paths of L/R moves, the players moving in turn, ending at
-    ``leaves`` (all of one length)."""
-    length = len(next(iter(leaves)))
-    return define_game(
-        name="tree",
-        players=players,
-        initial_state=lambda: "",
-        to_move=lambda s: players[len(s) % len(players)],
-        actions=lambda s: [] if len(s) == length else ["L", "R"],
-        result=lambda s, a: s + a,
-        is_terminal=lambda s: len(s) == length,
-        utility=lambda s, p: leaves[s][players.index(p)],
-    )
-
-
 def test_published_three_player_tree() -> None:
-    game = tree_game(FIGURE_LEAVES, FIGURE_PLAYERS)
+    game = path_game(FIGURE_LEAVES, FIGURE_PLAYERS)
     for node, vector in FIGURE_BACKED_UP.items():
         result = maxn(game, node)
         assert result.values == vector, node
@@ -72,9 +56,9 @@ def test_published_three_player_tree() -> None:
 
 def test_ties_go_to_the_first_child_in_move_order() -> None:
     leaves = {"L": (1, 0, 9), "R": (1, 5, 0)}
-    game = tree_game(leaves, ("A", "B", "C"))
+    game = path_game(leaves, ("A", "B", "C"))
     assert maxn(game, "").values == (1, 0, 9)
-    mirrored = tree_game({"L": leaves["R"], "R": leaves["L"]}, ("A", "B", "C"))
+    mirrored = path_game({"L": leaves["R"], "R": leaves["L"]}, ("A", "B", "C"))
     assert maxn(mirrored, "").values == (1, 5, 0)
 
 
@@ -129,21 +113,6 @@ def tree_size(game: Game[Any, Any], state: Any, depth: int | None) -> tuple[int,
     return nodes, leaves
 
 
-def random_positions(game: Game[Any, Any], marks: int, count: int, seed: int) -> list[Any]:
-    """``count`` non-terminal positions after ``marks`` random moves."""
-    rng = random.Random(seed)
-    positions: list[Any] = []
-    while len(positions) < count:
-        state = game.initial_state()
-        for _ in range(marks):
-            if game.is_terminal(state):
-                break
-            state = game.result(state, rng.choice(game.actions(state)))
-        if not game.is_terminal(state):
-            positions.append(state)
-    return positions
-
-
 # (game, marks already played, depth limit, positions)
 CASES = [
     (TicTacToe3(3, 3, 3), 0, 4, 1),
@@ -163,7 +132,7 @@ def test_maxn_matches_brute_force(
 ) -> None:
     oracle = brute_force_maxn(game)
     below = None if depth is None else depth - 1
-    for state in random_positions(game, marks, count, seed=marks):
+    for state in random_positions(game, count, seed=marks, plies=marks):
         result = maxn(game, state, depth=depth)
         mover = game.players.index(game.to_move(state))
         assert result.values == oracle(state, depth)
@@ -186,7 +155,7 @@ def test_paranoid_matches_brute_force_and_plain_minimax(
     game: TicTacToe3, marks: int, depth: int | None, count: int
 ) -> None:
     paranoid_nodes = minimax_nodes = 0
-    for state in random_positions(game, marks, count, seed=marks + 1):
+    for state in random_positions(game, count, seed=marks + 1, plies=marks):
         player = game.to_move(state)
         result = paranoid(game, state, depth=depth)
         plain = minimax(ParanoidGame(game, player), state, depth=depth)
@@ -202,7 +171,7 @@ def test_paranoid_matches_brute_force_and_plain_minimax(
 def test_paranoid_value_never_exceeds_maxn() -> None:
     """The coalition's minimum is a lower bound on what the root player gets under max^n."""
     game = TicTacToe3(4, 4, 3)
-    for state in random_positions(game, 5, 10, seed=7):
+    for state in random_positions(game, 10, seed=7, plies=5):
         assert paranoid(game, state, depth=3).value <= maxn(game, state, depth=3).value
 
 
@@ -215,7 +184,7 @@ def test_maxn_is_minimax_on_two_player_games(
     scoring: Scoring, marks: int, depth: int | None
 ) -> None:
     game = TicTacToe(scoring=scoring)
-    for state in random_positions(game, marks, 3, seed=marks):
+    for state in random_positions(game, 3, seed=marks, plies=marks):
         result = maxn(game, state, depth=depth)
         expected = minimax(game, state, depth=depth)
         assert (result.value, result.action, result.pv) == (
@@ -231,7 +200,7 @@ def test_maxn_is_minimax_on_two_player_games(
 
 def test_paranoid_is_alphabeta_on_two_player_games() -> None:
     game = TicTacToe()
-    for state in random_positions(game, 2, 4, seed=3):
+    for state in random_positions(game, 4, seed=3, plies=2):
         result = paranoid(game, state)
         expected = alphabeta(game, state)
         assert (result.value, result.pv, result.stats.nodes) == (

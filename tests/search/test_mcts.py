@@ -7,11 +7,12 @@ import functools
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from plies.agents import make_agent
 from plies.errors import (
     GameDefinitionError,
     GameOverError,
@@ -33,6 +34,7 @@ from plies.search.mcts import (
     heuristic_evaluator,
     random_playout,
 )
+from plies.testing import path_game, random_agent, random_positions, take_away
 
 TICTACTOE = TicTacToe()
 
@@ -103,23 +105,14 @@ def expectimax_value(game: Game[Any, Any], state: Any, player: str) -> float:
 # Small games --------------------------------------------------------------------------------
 
 
-def three_player_tree() -> Game[Any, Any]:
-    """A three-ply tree: A, then B, then C choose; leaves pay each player differently."""
-    payoffs = {
+THREE_PLAYERS = path_game(
+    {
         "LLL": (3, 1, 2), "LLR": (1, 2, 3), "LRL": (2, 3, 1), "LRR": (0, 3, 4),
         "RLL": (1, 1, 1), "RLR": (2, 0, 2), "RRL": (4, 2, 3), "RRR": (0, 1, 1),
-    }  # fmt: skip
-    return define_game(
-        name="three-player-tree",
-        players=("A", "B", "C"),
-        initial_state=lambda: "",
-        to_move=lambda s: "ABC"[len(s)],
-        actions=lambda s: [] if len(s) == 3 else ["L", "R"],
-        result=lambda s, a: s + a,
-        is_terminal=lambda s: len(s) == 3,
-        utility=lambda s, p: payoffs[s]["ABC".index(p)],
-        zero_sum=False,
-    )
+    },
+    ("A", "B", "C"),
+)  # fmt: skip
+"""A three-ply tree: A, then B, then C choose; leaves pay each player differently."""
 
 
 class Gamble(WinLossDrawGame[tuple[str, ...], str]):
@@ -165,21 +158,6 @@ class Gamble(WinLossDrawGame[tuple[str, ...], str]):
         if state == ("safe",):
             return None
         return "MIN" if state[-1] == "tails" else "MAX"
-
-
-def take_away(pile: int) -> Game[Any, Any]:
-    """Take 1 to 3 from a pile, the last to take wins 5 (and the other gets -5): no declared
-    bounds, so MCTS normalises with the utilities it has seen."""
-    return define_game(
-        name="take-away",
-        players=("A", "B"),
-        initial_state=lambda: (pile, "A"),
-        to_move=lambda s: s[1],
-        actions=lambda s: [n for n in (1, 2, 3) if n <= s[0]],
-        result=lambda s, a: (s[0] - a, "B" if s[1] == "A" else "A"),
-        is_terminal=lambda s: s[0] == 0,
-        utility=lambda s, p: -5 if s[1] == p else 5,
-    )
 
 
 # Tree invariants ----------------------------------------------------------------------------
@@ -229,7 +207,8 @@ def test_statistics_are_consistent(solver: bool, selection: str) -> None:
         result = mcts.search(state, iterations=1500)
         root = mcts._root
         assert root is not None
-        done = result.stats.nodes
+        done = result.stats.iterations
+        assert result.stats.nodes <= done  # at most one position added per iteration
         assert done == 1500 or (solver and root.outcome is not None and done < 1500)
         assert root.visits == done == sum(c.visits for c in root.children)
         check_tree(mcts)
@@ -251,7 +230,7 @@ def test_same_seed_same_tree_and_move() -> None:
         (TICTACTOE, TICTACTOE.initial_state()),
         (ConnectFour(), ConnectFour().initial_state()),
         (Gamble(0.7), Gamble(0.7).initial_state()),
-        (three_player_tree(), ""),
+        (THREE_PLAYERS, ""),
     ]:
         runs = []
         for _ in range(2):
@@ -341,22 +320,10 @@ def test_solver_proves_endgames_like_minimax() -> None:
         assert result.value == minimax(game, game.initial_state()).value
 
 
-def connect4_endgames(count: int, empty: int, seed: int) -> list[Any]:
-    """Positions of random games with ``empty`` cells left, the game not over."""
-    game, rng, found = ConnectFour(), random.Random(seed), []
-    while len(found) < count:
-        state = game.initial_state()
-        while not game.is_terminal(state) and state.moves < 42 - empty:
-            state = game.result(state, rng.choice(list(game.actions(state))))
-        if not game.is_terminal(state):
-            found.append(state)
-    return found
-
-
 def test_solver_proves_connect4_endgames_like_alphabeta() -> None:
     game = ConnectFour()
     values = set()
-    for state in connect4_endgames(6, empty=8, seed=3):
+    for state in random_positions(game, 6, seed=3, plies=42 - 8):  # 8 empty cells
         exact = alphabeta(game, state)
         result = MCTS(game, seed=1).search(state, iterations=20000)
         assert result.note is not None, game.format_position(state)
@@ -388,11 +355,11 @@ def test_solver_needs_two_player_zero_sum_without_chance() -> None:
     assert MCTS(TICTACTOE).solving
     assert not MCTS(TICTACTOE, solver=False).solving
     assert not MCTS(Gamble(0.5)).solving
-    assert not MCTS(three_player_tree()).solving
+    assert not MCTS(THREE_PLAYERS).solving
 
 
 def test_values_normalised_by_the_range_seen() -> None:
-    game = take_away(12)
+    game = take_away(12, most=3, win=5)  # no declared bounds: MCTS normalises by those seen
     for pile in range(1, 13):
         state = (pile, "A")
         expected = minimax(game, state).value
@@ -405,7 +372,7 @@ def test_values_normalised_by_the_range_seen() -> None:
 
 
 def test_declared_bounds_let_the_solver_prove_wins() -> None:
-    game = take_away(12)
+    game = take_away(12, most=3, win=5)
     game.value_bounds = (-5, 5)  # type: ignore[attr-defined]
     for pile in range(1, 13):
         state = (pile, "A")
@@ -417,7 +384,7 @@ def test_declared_bounds_let_the_solver_prove_wins() -> None:
 
 
 def test_three_players_follow_maxn() -> None:
-    game = three_player_tree()
+    game = THREE_PLAYERS
     mcts = MCTS(game, seed=1)
     result = mcts.search("", iterations=3000)
     values = maxn_values(game, "")
@@ -611,42 +578,23 @@ def test_connect4_compiled_playout_has_the_rules_distribution() -> None:
 
 
 @dataclass
-class MctsAgent:
-    """Plays MCTS's move with a fixed number of iterations, keeping its tree."""
-
-    mcts: MCTS[Any, Any]
-    iterations: int
-    name: str = "mcts"
-    last: SearchResult[Any] | None = field(default=None, repr=False)
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        self.last = self.mcts.search(state, iterations=self.iterations)
-        return self.last.action
-
-
-@dataclass
 class PerfectTicTacToe:
     """Uniformly random among the minimax-optimal moves."""
 
     rng: random.Random
     name: str = "perfect"
+    last: SearchResult[Any] | None = None
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         return self.rng.choice(sorted(best_tictactoe_moves(state)))
 
-
-@dataclass
-class RandomMover:
-    rng: random.Random
-    name: str = "random"
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        return self.rng.choice(list(game.actions(state)))
+    def reset(self) -> None:
+        """Nothing is kept between moves."""
 
 
 def test_tictactoe_draws_against_perfect_play() -> None:
     for index in range(4):
-        mcts = MctsAgent(MCTS(TICTACTOE, seed=index), 2000)
+        mcts = make_agent("mcts:iterations=2000", TICTACTOE, seed=index)
         perfect = PerfectTicTacToe(random.Random(index))
         agents = {"X": mcts, "O": perfect} if index % 2 == 0 else {"X": perfect, "O": mcts}
         record = play_game(TICTACTOE, agents)
@@ -658,8 +606,8 @@ def test_tictactoe_draws_against_perfect_play() -> None:
 )
 def test_beats_random(game: WinLossDrawGame[Any, Any], iterations: int) -> None:
     for index in range(2):
-        mcts = MctsAgent(MCTS(game, seed=index), iterations)
-        mover = RandomMover(random.Random(index))
+        mcts = make_agent(f"mcts:iterations={iterations}", game, seed=index)
+        mover = random_agent(index)
         first, second = game.players
         agents = {first: mcts, second: mover} if index % 2 == 0 else {first: mover, second: mcts}
         record = play_game(game, agents, chance=random.Random(index))

@@ -12,8 +12,9 @@ from plies.errors import MissingCapabilityError, UnsupportedGameError
 from plies.game import define_game
 from plies.games.tictactoe import TicTacToe
 from plies.games.tree import Node, TreeGame, parse_tree
+from plies.lectures.tree_report import analyse_tree, exact_values
 from plies.search import Cutoff, Leaf, alphabeta, minimax
-from plies.trees import analyse_tree, exact_values
+from plies.testing import take_away
 
 LECTURE = "[[3,12,8],[2,4,6],[14,5,2]]"
 
@@ -88,16 +89,7 @@ def test_depth_limited_uses_eval_and_counts_cutoff_leaves() -> None:
 
 
 def test_depth_limit_needs_evaluation() -> None:
-    game = define_game(
-        name="take-away",
-        players=("A", "B"),
-        initial_state=lambda: (5, "A"),
-        to_move=lambda s: s[1],
-        actions=lambda s: [n for n in (1, 2) if n <= s[0]],
-        result=lambda s, a: (s[0] - a, "B" if s[1] == "A" else "A"),
-        is_terminal=lambda s: s[0] == 0,
-        utility=lambda s, p: -1 if s[1] == p else 1,
-    )
+    game = take_away(5)
     # 5 is not a multiple of 3, so the first player wins by taking 2.
     result = alphabeta(game, game.initial_state())
     assert (result.value, result.action) == (1, 2)

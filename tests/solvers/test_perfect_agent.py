@@ -38,7 +38,7 @@ def test_each_move_keeps_the_score_as_the_analysis_says() -> None:
         scores = solver.analyze(state)
         assert scores[action] == max(s for s in scores if s is not None), moves
         assert agent.last is not None and agent.last.algorithm == "perfect"
-        assert agent.last.score == score
+        assert agent.last.solver_score == score
         assert agent.last.note == f"solved: score {score}, {solver.meaning(score)}"
 
 
@@ -76,7 +76,7 @@ def test_a_time_budget_is_split_between_solver_and_engine() -> None:
     agent = make_agent("perfect:time=0.2", GAME)
     assert isinstance(agent, PerfectAgent)
     assert agent.seconds == 0.2 and agent.nodes is None
-    assert agent.fallback.limits.time == pytest.approx(0.2 * 0.2)
+    assert agent.fallback.limits.seconds == pytest.approx(0.2 * 0.2)
     default = make_agent("perfect", GAME)
     assert isinstance(default, PerfectAgent) and default.seconds == 1.0
 

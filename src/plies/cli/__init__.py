@@ -12,7 +12,7 @@ import sys
 import click
 
 from plies import __version__
-from plies.agents import AbandonedError
+from plies.cli.agents import agents_command
 from plies.cli.demo import demo
 from plies.cli.effort import effort
 from plies.cli.games import games
@@ -23,7 +23,7 @@ from plies.cli.search import search_command
 from plies.cli.solve import solve
 from plies.cli.tree import tree
 from plies.cli.uci import uci_command
-from plies.errors import PliesError
+from plies.errors import AbandonedError, PliesError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -41,12 +41,11 @@ for command in (
     perft_command,
     effort,
     games,
+    agents_command,
     demo,
     uci_command,
 ):
     cli.add_command(command)
-
-
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -59,15 +58,16 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as error:
         click.echo(f"plies: error: {error.format_message()}", err=True)
         code = 2
+    except AbandonedError:
+        code = 1
     except PliesError as error:
         click.echo(f"plies: error: {error}", err=True)
         code = 2
-    except AbandonedError:
-        code = 1
     except RecursionError:
         click.echo(
             "plies: error: the game is too deep for a search to the end (the textbook tier "
-            "recurses once per ply): give a depth, or use 'plies search' with a limit",
+            "recurses once per ply): give 'plies solve' a --depth, or use 'plies search' "
+            "with a limit",
             err=True,
         )
         code = 2

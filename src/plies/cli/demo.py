@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from plies.agents import make_agent
 from plies.cli.output import (
     search_summary,
 )
@@ -12,12 +11,12 @@ from plies.cli.play import turn_printer
 from plies.cli.tree import print_tree_report
 from plies.games import make_game
 from plies.games.tree import parse_tree
-from plies.play import outcome_text, play_game
-from plies.search import ALGORITHMS
-from plies.trees import (
+from plies.lectures.tree_report import (
     analyse_tree,
     number,
 )
+from plies.play import outcome_text, play_game, seat_agents
+from plies.search import ALGORITHMS
 
 LECTURE_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
 
@@ -34,6 +33,6 @@ def demo() -> None:
         result = ALGORITHMS[name](game, start)
         click.echo(f"{name:>9}: value {number(result.value)}, {search_summary(result)}")
     click.echo("\n== alphabeta (perfect play) as X against alphabeta:depth=2 as O")
-    agents = {"X": make_agent("alphabeta", game), "O": make_agent("alphabeta:depth=2", game)}
+    agents = seat_agents(game, {"X": "alphabeta", "O": "alphabeta:depth=2"})
     record = play_game(game, agents, start, turn_printer(quiet=False))
     click.echo(f"game over: {outcome_text(game, record.state)}")

@@ -39,12 +39,21 @@ def effort(
     """The lecture's table: average nodes each algorithm visits, by moves already played.
 
     Averages over every distinct reachable non-terminal position with that many moves played;
-    for tic-tac-toe, the marks on the board.
+    for tic-tac-toe, the marks on the board. The --plot file is checked before the searches;
+    should writing it still fail, the table is printed first.
     """
     from rich.progress import Progress
 
-    from plies.effort import EffortRow, effort_rows, format_effort_table, plot_effort
+    from plies.lectures.effort import (
+        EffortRow,
+        check_plottable,
+        effort_rows,
+        format_effort_table,
+        plot_effort,
+    )
 
+    if plot is not None:
+        check_plottable(plot)
     game = make_game(game_spec)
     names = [name.strip().lower() for name in algorithms.split(",") if name.strip()]
     with Progress(
@@ -63,8 +72,6 @@ def effort(
             rows.extend(searches)
         except KeyboardInterrupt:
             interrupted = True
-    if plot is not None and rows:
-        plot_effort(rows, plot, title=f"{game_spec}: mean nodes visited")
     if as_json:
         echo_json(
             {
@@ -84,7 +91,9 @@ def effort(
         )
     else:
         click.echo(format_effort_table(rows))
-        if plot is not None and rows:
+    if plot is not None and rows:
+        plot_effort(rows, plot, title=f"{game_spec}: mean nodes visited")
+        if not as_json:
             click.echo(f"plotted to {plot}")
     if interrupted:
         click.echo(

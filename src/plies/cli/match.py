@@ -2,28 +2,29 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
-from rich.console import Console
 
 from plies.cli.output import (
+    Number,
     echo_json,
+    exit_interrupted,
+    progress_bar,
+    until_interrupted,
 )
 from plies.errors import PliesError
 from plies.games import make_game
-from plies.spec import parse_spec
+from plies.spec import GAMES, PLIES, parse_spec
 
 
 @click.command("match")
 @click.argument("game_spec", metavar="GAME")
 @click.argument("spec_a", metavar="SPEC_A")
 @click.argument("spec_b", metavar="SPEC_B")
-@click.option("--games", "count", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--games", "count", type=Number(GAMES), default=10, show_default=True)
 @click.option(
     "--openings",
     "opening_plies",
-    type=click.IntRange(min=0),
+    type=Number(PLIES),
     help="Random plies before each pair of games [default: per game].",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the openings.")
@@ -42,7 +43,7 @@ def match_command(
     Agents: random, alphabeta:depth=N, engine:time=S (or depth=, nodes=), minimax,
     perfect:time=S (connect4).
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
     from plies.match import run_match, summarise, to_json
 
@@ -52,29 +53,22 @@ def match_command(
             raise PliesError("a match is played by programs: use 'plies play' to play yourself")
     outcomes = []
     games = run_match(game, spec_a, spec_b, count, opening_plies=opening_plies, seed=seed)
-    interrupted = False
     columns = (
         TextColumn("games"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.description}"),
     )
-    with Progress(
-        *columns, console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
-    ) as bar:
+    with progress_bar(*columns) as bar, until_interrupted() as interruption:
         task = bar.add_task("", total=count)
-        try:
-            for outcome in games:
-                outcomes.append(outcome)
-                so_far = summarise(outcomes)
-                bar.update(
-                    task, advance=1, description=f"+{so_far.wins} ={so_far.draws} -{so_far.losses}"
-                )
-        except KeyboardInterrupt:
-            interrupted = True
+        for outcome in games:
+            outcomes.append(outcome)
+            so_far = summarise(outcomes)
+            score = f"+{so_far.wins} ={so_far.draws} -{so_far.losses}"
+            bar.update(task, advance=1, description=score)
     result = summarise(outcomes)
     if as_json:
-        echo_json(to_json(result, complete=not interrupted))
+        echo_json(to_json(result, complete=not interruption.happened))
     else:
         click.echo(
             f"{spec_a} vs {spec_b} at {game_spec}: {result.games} games, +{result.wins} "
@@ -84,6 +78,12 @@ def match_command(
             f"Elo difference {result.elo:+.1f} (95% interval {result.elo_low:+.1f} to "
             f"{result.elo_high:+.1f})"
         )
-    if interrupted:
-        click.echo(f"plies: interrupted after {len(outcomes)} of {count} games", err=True)
-        sys.exit(130)
+        if result.clamped:
+            side = "won" if result.losses == 0 else "lost"
+            click.echo(
+                f"every game {side}: the estimate and the interval's end are the clamp's "
+                f"(half a game {'lost' if side == 'won' else 'won'}); the true difference "
+                "may lie further out"
+            )
+    if interruption.happened:
+        exit_interrupted(f"{len(outcomes)} of {count} games played")

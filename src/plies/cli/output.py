@@ -18,9 +18,33 @@ import click
 from rich.console import Console
 from rich.progress import Progress, ProgressColumn
 
-from plies.game import Game, HasPositionNotation, require_position_notation
+from plies.capabilities import HasPositionNotation, require
+from plies.errors import SpecError
+from plies.game import Game
 from plies.games import make_game
 from plies.search import SearchResult
+from plies.spec import NumberRange
+
+
+class Number(click.ParamType[float, Any]):
+    """A command-line number checked as every number a user gives is (:mod:`plies.spec`)."""
+
+    def __init__(self, allowed: NumberRange) -> None:
+        self.allowed = allowed
+        self.name = "integer" if allowed.integer else "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, int | float):
+            return value
+        what = param.opts[0] if param is not None and param.opts else "the value"
+        try:
+            number: float = int(value) if self.allowed.integer else float(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a valid {self.name}", param, ctx)
+        try:
+            return self.allowed.check(what, number)
+        except SpecError as error:
+            self.fail(str(error), param, ctx)
 
 
 def console() -> Console:
@@ -76,10 +100,12 @@ def exit_interrupted(message: str) -> NoReturn:
 def game_and_state(spec: str, position: str | None) -> tuple[Game[Any, Any], Any]:
     """The game a spec names and its initial state, or ``position`` read in its notation."""
     game = make_game(spec)
-    if position is None:
-        return game, game.initial_state()
-    parse = require_position_notation(game, "reading a position")
-    return game, parse(position)
+    return game, game.initial_state() if position is None else read_position(game, position)
+
+
+def read_position(game: Game[Any, Any], position: str) -> Any:
+    """``position`` read in the game's notation."""
+    return require(game, HasPositionNotation, "reading a position").parse_position(position)
 
 
 def position_text(game: Game[Any, Any], state: Any) -> str:

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
-from rich.console import Console
 
 from plies.cli.output import (
+    Number,
     echo_json,
+    exit_interrupted,
     game_and_state,
+    progress_bar,
+    until_interrupted,
 )
+from plies.spec import PERFT_DEPTH
 
 
 @click.command("perft")
 @click.argument("game_spec", metavar="GAME")
-@click.argument("depth", type=click.IntRange(min=0))
+@click.argument("depth", type=Number(PERFT_DEPTH))
 @click.option("--position", help="Count from this position instead of the initial one.")
 @click.option("--divide", "split", is_flag=True, help="List the count under each first move.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"nodes": N, "time": s}.')
@@ -26,27 +29,21 @@ def perft_command(
     """Count the move paths of exactly DEPTH plies from the start (or POSITION) of GAME."""
     import time
 
-    from rich.progress import Progress
-
     from plies.perft import divide, perft
 
     game, state = game_and_state(game_spec, position)
     started = time.perf_counter()
     counts: list[tuple[Any, int]] = []
-    interrupted = False
     if depth == 0 or game.is_terminal(state):
         nodes = perft(game, state, depth)
-    else:
-        with Progress(
-            console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
-        ) as bar:
+    with progress_bar() as bar, until_interrupted() as interruption:
+        if depth > 0 and not game.is_terminal(state):
             task = bar.add_task(f"perft {depth}", total=len(game.actions(state)))
-            try:
-                for action, count in divide(game, state, depth):
-                    counts.append((action, count))
-                    bar.advance(task)
-            except KeyboardInterrupt:
-                interrupted = True
+            for action, count in divide(game, state, depth):
+                counts.append((action, count))
+                bar.advance(task)
+            nodes = sum(count for _, count in counts)
+    if interruption.happened:
         nodes = sum(count for _, count in counts)
     seconds = time.perf_counter() - started
     moves = [(game.format_action(state, action), count) for action, count in counts]
@@ -54,7 +51,7 @@ def perft_command(
         data: dict[str, Any] = {"nodes": nodes, "time": round(seconds, 6)}
         if split:
             data["divide"] = dict(moves)
-        if interrupted:
+        if interruption.happened:
             data["complete"] = False
         echo_json(data)
     else:
@@ -63,10 +60,8 @@ def perft_command(
                 click.echo(f"{move}: {count:,}")
         rate = nodes / seconds if seconds > 0 else 0.0
         click.echo(f"perft {depth}: {nodes:,} nodes in {seconds:.3f} s ({rate:,.0f} nodes/s)")
-    if interrupted:
-        click.echo(
-            f"plies: interrupted after {len(counts)} of {len(game.actions(state))} first moves;"
-            " the count covers those moves only",
-            err=True,
+    if interruption.happened:
+        exit_interrupted(
+            f"{len(counts)} of {len(game.actions(state))} first moves counted; the count "
+            "covers those moves only"
         )
-        sys.exit(130)

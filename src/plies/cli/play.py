@@ -9,17 +9,15 @@ from typing import Any
 
 import click
 
-from plies.agents import AbandonedError, Agent, make_agent
+from plies.capabilities import HasPgn, HasPositionNotation, require
 from plies.cli.output import (
     game_and_state,
     plural,
     search_summary,
 )
-from plies.errors import PliesError
-from plies.game import CHANCE, HasPositionNotation
-from plies.games import GAMES
-from plies.play import GameRecord, Turn, outcome_text, play_game
-from plies.spec import parse_spec
+from plies.errors import AbandonedError, IllegalMoveError, PliesError
+from plies.game import CHANCE, Game
+from plies.play import GameRecord, Turn, outcome_text, play_game, seat_agents
 
 
 def turn_printer(quiet: bool) -> Any:
@@ -28,13 +26,13 @@ def turn_printer(quiet: bool) -> Any:
             click.echo(f"{len(record.turns)}. chance: {turn.notation}")
             return
         line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
-        if turn.search is not None and turn.search.algorithm == "perfect":
+        if turn.search is not None and turn.search.solver_score is not None:
             stats = turn.search.stats
             line += f"  [{turn.search.note}; {plural(stats.nodes, 'position')}, {stats.time:.3f} s]"
         elif turn.search is not None and turn.search.note is not None:
             line += f"  [{turn.search.note}; {search_summary(turn.search)}]"
         elif turn.search is not None:
-            depth = "" if turn.search.score is None else f"depth {turn.search.depth_limit}; "
+            depth = "" if turn.search.score is None else f"depth {turn.search.depth}; "
             line += (
                 f"  [{depth}value for {turn.player}: {turn.search.value:.3g}; "
                 f"{search_summary(turn.search)}]"
@@ -54,14 +52,16 @@ def turn_printer(quiet: bool) -> Any:
     default="human",
     show_default=True,
     help="Agent for the first player: human, random, minimax, alphabeta[:depth=N], "
-    "engine[:time=S], perfect[:time=S] (connect4).",
+    "engine[:time=S], mcts[:time=S], perfect[:time=S] (connect4)... (plies agents lists "
+    "them all).",
 )
 @click.option(
     "--second",
     "second_spec",
     default=None,
     help="Agent for the second player [default: the game's usual opponent: perfect "
-    "alphabeta for the small games, alphabeta:depth=4 for the board games].",
+    "alphabeta for the small games, the engine with 1 s a move for connect4 and chess, "
+    "alphabeta:depth=4 for othello and checkers].",
 )
 @click.option(
     "--third",
@@ -91,17 +91,16 @@ def play(
     """Play GAME between agents (a human at the terminal among them); nature rolls the dice
     of games with chance."""
     game, state = game_and_state(game_spec, position)
-    opponent = GAMES[parse_spec(game_spec).name].opponent
-    specs = [first_spec, second_spec or opponent, third_spec or opponent]
-    if len(game.players) > len(specs):
+    if len(game.players) > 3:
         raise PliesError(f"'{game.name}' has {len(game.players)} players; plies play seats 3")
     if third_spec is not None and len(game.players) < 3:
         raise PliesError(f"--third: '{game.name}' has only {len(game.players)} players")
-    agents: dict[str, Agent] = {}
-    for index, (player, spec) in enumerate(zip(game.players, specs, strict=False)):
-        agent_seed = None if seed is None else seed + index
-        agents[player] = make_agent(spec, game, seed=agent_seed, read=_prompt, write=click.echo)
-    click.echo("   ".join(f"{p}: {spec}" for p, spec in zip(game.players, specs, strict=False)))
+    if pgn_path is not None and not isinstance(game, HasPgn):
+        raise PliesError(f"--pgn: '{game.name}' has no PGN notation (chess has)")
+    given = dict(zip(game.players, (first_spec, second_spec, third_spec), strict=False))
+    agents = seat_agents(game, given, seed=seed, ask=ask_at_terminal)
+    specs = [given[player] or game.default_opponent for player in game.players]
+    click.echo("   ".join(f"{p}: {spec}" for p, spec in zip(game.players, specs, strict=True)))
     click.echo(game.display(state))
     on_turn = turn_printer(quiet)
     so_far = GameRecord(game, state, state)
@@ -111,8 +110,6 @@ def play(
         so_far = record
         on_turn(record, turn)
 
-    if pgn_path is not None and not callable(getattr(game, "pgn", None)):
-        raise PliesError(f"--pgn: '{game.name}' has no PGN notation (chess has)")
     try:
         dice = None if seed is None else random.Random(seed)
         record = play_game(game, agents, state, remember, chance=dice)
@@ -135,7 +132,7 @@ def play(
 
 def _write_pgn(path: str, record: GameRecord, specs: list[str]) -> None:
     """Write a chess game record as PGN, the agents' specs as the players' names."""
-    game: Any = record.game
+    game = require(record.game, HasPgn, "--pgn")
     headers = {"Event": "plies play", "White": specs[0], "Black": specs[1]}
     text = game.pgn(
         record.start, [t.action for t in record.turns], game.result_text(record.state), headers
@@ -147,10 +144,20 @@ def _write_pgn(path: str, record: GameRecord, specs: list[str]) -> None:
     click.echo(f"PGN written to {path}", err=True)
 
 
-def _prompt(text: str) -> str:
-    """Read a line from the terminal (or piped input); EOFError at its end."""
-    click.echo(text, nl=False)
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line
+def ask_at_terminal(game: Game[Any, Any], state: Any) -> Any:
+    """A person's move at the terminal: the legal moves shown, bad input re-prompted; the end
+    of input abandons the game (:class:`AbandonedError`)."""
+    moves = [game.format_action(state, a) for a in game.actions(state)]
+    legal = (", " if any(" " in m for m in moves) else " ").join(moves)
+    click.echo(f"{game.to_move(state)} to move; legal moves: {legal}")
+    while True:
+        click.echo("your move> ", nl=False)
+        text = sys.stdin.readline()
+        if not text:
+            raise AbandonedError("end of input")
+        if not text.strip():
+            continue
+        try:
+            return game.parse_action(state, text)
+        except IllegalMoveError as error:
+            click.echo(f"{error}; try again")

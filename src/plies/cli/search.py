@@ -2,49 +2,46 @@
 
 from __future__ import annotations
 
-import math
-import sys
-from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
 from plies.cli.output import (
+    Number,
     echo_json,
+    exit_interrupted,
     game_and_state,
     json_number,
     line_notation,
+    until_interrupted,
 )
 from plies.errors import PliesError
+from plies.game import Game
 from plies.search import SearchResult
-from plies.search.engine import EngineOptions, Limits, Report, iterate
+from plies.search.engine import EngineOptions, Limits, iterate
+from plies.search.mcts import DEFAULT_C, MCTS
+from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, SECONDS, TABLE_MB
 
 
-def _score_text(report: Report[Any]) -> str:
+def _score_text(result: SearchResult[Any]) -> str:
     """``+0.158``, or ``win in 3`` / ``loss in 2`` (plies) for a forced result."""
-    if math.isnan(report.score):
-        return "?"
-    mate = report.mate
+    assert result.score is not None
+    mate = result.mate
     if mate is None:
-        return f"{report.score:+.3f}"
+        return f"{result.score:+.3f}"
     return f"win in {mate}" if mate > 0 else f"loss in {-mate}"
 
 
 @click.command("search")
 @click.argument("game_spec", metavar="GAME")
 @click.argument("position", required=False)
-@click.option("--depth", type=click.IntRange(min=1), help="Search to this depth.")
-@click.option(
-    "--time",
-    "seconds",
-    type=click.FloatRange(min=0, min_open=True),
-    help="Search for this many seconds.",
-)
-@click.option("--nodes", type=click.IntRange(min=1), help="Search this many nodes.")
+@click.option("--depth", type=Number(DEPTH), help="Search to this depth.")
+@click.option("--time", "seconds", type=Number(SECONDS), help="Search for this many seconds.")
+@click.option("--nodes", type=Number(NODES), help="Search this many nodes.")
 @click.option(
     "--tt",
     "tt_mb",
-    type=click.FloatRange(min=0),
+    type=Number(TABLE_MB),
     default=EngineOptions.tt_mb,
     show_default=True,
     help="Transposition table size in MB (0: none).",
@@ -57,8 +54,8 @@ def _score_text(report: Report[Any]) -> str:
     show_default=True,
     help="The engine (iterative deepening) or Monte Carlo tree search.",
 )
-@click.option("--iterations", type=click.IntRange(min=1), help="MCTS: run this many iterations.")
-@click.option("--c", "exploration", type=float, help="MCTS: the exploration constant.")
+@click.option("--iterations", type=Number(ITERATIONS), help="MCTS: run this many iterations.")
+@click.option("--c", "exploration", type=Number(EXPLORATION), help="MCTS: exploration constant.")
 @click.option("--seed", type=int, default=None, help="MCTS: seed of playouts and dice.")
 @click.option("--json", "as_json", is_flag=True, help="Print one final JSON object.")
 def search_command(
@@ -78,7 +75,7 @@ def search_command(
     MCTS (--algorithm mcts), one line per 1000 iterations and every root move's visits.
 
     Give at least one limit: --depth, --time or --nodes for the engine (any reached ends the
-    search); --iterations or --time for MCTS.
+    search; the first iteration always completes); --iterations or --time for MCTS.
     """
     if algorithm.lower() == "mcts":
         if depth is not None or nodes is not None:
@@ -94,50 +91,56 @@ def search_command(
     if depth is None and seconds is None and nodes is None:
         raise click.UsageError("give a limit: --depth D, --time S or --nodes N")
     game, state = game_and_state(game_spec, position)
-    limits = Limits(depth=depth, nodes=nodes, time=seconds)
-    final: Report[Any] | None = None
-    interrupted = False
-    try:
-        for report in iterate(game, state, limits, replace(EngineOptions(), tt_mb=tt_mb)):
-            final = report
+    limits = Limits(depth=depth, nodes=nodes, seconds=seconds)
+    final: SearchResult[Any] | None = None
+    with until_interrupted() as interruption:
+        for result in iterate(game, state, limits, EngineOptions(tt_mb=tt_mb)):
+            final = result
             if not as_json:
-                line = line_notation(game, state, report.pv)
-                click.echo(
-                    f"depth {report.depth:>2}{'' if report.complete else '*'}  "
-                    f"score {_score_text(report):>10}  nodes {report.nodes:>10,}  "
-                    f"nps {report.nps:>9,.0f}  time {report.time:7.3f}  "
-                    f"pv {' '.join(line)}"
-                )
-    except KeyboardInterrupt:
-        interrupted = True
+                click.echo(_iteration_line(game, state, result))
     if final is None:
         raise click.exceptions.Abort
-    move = game.format_action(state, final.move)
+    move = game.format_action(state, final.action)
     if as_json:
         echo_json(
             {
                 "move": move,
-                "score": json_number(final.score),
+                "score": None if final.score is None else json_number(final.score),
                 "value": json_number(final.value),
-                "depth": final.depth if final.complete else final.depth - 1,
-                "nodes": final.nodes,
-                "time": round(final.time, 6),
+                "depth": final.depth,
+                "nodes": final.stats.nodes,
+                "time": round(final.stats.time, 6),
                 "pv": line_notation(game, state, final.pv),
                 "nps": round(final.nps),
-                "seldepth": final.seldepth,
+                "seldepth": final.stats.max_depth,
                 "mate": final.mate,
                 "solved": final.solved,
             }
         )
     else:
         click.echo(f"best move: {move}")
-    if interrupted:
-        click.echo("plies: interrupted; the best move of the last iteration stands", err=True)
-        sys.exit(130)
+    if interruption.happened:
+        exit_interrupted("the best move of the last iteration stands")
+
+
+def _iteration_line(game: Game[Any, Any], state: Any, result: SearchResult[Any]) -> str:
+    """``depth  3  score +0.158  nodes ...  pv ...``; a cut-short iteration's depth has a star."""
+    depth = result.depth if result.complete else f"{(result.depth or 0) + 1}*"
+    line = " ".join(line_notation(game, state, result.pv))
+    return (
+        f"depth {depth!s:>2}  score {_score_text(result):>10}  nodes {result.stats.nodes:>10,}  "
+        f"nps {result.nps:>9,.0f}  time {result.stats.time:7.3f}  pv {line}"
+    )
+
+
+class _RootLine(NamedTuple):
+    move: str
+    visits: int
+    value: float
 
 
 def _search_mcts(
-    game: Any,
+    game: Game[Any, Any],
     state: Any,
     iterations: int | None,
     seconds: float | None,
@@ -146,41 +149,39 @@ def _search_mcts(
     as_json: bool,
 ) -> None:
     """``plies search --algorithm mcts``: progress lines, then the root moves."""
-    from plies.search.mcts import DEFAULT_C, MCTS
-
     if game.is_terminal(state):
         raise PliesError("the game is already over in that position")
     mcts = MCTS(game, c=DEFAULT_C if exploration is None else exploration, seed=seed)
     final: SearchResult[Any] | None = None
-    interrupted = False
-    try:
+    with until_interrupted() as interruption:
         for result in mcts.iterate(state, iterations=iterations, seconds=seconds):
             final = result
             if not as_json:
                 stats = result.stats
-                rate = stats.nodes / stats.time if stats.time > 0 else 0.0
+                rate = stats.iterations / stats.time if stats.time > 0 else 0.0
                 click.echo(
-                    f"iterations {stats.nodes:>9,}  best {game.format_action(state, result.action)}"
-                    f"  value {result.value:.3f}  depth {stats.max_depth:>3}  "
-                    f"time {stats.time:7.3f}  {rate:,.0f} it/s"
+                    f"iterations {stats.iterations:>9,}  best "
+                    f"{game.format_action(state, result.action)}  value {result.value:.3f}  "
+                    f"depth {stats.max_depth:>3}  time {stats.time:7.3f}  {rate:,.0f} it/s"
                 )
-    except KeyboardInterrupt:
-        interrupted = True
     if final is None:
         raise click.exceptions.Abort
     moves = [
-        {"move": game.format_action(state, m.action), "visits": m.visits, "value": m.value}
-        for m in final.root or ()
+        _RootLine(game.format_action(state, m.action), m.visits, m.value) for m in final.root or ()
     ]
     if as_json:
         echo_json(
             {
                 "move": game.format_action(state, final.action),
                 "value": json_number(final.value),
-                "iterations": final.stats.nodes,
+                "iterations": final.stats.iterations,
+                "nodes": final.stats.nodes,
                 "time": round(final.stats.time, 6),
                 "pv": line_notation(game, state, final.pv),
-                "root": [{**m, "value": json_number(m["value"])} for m in moves],
+                "root": [
+                    {"move": m.move, "visits": m.visits, "value": json_number(m.value)}
+                    for m in moves
+                ],
                 "note": final.note,
             }
         )
@@ -189,8 +190,7 @@ def _search_mcts(
             click.echo(final.note)
         click.echo(f"{'move':>10} {'visits':>9} {'value':>8}")
         for m in moves:
-            click.echo(f"{m['move']:>10} {m['visits']:>9,} {m['value']:>8.3f}")
+            click.echo(f"{m.move:>10} {m.visits:>9,} {m.value:>8.3f}")
         click.echo(f"best move: {game.format_action(state, final.action)}")
-    if interrupted:
-        click.echo("plies: interrupted; the best move so far stands", err=True)
-        sys.exit(130)
+    if interruption.happened:
+        exit_interrupted("the best move so far stands")

@@ -4,28 +4,38 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 
 from plies.cli.output import (
+    Number,
     echo_json,
+    exit_interrupted,
+    game_and_state,
     line_notation,
-    plural,
     position_text,
+    progress_bar,
+    read_position,
     search_summary,
+    until_interrupted,
 )
 from plies.errors import PliesError
-from plies.game import Game, require_position_notation
+from plies.game import Game
 from plies.games import make_game
+from plies.lectures.tree_report import number, rule_text
 from plies.play import outcome_text
 from plies.search import ALGORITHMS
-from plies.trees import (
-    number,
-    rule_text,
-)
+from plies.search.analysis import analyse_moves, best_moves
+from plies.solvers import perfect_solver
+from plies.solvers.base import PerfectSolver
+from plies.solvers.sets import SetSummary, read_set, solve_set
+from plies.spec import DEPTH, NODES
+
+DEFAULT_NODES = 50_000_000
+"""The node budget of a search to the end unless ``--nodes`` says otherwise (minutes)."""
 
 
 @click.command()
@@ -35,9 +45,21 @@ from plies.trees import (
     "--algorithm",
     "-a",
     type=click.Choice([*sorted(ALGORITHMS), "perfect"], case_sensitive=False),
-    help="[default: perfect where plies has a perfect solver (connect4), else alphabeta]",
+    help="[default: perfect where the game has a perfect solver (connect4), else alphabeta]",
 )
 @click.option("--strict", is_flag=True, help="Alpha-beta prunes only on strict inequality.")
+@click.option(
+    "--depth",
+    type=Number(DEPTH),
+    help="Search to this depth with the game's EVAL (a value, not a solution).",
+)
+@click.option(
+    "--nodes",
+    type=Number(NODES),
+    default=DEFAULT_NODES,
+    show_default=True,
+    help="Give up a search that needs more nodes than this.",
+)
 @click.option(
     "--moves",
     "each_move",
@@ -57,6 +79,8 @@ def solve(
     position: str | None,
     algorithm: str | None,
     strict: bool,
+    depth: int | None,
+    nodes: int,
     each_move: bool,
     weak: bool,
     analyze: bool,
@@ -69,10 +93,8 @@ def solve(
     Connect Four is solved by the perfect solver, in Pons's score convention (side to move's
     view; a win scores 22 minus the winner's stones at the end).
     """
-    from plies.solvers import perfect_solver
-
     game = make_game(game_spec)
-    solver = perfect_solver(game)
+    solver = perfect_solver(game) if algorithm in (None, "perfect") else None
     algorithm = (algorithm or ("perfect" if solver is not None else "alphabeta")).lower()
     if algorithm == "perfect":
         if solver is None:
@@ -90,42 +112,32 @@ def solve(
     for flag, given in (("--weak", weak), ("--analyze", analyze), ("--file", set_file)):
         if given:
             raise PliesError(f"{flag} needs the perfect solver (connect4), not {algorithm}")
-    _solve_by_search(game_spec, game, position, algorithm, strict, each_move, as_json)
+    if depth is None and not game.searchable_to_end:
+        raise PliesError(
+            f"'{game.name}' is too deep for a search to the end: give --depth D for a "
+            f"depth-limited value, or use 'plies search {game.name} --time S' (the engine)"
+        )
+    options: dict[str, Any] = {"depth": depth, "nodes": nodes}
+    if algorithm == "alphabeta":
+        options["strict"] = strict
+    _solve_by_search(game_spec, position, algorithm, options, each_move, as_json)
 
 
 def _solve_by_search(
     game_spec: str,
-    game: Game[Any, Any],
     position: str | None,
     algorithm: str,
-    strict: bool,
+    options: dict[str, Any],
     each_move: bool,
     as_json: bool,
 ) -> None:
-    state = (
-        game.initial_state()
-        if position is None
-        else require_position_notation(game, "reading a position")(position)
-    )
+    game, state = game_and_state(game_spec, position)
     first = game.players[0]
-    options: dict[str, Any] = {"max_player": first}
-    if algorithm == "alphabeta":
-        options["strict"] = strict
-    search = ALGORITHMS[algorithm.lower()]
-    result = search(game, state, **options)
+    search = ALGORITHMS[algorithm]
+    result = search(game, state, max_player=first, **options)
     pv = line_notation(game, state, result.pv)
-    moves: list[dict[str, Any]] = []
-    if each_move and not game.is_terminal(state):
-        for action in game.actions(state):
-            child = search(game, game.result(state, action), **options)
-            moves.append(
-                {
-                    "move": game.format_action(state, action),
-                    "value": child.value,
-                    "nodes": child.stats.nodes,
-                }
-            )
-    best_moves = [m["move"] for m in moves if m["value"] == result.value]
+    moves = analyse_moves(game, state, search, max_player=first, **options) if each_move else []
+    best = [game.format_action(state, m.action) for m in best_moves(moves, first, game, state)]
     data: dict[str, Any] = {
         "game": game_spec,
         "position": position_text(game, state),
@@ -141,9 +153,15 @@ def _solve_by_search(
         "cutoffs": result.stats.cutoffs,
         "max_depth": result.stats.max_depth,
         "time": round(result.stats.time, 6),
+        "depth": result.depth,
+        "solved": result.solved,
     }
+    listed = [
+        {"move": game.format_action(state, m.action), "value": m.value, "nodes": m.nodes}
+        for m in moves
+    ]
     if each_move:
-        data.update(moves=moves, best_moves=best_moves)
+        data.update(moves=listed, best_moves=best)
     if as_json:
         echo_json(data)
         return
@@ -152,50 +170,52 @@ def _solve_by_search(
         click.echo(f"game over: {outcome_text(game, state)}")
     else:
         click.echo(f"{game.to_move(state)} to move; {result.algorithm} ({rule_text(result.rule)})")
-    click.echo(f"value: {number(result.value)} for {first}")
+    limit = "" if result.depth is None else f" (to depth {result.depth} with EVAL)"
+    click.echo(f"value: {number(result.value)} for {first}{limit}")
     if pv:
         click.echo(f"best move: {pv[0]}; principal variation: {' '.join(pv)}")
     click.echo(search_summary(result))
     if moves:
-        click.echo(f"best moves: {' '.join(best_moves)}")
+        click.echo(f"best moves: {' '.join(best)}")
         for move in moves:
-            click.echo(
-                f"  {move['move']:>6}  value {number(move['value'])}  {move['nodes']:,} nodes"
-            )
+            text = game.format_action(state, move.action)
+            click.echo(f"  {text:>6}  value {number(move.value)}  {move.nodes:,} nodes")
 
 
-def _hardness_note(state: Any) -> None:
-    if state.moves == 0:
-        click.echo(
-            "note: the empty board is the hardest position of all (the first player wins); "
-            "solving it takes a long time (Ctrl-C stops)",
-            err=True,
-        )
-    elif state.moves < 8:
-        click.echo(
-            f"note: early positions ({plural(state.moves, 'stone')}) can take minutes", err=True
-        )
+def _as_number(text: str) -> int | str:
+    """A move written as a number (a Connect Four column) as a JSON number."""
+    return int(text) if text.isdigit() else text
 
 
 def _solve_perfectly(
-    game: Any, solver: Any, position: str | None, weak: bool, analyze: bool, as_json: bool
+    game: Game[Any, Any],
+    solver: PerfectSolver,
+    position: str | None,
+    weak: bool,
+    analyze: bool,
+    as_json: bool,
 ) -> None:
-    state = game.initial_state() if position is None else game.parse_position(position)
+    state = game.initial_state() if position is None else read_position(game, position)
     if game.is_terminal(state):
         raise PliesError(f"position {position!r}: the game is already over")
-    _hardness_note(state)
+    note = solver.difficulty_note(state)
+    if note is not None:
+        click.echo(f"note: {note}", err=True)
     solution = solver.solve(state, weak=weak)
+    labels = solver.slot_labels()
+    scores: list[int | None] = []
     if analyze or weak:
         scores = solver.analyze(state, weak=weak)
-        best = max(s for s in scores if s is not None)
-        best_moves = [column + 1 for column, s in enumerate(scores) if s == best]
+        top = max(s for s in scores if s is not None)
+        best = [labels[slot] for slot, s in enumerate(scores) if s == top]
     else:  # the table the solve filled makes the null-window test of each move cheap
-        best_moves = [column + 1 for column in solver.decide(state, keep_table=True).moves]
+        moves = solver.decide(state, keep_table=True).moves
+        best = [game.format_action(state, move) for move in moves]
     if as_json:
         data: dict[str, Any] = {
             "moves": "" if position is None else position.strip(),
             "score": solution.score,
-            "best_moves": best_moves,
+            "best_moves": [_as_number(move) for move in best],
             "nodes": solution.nodes,
             "time": round(solution.time, 6),
             "weak": weak,
@@ -207,24 +227,18 @@ def _solve_perfectly(
     click.echo(game.display(state))
     kind = "weak" if weak else "strong"
     click.echo(f"score {solution.score}: {solver.meaning(solution.score, weak)} ({kind} solve)")
-    click.echo(f"best moves: {' '.join(map(str, best_moves))}")
+    click.echo(f"best moves: {' '.join(best)}")
     rate = solution.nodes / solution.time if solution.time > 0 else 0.0
     click.echo(f"{solution.nodes:,} positions in {solution.time:.4f} s ({rate:,.0f}/s)")
     if analyze:
         cells = ["full" if s is None else str(s) for s in scores]
-        width = max(4, *(len(c) for c in cells))
-        click.echo("column " + " ".join(str(c + 1).rjust(width) for c in range(game.width)))
+        width = max(4, *(len(c) for c in cells), *(len(label) for label in labels))
+        click.echo("move   " + " ".join(label.rjust(width) for label in labels))
         click.echo("score  " + " ".join(c.rjust(width) for c in cells))
 
 
-def _solve_set(game: Any, solver: Any, source: str, weak: bool, as_json: bool) -> None:
-    """Solve every position of a set file, print ``moves score`` lines, then a summary."""
-    import time
-
-    from rich.progress import Progress
-
-    from plies.solvers.sets import read_set
-
+def _read_lines(source: str) -> list[str]:
+    """The lines of a set file (or standard input for ``-``), without the final newline."""
     if source == "-":
         text = sys.stdin.read()
     else:
@@ -235,62 +249,49 @@ def _solve_set(game: Any, solver: Any, source: str, weak: bool, as_json: bool) -
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the newline that ends the last line
-    entries = read_set(game, lines)
-    solved, agree, given, bad = 0, 0, 0, 0
-    total_time, max_time, total_nodes = 0.0, 0.0, 0
-    interrupted = False
+    return lines
+
+
+def _solve_set(
+    game: Game[Any, Any], solver: PerfectSolver, source: str, weak: bool, as_json: bool
+) -> None:
+    """Solve every position of a set file, print ``moves score`` lines, then a summary."""
+    entries = read_set(game, _read_lines(source))
+    summary = SetSummary()
     began = time.perf_counter()
-    with Progress(
-        console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
-    ) as bar:
+    with progress_bar() as bar, until_interrupted() as interruption:
         task = bar.add_task("solving", total=len(entries))
-        try:
-            for entry in entries:
-                bar.advance(task)
-                if entry.error is not None:
-                    bad += 1
-                    click.echo(f"plies: error: {source}: {entry.error}", err=True)
-                    continue
-                solution = solver.solve(entry.state, weak=weak)
-                solved += 1
-                total_time += solution.time
-                max_time = max(max_time, solution.time)
-                total_nodes += solution.nodes
-                expected = entry.score
-                if expected is not None:
-                    given += 1
-                    if weak:
-                        expected = (expected > 0) - (expected < 0)
-                    agree += expected == solution.score
-                if as_json:
-                    click.echo(
-                        json.dumps(
-                            {
-                                "line": entry.line,
-                                "moves": entry.moves,
-                                "score": solution.score,
-                                "expected": entry.score,
-                                "nodes": solution.nodes,
-                                "time": round(solution.time, 6),
-                            }
-                        )
-                    )
-                else:
-                    click.echo(f"{entry.moves} {solution.score}")
-        except KeyboardInterrupt:
-            interrupted = True
+        for result in solve_set(solver, entries, weak):
+            bar.advance(task)
+            summary.add(result)
+            entry, solution = result.entry, result.solution
+            if solution is None:
+                click.echo(f"plies: error: {source}: {entry.error}", err=True)
+            elif as_json:
+                record = {
+                    "line": entry.line,
+                    "moves": entry.moves,
+                    "score": solution.score,
+                    "expected": entry.score,
+                    "nodes": solution.nodes,
+                    "time": round(solution.time, 6),
+                }
+                click.echo(json.dumps(record))
+            else:
+                click.echo(f"{entry.moves} {solution.score}")
     wall = time.perf_counter() - began
-    if solved:
+    if summary.solved:
         click.echo(
-            f"{solved} positions solved ({'weak' if weak else 'strong'}), {agree} of {given} "
-            f"agree with the given scores; time mean {total_time / solved * 1000:.3f} ms, "
-            f"max {max_time * 1000:.3f} ms; mean positions explored {total_nodes / solved:,.1f}; "
-            f"{solved / wall:,.1f} positions/s",
+            f"{summary.solved} positions solved ({'weak' if weak else 'strong'}), "
+            f"{summary.agree} of {summary.given} agree with the given scores; time mean "
+            f"{summary.mean_time * 1000:.3f} ms, max {summary.max_time * 1000:.3f} ms; mean "
+            f"positions explored {summary.mean_nodes:,.1f}; {summary.solved / wall:,.1f} "
+            "positions/s",
             err=True,
         )
-    if interrupted:
-        click.echo("plies: interrupted; the lines above are solved, the rest are not", err=True)
-        sys.exit(130)
-    if bad:
-        click.echo(f"plies: error: {bad} bad line{'s' if bad > 1 else ''} in {source}", err=True)
+    if interruption.happened:
+        exit_interrupted("the lines above are solved, the rest are not")
+    if summary.bad:
+        plural = "s" if summary.bad > 1 else ""
+        click.echo(f"plies: error: {summary.bad} bad line{plural} in {source}", err=True)
         sys.exit(2)

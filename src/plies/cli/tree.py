@@ -7,19 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.table import Table
-from rich.text import Text
+from rich.cells import cell_len
 
 from plies.cli.output import (
-    console,
     echo_json,
     plural,
 )
 from plies.errors import PliesError
 from plies.game import CHANCE
-from plies.games.tree import parse_tree
-from plies.search import ALGORITHMS
-from plies.trees import (
+from plies.games.tree import ORDERS, parse_tree
+from plies.lectures.tree_report import (
     ALGORITHM_NAMES,
     TreeReport,
     analyse_tree,
@@ -31,7 +28,8 @@ from plies.trees import (
     rule_text,
     searched_text,
 )
-from plies.trees import trace_lines as tree_trace_lines
+from plies.lectures.tree_report import trace_lines as tree_trace_lines
+from plies.search import ALGORITHMS
 
 ALGORITHM_CHOICE = click.Choice(sorted(ALGORITHMS), case_sensitive=False)
 
@@ -42,10 +40,10 @@ def _read_tree_source(source: str | None) -> str:
         if source is None and sys.stdin.isatty():
             raise PliesError("no tree given: pass it as an argument, a file name, or on stdin")
         return sys.stdin.read()
-    stripped = source.strip()
+    stripped = source.removeprefix("\ufeff").strip()
     if (
         not stripped
-        or stripped[:1] in ("(", "[", "{")
+        or stripped[:1] in ("(", "[", "{", "#")
         or stripped.lstrip("+-").replace(".", "", 1).isdigit()
     ):
         return source
@@ -58,40 +56,85 @@ def _read_tree_source(source: str | None) -> str:
         raise PliesError(f"cannot read {source!r}: {error}") from None
 
 
+def _columns(rows: list[list[str]]) -> list[str]:
+    """Rows as left-aligned columns two spaces apart, never cut or wrapped."""
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell + " " * (width - cell_len(cell)) for cell, width in zip(row, widths, strict=True)
+        ).rstrip()
+        for row in rows
+    ]
+
+
+def _table(report: TreeReport, with_chance: bool) -> list[str]:
+    """Every node's line: its player, path, true and searched values, and alpha-beta windows."""
+    header = ["node", "player", "path", "minimax", "searched", "alpha,beta in", "alpha,beta out"]
+    if with_chance:
+        header[3:4] = ["P", "expectimax"]
+    rows = [header]
+    for n in report.nodes:
+        window_in = "" if n.alpha_in is None else f"{number(n.alpha_in)}, {number(n.beta_in)}"
+        window_out = "" if n.alpha_out is None else f"{number(n.alpha_out)}, {number(n.beta_out)}"
+        cells = [
+            n.label,
+            n.player,
+            ".".join(map(str, n.path)) or "root",
+            number(n.minimax),
+            searched_text(n),
+            window_in,
+            window_out,
+        ]
+        if with_chance:
+            cells[3:3] = ["" if n.probability is None else probability_text(n.probability)]
+        rows.append(cells)
+    lines = _columns(rows)
+    lines[0] = click.style(lines[0], bold=True)  # plain when not a terminal
+    return lines
+
+
+def _who_moves(report: TreeReport) -> str:
+    """Who moves first, with the layers' players and the order when they are not the
+    defaults."""
+    text = f"root {report.root}"
+    first = report.layers[0]
+    if report.layers != (first, "MIN" if first == "MAX" else "MAX"):
+        text += f"; players {', '.join(report.layers)} by layer"
+    if report.order == "rtl":
+        text += "; children right to left"
+    return text
+
+
 def print_tree_report(report: TreeReport, show_trace: bool) -> None:
-    out = console()
+    """The text report: a summary, the trace if asked, the cutoffs, and every node's line;
+    written in one piece, never cut to the terminal's width."""
     stats = report.stats
     name = ALGORITHM_NAMES.get(report.algorithm, report.algorithm)
     chance_nodes = [n for n in report.nodes if n.player == CHANCE]
-    out.print(
-        f"{name} ({rule_text(report.rule)}); root {report.root}; "
+    lines = [
+        f"{name} ({rule_text(report.rule)}); {_who_moves(report)}; "
         f"{len(report.nodes)} nodes, {report.leaf_count} leaves"
-        + (f", {plural(len(chance_nodes), 'chance node')}" if chance_nodes else ""),
-        markup=False,
-    )
+        + (f", {plural(len(chance_nodes), 'chance node')}" if chance_nodes else "")
+    ]
     if report.bounds is not None:
-        out.print(bounds_text(report), markup=False)
+        lines.append(bounds_text(report))
     if show_trace:
-        out.print("trace:", markup=False)
-        for line in tree_trace_lines(report):
-            out.print("  " + line, markup=False)
-    out.print(f"value: {number(report.value)} (for MAX)", markup=False)
+        lines.append("trace:")
+        lines.extend("  " + line for line in tree_trace_lines(report))
+    lines.append(f"value: {number(report.value)} (for MAX)")
     if report.pv:
         ends_at_chance = report.node(report.pv).player == CHANCE
-        out.print(
+        lines.append(
             f"best move: {report.labels(report.best_path)[-1]} (best path "
             f"{list(report.best_path)}); principal variation "
             f"{' -> '.join(report.labels(report.pv))} (child indices {list(report.pv)})"
-            + (", up to nature's move" if ends_at_chance else ""),
-            markup=False,
+            + (", up to nature's move" if ends_at_chance else "")
         )
-    for node in chance_nodes:
-        out.print(f"expected value: {expectation_text(report, node)}", markup=False)
-    out.print(
+    lines.extend(f"expected value: {expectation_text(report, node)}" for node in chance_nodes)
+    lines.append(
         f"visited {plural(stats.nodes, 'node')} ({plural(stats.leaves, 'leaf', 'leaves')} "
         f"evaluated, {plural(stats.cutoffs, 'cutoff')}) in order: "
-        f"{' '.join(n.label for n in report.visit_order)}",
-        markup=False,
+        f"{' '.join(n.label for n in report.visit_order)}"
     )
     for branch in report.pruned_branches:
         node = report.node(branch.path)
@@ -106,35 +149,13 @@ def print_tree_report(report: TreeReport, show_trace: bool) -> None:
         else:
             test = f"v={number(branch.value)} <= alpha={number(branch.alpha)}"
         skipped = ", ".join(report.node(p).label for p in branch.skipped)
-        out.print(f"pruned at {node.label} ({branch.player}, {test}): {skipped}", markup=False)
-    pruned = [n.label for n in report.nodes if n.leaf_index is not None and n.pruned]
-    out.print(
-        f"pruned leaves: {' '.join(pruned) or 'none'} (leaf indices {list(report.pruned_leaves)})",
-        markup=False,
+        lines.append(f"pruned at {node.label} ({branch.player}, {test}): {skipped}")
+    lines.append(
+        f"pruned leaves: {' '.join(report.pruned_leaf_labels) or 'none'} "
+        f"(leaf indices {list(report.pruned_leaves)})"
     )
-    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
-    columns = ["node", "player", "path", "minimax", "searched", "alpha,beta in", "alpha,beta out"]
-    if chance_nodes:
-        columns[3:3] = ["P"]
-        columns[4] = "expectimax"
-    for column in columns:
-        table.add_column(column)
-    for n in report.nodes:
-        window_in = "" if n.alpha_in is None else f"{number(n.alpha_in)}, {number(n.beta_in)}"
-        window_out = "" if n.alpha_out is None else f"{number(n.alpha_out)}, {number(n.beta_out)}"
-        cells = [
-            n.label,
-            n.player,
-            ".".join(map(str, n.path)) or "root",
-            number(n.minimax),
-            searched_text(n),
-            window_in,
-            window_out,
-        ]
-        if chance_nodes:
-            cells[3:3] = ["" if n.probability is None else probability_text(n.probability)]
-        table.add_row(*(Text(c) for c in cells))
-    out.print(table)
+    lines.extend(_table(report, bool(chance_nodes)))
+    click.echo("\n".join(lines))
 
 
 def _leaf_bounds(ctx: click.Context, param: click.Parameter, text: str | None) -> Any:
@@ -146,6 +167,11 @@ def _leaf_bounds(ctx: click.Context, param: click.Parameter, text: str | None) -
     except ValueError:
         raise click.BadParameter(f"{text!r} is not two numbers L,U") from None
     return lower, upper
+
+
+def _layers(ctx: click.Context, param: click.Parameter, text: str | None) -> Any:
+    """``--players max,min,min`` as ("MAX", "MIN", "MIN"), checked by the tree game."""
+    return None if text is None else tuple(part.strip().upper() for part in text.split(","))
 
 
 @click.command()
@@ -166,9 +192,22 @@ def _leaf_bounds(ctx: click.Context, param: click.Parameter, text: str | None) -
 @click.option(
     "--root",
     type=click.Choice(["max", "min"], case_sensitive=False),
-    default="max",
+    help="Who moves at the root; the players then alternate.  [default: max]",
+)
+@click.option(
+    "--players",
+    "layers",
+    metavar="P,P,...",
+    callback=_layers,
+    help="Who moves in each layer of decision nodes from the root, repeated: max,min,min for "
+    "a MAX layer then two MIN layers (a --root must be the first).  [default: max,min]",
+)
+@click.option(
+    "--order",
+    type=click.Choice(ORDERS, case_sensitive=False),
+    default="ltr",
     show_default=True,
-    help="Who moves at the root.",
+    help="Search children left to right or right to left.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--trace", is_flag=True, help="Print the search's events in order.")
@@ -178,7 +217,9 @@ def tree(
     algorithm: str | None,
     strict: bool,
     bounds: tuple[float, float] | None,
-    root: str,
+    root: str | None,
+    layers: tuple[str, ...] | None,
+    order: str,
     as_json: bool,
     trace: bool,
     draw: str | None,
@@ -195,22 +236,32 @@ def tree(
     no turn (MAX, chance, MIN, chance, MAX...; --root names the first player to move). Such
     trees are searched by expectiminimax, or with --algorithm star1 by Ballard's Star1, which
     prunes with alpha-beta and with bounds on the leaf values (--bounds).
+
+    --players names the movers layer by layer (UC Berkeley CS188's max,min,min); in JSON a
+    decision node may name its own, {"player": "MIN", "children": [...]}. --order rtl
+    searches children right to left; labels, paths and leaf indices stay those of the tree
+    as written. '#' starts a comment to the end of the line in lists and parentheses; JSON
+    takes only whole-line comments. A --draw file is checked before the search.
     """
+    if draw is not None:
+        from plies.lectures.draw import check_drawable, draw_tree
+
+        check_drawable(draw)
     parsed = parse_tree(_read_tree_source(source))
     report = analyse_tree(
         parsed,
         algorithm and algorithm.lower(),
         strict=strict,
-        root=root.upper(),
+        root=root and root.upper(),
+        layers=layers,
+        order=order.lower(),
         bounds=bounds,
     )
-    if draw is not None:
-        from plies.draw import draw_tree
-
-        draw_tree(report, draw)
     if as_json:
         echo_json(report_json(report))
     else:
         print_tree_report(report, trace)
-        if draw is not None:
+    if draw is not None:
+        draw_tree(report, draw)
+        if not as_json:
             click.echo(f"drawn to {draw}")

@@ -32,8 +32,6 @@ class GameEntry:
     factory: Callable[[Options], Game[Any, Any]]
     summary: str
     options: str
-    opponent: str = "alphabeta:depth=4"
-    """The agent ``plies play`` gives the second player unless told otherwise."""
 
 
 GAMES: dict[str, GameEntry] = {
@@ -41,25 +39,21 @@ GAMES: dict[str, GameEntry] = {
         TicTacToe.from_options,
         "m x n tic-tac-toe with k in a row (3x3x3 by default)",
         "m=3,n=3,k=3,scoring=plusminus|payoff",
-        opponent="alphabeta",
     ),
     "tictactoe3": GameEntry(
         TicTacToe3.from_options,
         "three-player m x n tic-tac-toe (X, O, Y) with k in a row (4x4x3 by default)",
         "m=4,n=4,k=3",
-        opponent="maxn:depth=4",
     ),
     "tiles": GameEntry(
         TileGame.from_options,
         "the lecture's tile-sliding race: A moves right, B left, jumping each other",
         "length=4,scoring=plusminus|payoff",
-        opponent="alphabeta",
     ),
     "nim": GameEntry(
         Nim.from_options,
         "Nim: take any number from one heap; normal or misere play",
         "heaps=3-4-5,misere=false",
-        opponent="alphabeta",
     ),
     "connect4": GameEntry(
         ConnectFour.from_options,
@@ -80,13 +74,11 @@ GAMES: dict[str, GameEntry] = {
         Chess.from_options,
         "chess (python-chess rules); draws by the 50-move rule and threefold repetition",
         "scoring=plusminus|payoff",
-        opponent="engine:time=1",
     ),
     "backgammon": GameEntry(
         Backgammon.from_options,
         "backgammon without the doubling cube: dice as chance nodes, gammons 2, backgammons 3",
         "none",
-        opponent="expectiminimax:depth=1",
     ),
 }
 

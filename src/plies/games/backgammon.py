@@ -161,6 +161,8 @@ class Backgammon(Game[BackgammonState, Action]):
     """
 
     name = "backgammon"
+    searchable_to_end = False
+    default_opponent = "expectiminimax:depth=1"
     players = SIDES
     value_bounds = (-3.0, 3.0)
 

@@ -134,6 +134,8 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
     """English draughts. Actions are the squares visited, e.g. ``(22, 15, 6)``."""
 
     name = "checkers"
+    searchable_to_end = False
+    opening_plies = 4
     players = ("B", "W")
 
     def __init__(self, scoring: Scoring = Scoring.PLUS_MINUS):

@@ -200,6 +200,8 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
     :meth:`ordered_actions` and :meth:`is_capture` guide the engine."""
 
     name = "chess"
+    searchable_to_end = False
+    default_opponent = "engine:time=1"
     players = ("White", "Black")
     uci = staticmethod(uci)
 

@@ -34,11 +34,14 @@ import functools
 import random
 from collections.abc import Sequence
 from types import ModuleType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.spec import Options
+
+if TYPE_CHECKING:
+    from plies.solvers.connect4 import Connect4Solver
 
 COLUMN_DIGITS = "123456789"
 """Column names, 1-based from the left; a board has at most 9 columns so each is one digit."""
@@ -84,6 +87,7 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
     """
 
     name = "connect4"
+    default_opponent = "engine:time=1"
     players = ("X", "O")
 
     def __init__(
@@ -182,6 +186,15 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
                 state.current, state.mask, depth, self.height, self.k, self._bottom, self._board
             )
         )
+
+    def perfect_solver(self) -> Connect4Solver | None:
+        """Pons's solver (:class:`~plies.solvers.connect4.Connect4Solver`) for four in a row on
+        boards up to its height limit, else None."""
+        from plies.solvers.connect4 import MAX_HEIGHT, Connect4Solver
+
+        if self.k != 4 or self.height > MAX_HEIGHT:
+            return None
+        return Connect4Solver(self)
 
     def random_playout(self, state: ConnectFourState, rng: random.Random) -> tuple[float, ...]:
         """The utilities (in the order of :attr:`players`) at the end of a game of uniformly

@@ -40,6 +40,8 @@ class Nim(WinLossDrawGame[NimState, tuple[int, int]]):
     """Nim on the given heaps. Actions are ``(heap_index, count)`` with 0-based heap indices."""
 
     name = "nim"
+    default_opponent = "alphabeta"
+    opening_plies = 0
     players = ("A", "B")
 
     def __init__(self, heaps: Sequence[int] = (3, 4, 5), misere: bool = False):
@@ -47,6 +49,10 @@ class Nim(WinLossDrawGame[NimState, tuple[int, int]]):
             raise SpecError("nim: there must be at least one heap")
         if any(size < 0 for size in heaps):
             raise SpecError(f"nim: heap sizes {tuple(heaps)} must not be negative")
+        try:
+            _check_size(heaps)
+        except ValueError as error:
+            raise SpecError(f"nim: {error}") from None
         self.heaps, self.misere = tuple(heaps), misere
 
     @classmethod
@@ -156,4 +162,23 @@ def _read_heaps(text: str) -> tuple[int, ...]:
     for part in parts:
         if not re.fullmatch(r"[0-9]+", part):
             raise ValueError(f"{part!r} is not a heap size" if part else "a heap size is missing")
-    return tuple(int(part) for part in parts)
+    heaps = tuple(int(part) for part in parts)
+    _check_size(heaps)
+    return heaps
+
+
+MAX_HEAP = 1000
+"""The largest heap: a search holds a heap's moves at every ply, so bigger heaps cannot fit."""
+MAX_HEAPS = 32
+
+
+def _check_size(heaps: Sequence[int]) -> None:
+    """A ValueError when there are more than :data:`MAX_HEAPS` heaps or one is over
+    :data:`MAX_HEAP`."""
+    if len(heaps) > MAX_HEAPS:
+        raise ValueError(f"{len(heaps)} heaps are more than the {MAX_HEAPS} plies allows")
+    for index, size in enumerate(heaps, start=1):
+        if size > MAX_HEAP:
+            raise ValueError(
+                f"heap {index} has {size:,} objects, more than the {MAX_HEAP:,} plies allows"
+            )

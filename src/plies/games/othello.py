@@ -179,6 +179,8 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     or :data:`PASS`."""
 
     name = "othello"
+    searchable_to_end = False
+    opening_plies = 4
     players = ("B", "W")
 
     def __init__(self, scoring: Scoring = Scoring.PLUS_MINUS) -> None:

@@ -36,6 +36,8 @@ class TicTacToe(WinLossDrawGame[Board, int]):
     """The m,n,k-game: m rows, n columns, k in a row wins. Actions are cell indices."""
 
     name = "tictactoe"
+    default_opponent = "alphabeta"
+    opening_plies = 1
     players = ("X", "O")
 
     def __init__(self, m: int = 3, n: int = 3, k: int = 3, scoring: Scoring = Scoring.PLUS_MINUS):

@@ -51,6 +51,7 @@ class TicTacToe3(Game[Board, int]):
     """
 
     name = "tictactoe3"
+    default_opponent = "maxn:depth=4"
     players = PLAYERS
     zero_sum = True
     value_bounds = (0.0, 1.0)

@@ -50,6 +50,8 @@ class TileGame(WinLossDrawGame[TileState, int]):
     """The tile-sliding race. Actions are destination squares; staying is the mover's square."""
 
     name = "tiles"
+    default_opponent = "alphabeta"
+    opening_plies = 0
     players = ("A", "B")
 
     def __init__(self, length: int = 4, scoring: Scoring = Scoring.PLUS_MINUS):

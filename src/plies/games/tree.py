@@ -21,10 +21,19 @@ Chance nodes (AIMA 4th ed., section 5.5) give each child its probability:
   "children": [2, 4]}]}``.
 
 A probability is a decimal or a fraction ``n/d``; those of one chance node are at least 0 and
-sum to 1 (within 1e-9). Chance nodes do not take a turn: a decision node is played by the root
-player when it has an even number of decision nodes above it, by the other player otherwise.
-So MAX, CHANCE, MIN, CHANCE, MAX... as in the lecture's backgammon tree, MAX, MIN, MAX... in a
-tree without chance nodes, and a chance root is followed by the root player.
+sum to 1 (within 1e-9). Leaf values and probabilities must be finite (no ``nan``, ``inf`` or
+``1e999``).
+
+Who moves: chance nodes do not take a turn; a decision node with d decision nodes above it is
+played by ``layers[d % len(layers)]``, by default ``(root, other)``: MAX, CHANCE, MIN, CHANCE,
+MAX... as in the lecture's backgammon tree, MAX, MIN, MAX... in a tree without chance nodes, a
+chance root followed by the root player, and MAX, MIN, MIN, MAX... with
+``layers=("MAX", "MIN", "MIN")`` (UC Berkeley CS188's trees with two ghosts). In JSON a decision
+node may name its own mover, ``"player": "MAX"`` or ``"MIN"``, overriding its layer's.
+
+A leading UTF-8 byte-order mark is ignored. ``#`` starts a comment to the end of the line in
+lists and parentheses; JSON takes whole-line comments only (a line whose first non-blank
+character is ``#``, which valid JSON never has), not comments after a value.
 
 >>> tree = parse_tree("[[3,12,8],[2,4,6],[14,5,2]]")
 >>> [tree.children[1].label, tree.children[1].children[0].label, tree.leaf_count]
@@ -32,6 +41,9 @@ tree without chance nodes, and a chance root is followed by the root player.
 >>> game = tree_game(parse_tree("[{0.5: [3, 12], 0.5: [2, 4]}, 1]"))
 >>> [game.to_move(path) for path in [(), (0,), (0, 1)]], game.chance_outcomes((0,))
 (['MAX', 'chance', 'MIN'], [(0, 0.5), (1, 0.5)])
+>>> ghosts = tree_game(parse_tree("[[[1, 2]]]"), layers=("MAX", "MIN", "MIN"), order="rtl")
+>>> [ghosts.to_move(path) for path in [(), (0,), (0, 0)]], list(ghosts.actions((0, 0)))
+(['MAX', 'MIN', 'MIN'], [1, 0])
 """
 
 from __future__ import annotations
@@ -39,6 +51,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -49,13 +62,19 @@ from plies.game import CHANCE, Game, HasChance
 
 Path = tuple[int, ...]
 
+DECIDERS = ("MAX", "MIN")
+"""The players of a tree, who may be named as a node's or a layer's mover."""
+ORDERS = ("ltr", "rtl")
+"""The orders in which a search takes a node's children: left to right, or right to left."""
+
 
 @dataclass(frozen=True)
 class Node:
     """A node of an explicit tree: a leaf has a ``value``, an internal node ``children``.
 
     A chance node has ``chance`` set, and each of its children the ``probability`` of being
-    reached from it (None below decision nodes).
+    reached from it (None below decision nodes). ``player`` is a decision node's own mover,
+    MAX or MIN, when the tree names one (None: its layer's, see :class:`TreeGame`).
     """
 
     label: str
@@ -63,6 +82,7 @@ class Node:
     children: tuple[Node, ...] = field(default=())
     chance: bool = False
     probability: float | None = None
+    player: str | None = None
 
     @property
     def is_leaf(self) -> bool:
@@ -79,9 +99,13 @@ class Node:
 
     def walk(self, path: Path = ()) -> Iterator[tuple[Path, Node]]:
         """Every (path, node) in depth-first, left-to-right order."""
-        yield path, self
-        for i, child in enumerate(self.children):
-            yield from child.walk((*path, i))
+        stack = [(path, self)]
+        while stack:
+            path, node = stack.pop()
+            yield path, node
+            stack.extend(
+                ((*path, i), node.children[i]) for i in reversed(range(len(node.children)))
+            )
 
     def leaves(self, path: Path = ()) -> Iterator[tuple[Path, Node]]:
         """The leaves, left to right."""
@@ -91,23 +115,36 @@ class Node:
 class TreeGame(Game[Path, int]):
     """A game whose states are node paths: the same search that plays games solves exercises.
 
-    Players are MAX and MIN alternating by depth, ``root`` moving first; actions are 0-based
-    child indices; UTILITY(leaf, MAX) is the leaf's value and UTILITY(leaf, MIN) its negation.
+    Players are MAX and MIN: the decision layers' movers repeat ``layers`` from the root
+    (default: MAX and MIN alternating, ``root`` first; ``root``, when given with ``layers``,
+    must be their first), and a node that names its ``player`` is played by it. Actions are
+    0-based child indices, taken left to right, or right to left when ``order`` is "rtl";
+    UTILITY(leaf, MAX) is the leaf's value and UTILITY(leaf, MIN) its negation.
     ``value_bounds`` spans every leaf value for both players. Trees with chance nodes are
     :class:`ChanceTreeGame` (see :func:`tree_game`), where chance nodes take no turn.
     """
 
     name = "tree"
-    players = ("MAX", "MIN")
+    players = DECIDERS
 
-    def __init__(self, tree: Node, root: str = "MAX") -> None:
-        if root not in self.players:
-            raise TreeError(f"tree: root player must be MAX or MIN, not {root!r}")
+    def __init__(
+        self,
+        tree: Node,
+        root: str | None = None,
+        *,
+        layers: Sequence[str] | None = None,
+        order: str = "ltr",
+    ) -> None:
         if tree.has_chance and not isinstance(self, HasChance):
             raise TreeError("tree: the tree has chance nodes; search it as a ChanceTreeGame")
-        self.tree, self.root = tree, root
+        if order not in ORDERS:
+            raise TreeError(f"tree: order must be ltr or rtl, not {order!r}")
+        self.tree, self.order = tree, order
+        self.layers = _layers(root, layers)
         self.nodes: dict[Path, Node] = dict(tree.walk())
-        self.movers = _movers(tree, root)
+        self.movers = _movers(tree, self.layers)
+        self.root = self.layers[0] if tree.chance else self.movers[()]
+        """Who moves first: the root's mover, or the first layer's below a chance root."""
         values = [node.value for _, node in tree.leaves() if node.value is not None]
         self.value_bounds = (min(min(values), -max(values)), max(max(values), -min(values)))
 
@@ -118,7 +155,8 @@ class TreeGame(Game[Path, int]):
         return self.movers[state]
 
     def actions(self, state: Path) -> Sequence[int]:
-        return range(len(self.nodes[state].children))
+        count = len(self.nodes[state].children)
+        return range(count - 1, -1, -1) if self.order == "rtl" else range(count)
 
     def result(self, state: Path, action: int) -> Path:
         return (*state, action)
@@ -142,36 +180,61 @@ class ChanceTreeGame(TreeGame):
     """A tree with chance nodes: TO-MOVE is CHANCE there, with the children's probabilities."""
 
     def chance_outcomes(self, state: Path) -> Sequence[tuple[int, float]]:
-        return [
-            (i, child.probability if child.probability is not None else 0.0)
-            for i, child in enumerate(self.nodes[state].children)
-        ]
+        children = self.nodes[state].children
+        return [(i, children[i].probability or 0.0) for i in self.actions(state)]
 
 
-def tree_game(tree: Node, root: str = "MAX") -> TreeGame:
+def tree_game(
+    tree: Node,
+    root: str | None = None,
+    *,
+    layers: Sequence[str] | None = None,
+    order: str = "ltr",
+) -> TreeGame:
     """The game of ``tree``: a :class:`ChanceTreeGame` when it has chance nodes."""
-    return ChanceTreeGame(tree, root) if tree.has_chance else TreeGame(tree, root)
+    kind = ChanceTreeGame if tree.has_chance else TreeGame
+    return kind(tree, root, layers=layers, order=order)
 
 
-def _movers(tree: Node, root: str) -> dict[Path, str]:
-    """TO-MOVE of every node: CHANCE at chance nodes, else MAX and MIN alternating down the
-    decision nodes (chance nodes do not take a turn), ``root`` first."""
-    other = "MIN" if root == "MAX" else "MAX"
+def _layers(root: str | None, layers: Sequence[str] | None) -> tuple[str, ...]:
+    """The decision layers' movers, from ``root`` (MAX, MIN alternating) or ``layers``."""
+    if root is not None and root not in DECIDERS:
+        raise TreeError(f"tree: root player must be MAX or MIN, not {root!r}")
+    if layers is None:
+        first = root or "MAX"
+        return (first, "MIN" if first == "MAX" else "MAX")
+    if not layers:
+        raise TreeError("tree: name at least one layer's player, e.g. MAX, MIN, MIN")
+    for player in layers:
+        if player not in DECIDERS:
+            raise TreeError(f"tree: the layers' players must be MAX or MIN, not {player!r}")
+    if root is not None and root != layers[0]:
+        raise TreeError(
+            f"tree: the root player {root} is not the first of the layers' players "
+            f"({', '.join(layers)}); give one or the other"
+        )
+    return tuple(layers)
+
+
+def _movers(tree: Node, layers: tuple[str, ...]) -> dict[Path, str]:
+    """TO-MOVE of every node: CHANCE at chance nodes; at a decision node its own ``player``,
+    else ``layers[d % len(layers)]`` with d the decision nodes above it."""
     movers: dict[Path, str] = {}
 
-    def visit(node: Node, path: Path, player: str) -> None:
-        movers[path] = CHANCE if node.chance else player
-        following = player if node.chance else (other if player == root else root)
+    def visit(node: Node, path: Path, decisions: int) -> None:
+        movers[path] = CHANCE if node.chance else node.player or layers[decisions % len(layers)]
+        below = decisions if node.chance else decisions + 1
         for i, child in enumerate(node.children):
-            visit(child, (*path, i), following)
+            visit(child, (*path, i), below)
 
-    visit(tree, (), root)
+    visit(tree, (), 0)
     return movers
 
 
 # Parsing -----------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"\s*(?:([()\[\]{}])|([^\s()\[\]{},]+)|(,))")
+_TOKEN = re.compile(r"(?:\s|#[^\n]*)*+(?:([()\[\]{}])|([^\s()\[\]{},#]+)|(,))")
+_COMMENT_LINE = re.compile(r"^[ \t]*#[^\n]*", re.MULTILINE)
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _NAME = re.compile(r"[A-Za-z_][\w'.-]*$")
 _JSON_START = re.compile(r"\{\s*(?:[\"}]|$)")
@@ -187,10 +250,21 @@ class _Raw:
     children: list[_Raw] = field(default_factory=list)
     chance: bool = False
     probability: Fraction | None = None
+    player: str | None = None
+
+
+class _Written(str):
+    """A JSON number that is not finite (``NaN``, ``Infinity``, ``1e999``), as written."""
 
 
 def parse_tree(text: str) -> Node:
-    """Read a tree in any of the three forms; raises :class:`TreeError` naming the problem."""
+    """Read a tree in any of the three forms; raises :class:`TreeError` naming the problem.
+
+    A leading byte-order mark is dropped and whole-line ``#`` comments are blanked out, so
+    JSON may have them too; the tokenizer of lists and parentheses skips the comments that
+    follow a value. Messages count character positions from the first one not blank.
+    """
+    text = _COMMENT_LINE.sub(lambda line: " " * len(line[0]), text.removeprefix("\ufeff"))
     stripped = text.strip()
     if not stripped:
         raise TreeError("tree: empty input")
@@ -198,18 +272,35 @@ def parse_tree(text: str) -> Node:
     return _label(raw)
 
 
+def _is_float(word: str) -> bool:
+    """Whether Python reads ``word`` as a float (``nan`` and ``inf`` included)."""
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
 def _number(word: str, where: str) -> float:
+    """A leaf value: an int, or a float when written with a point, an exponent, inf or nan;
+    refused unless finite and within a float's range."""
     try:
         value = float(word) if re.search(r"[.eE]|inf|nan", word, re.I) else int(word)
     except ValueError:
         raise TreeError(f"tree: leaf {word!r} {where} is not a number") from None
-    if not math.isfinite(value):
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:
+        raise TreeError(f"tree: leaf {word!r} {where} is too large for a float") from None
+    if not finite:
         raise TreeError(f"tree: leaf {word!r} {where} is not a finite number")
     return value
 
 
 def _probability(text: str, where: str) -> Fraction:
     """A probability written as a decimal or a fraction n/d, kept exact."""
+    if _is_float(text) and not math.isfinite(float(text)):
+        raise TreeError(f"tree: probability {text!r} {where} is not a finite number")
     try:
         value = Fraction(text)
     except (ValueError, ZeroDivisionError):
@@ -256,8 +347,9 @@ def _parse_node(tokens: list[tuple[str, int]], index: int, path: Path) -> tuple[
     if word in _CLOSERS:
         node = _Raw(None, chance=word == "{")
         index += 1
-        if index < len(tokens) and _NAME.match(tokens[index][0]) and "=" not in tokens[index][0]:
-            node.label = tokens[index][0]
+        first = tokens[index][0] if index < len(tokens) else ""
+        if _NAME.match(first) and "=" not in first and not _is_float(first):  # not nan, inf
+            node.label = first
             index += 1
         while True:
             if index >= len(tokens):
@@ -329,13 +421,20 @@ def _parse_leaf(word: str, at: int) -> _Raw:
 
 def _parse_json_tree(text: str) -> _Raw:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_float=_json_float, parse_constant=_Written)
     except json.JSONDecodeError as error:
         raise TreeError(f"tree: invalid JSON: {error.msg} at character {error.pos + 1}") from None
     return _from_json(data, ())
 
 
+def _json_float(text: str) -> float | _Written:
+    value = float(text)
+    return value if math.isfinite(value) else _Written(text)
+
+
 def _json_number(data: Any, where: str) -> float:
+    if isinstance(data, _Written):
+        raise TreeError(f"tree: leaf {data!r} {where} is not a finite number")
     if isinstance(data, bool) or not isinstance(data, int | float):
         raise TreeError(f"tree: leaf {json.dumps(data)} {where} is not a number")
     return _number(repr(data), where)
@@ -352,13 +451,13 @@ def _from_json(data: Any, path: Path, in_chance: bool = False) -> _Raw:
         data = {"children": data}
     if not isinstance(data, dict):
         return _Raw(None, _json_number(data, where))
-    unknown = set(data) - {"label", "value", "children", "chance", "probability"}
+    unknown = set(data) - {"label", "value", "children", "chance", "probability", "player"}
     if unknown:
         raise TreeError(f"tree: node {where} has unknown key {sorted(unknown)[0]!r}")
     if "probability" in data and not in_chance:
         raise TreeError(f"tree: node {where} has a 'probability' but is not a chance node's child")
     label = data.get("label")
-    if label is not None and not isinstance(label, str | int):
+    if label is not None and (not isinstance(label, str | int) or isinstance(label, _Written)):
         raise TreeError(f"tree: label of node {where} must be a string")
     node = _Raw(None if label is None else str(label))
     kinds = [key for key in ("value", "children", "chance") if key in data]
@@ -373,6 +472,13 @@ def _from_json(data: Any, path: Path, in_chance: bool = False) -> _Raw:
                 f"tree: probability {json.dumps(given)} {where} is not a number or a fraction n/d"
             )
         node.probability = _probability(given if isinstance(given, str) else repr(given), where)
+    if "player" in data:
+        player = data["player"]
+        if kinds != ["children"]:
+            raise TreeError(f"tree: node {where} has a 'player' but only decision nodes move")
+        if not isinstance(player, str) or player.upper() not in DECIDERS:
+            raise TreeError(f"tree: player {json.dumps(player)} of node {where} is not MAX or MIN")
+        node.player = player.upper()
     if kinds == ["value"]:
         node.value = _json_number(data["value"], where)
         return node
@@ -400,9 +506,9 @@ def _label(root: _Raw) -> Node:
     """Give every unlabelled node its textbook name; refuse duplicate labels."""
     used: set[str] = set()
     order: list[tuple[_Raw, _Raw | None, int]] = []
-    queue: list[tuple[_Raw, _Raw | None, int]] = [(root, None, 0)]
+    queue: deque[tuple[_Raw, _Raw | None, int]] = deque([(root, None, 0)])
     while queue:  # breadth first, so letters go down the tree level by level
-        item = queue.pop(0)
+        item = queue.popleft()
         order.append(item)
         queue.extend((child, item[0], i) for i, child in enumerate(item[0].children))
     for node, _, _ in order:
@@ -431,4 +537,4 @@ def _freeze(raw: _Raw) -> Node:
     assert raw.label is not None
     probability = None if raw.probability is None else float(raw.probability)
     children = tuple(_freeze(c) for c in raw.children)
-    return Node(raw.label, raw.value, children, raw.chance, probability)
+    return Node(raw.label, raw.value, children, raw.chance, probability, raw.player)

@@ -6,7 +6,8 @@ What it adds to the textbook tier, each switchable for measurement (:class:`Engi
   way up; fail-soft alpha-beta with principal variation search (null windows after the first
   move, re-searched when they fail high) and optional aspiration windows at the root;
 * iterative deepening under limits of depth, nodes and wall-clock time, as a generator of
-  per-iteration :class:`Report` objects (the caller owns the clock display and the printing);
+  per-iteration :class:`~plies.search.result.SearchResult` objects (the caller owns the clock
+  display and the printing);
   when the clock runs out mid-iteration the best move is the last completed iteration's, or a
   move the partial iteration proved better;
 * a bounded transposition table (:class:`TranspositionTable`) keyed by the game's ``hash_key``
@@ -43,24 +44,27 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from plies.errors import GameOverError, SpecError
-from plies.game import (
-    Game,
+from plies.capabilities import (
+    HasCaptures,
+    HasCheck,
+    HasEvaluation,
     HasHashKey,
     HasMoveOrdering,
-    WinLossDrawGame,
-    require_evaluation,
-    require_two_player_zero_sum,
+    HasNoisyMoves,
+    HasNullMove,
+    HasRepetition,
+    optional,
+    require,
 )
-from plies.search.result import SearchResult, SearchStats
+from plies.errors import GameOverError, SpecError
+from plies.game import Game, WinLossDrawGame, require_two_player_zero_sum
+from plies.search.result import MATE, Bound, SearchResult, SearchStats
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
-MATE = 1000.0
-"""A win at the root scores MATE; each ply to it costs 1. Evaluations stay inside (-1, 1)."""
 MAX_DEPTH = 500
-EXACT, LOWER, UPPER = 0, 1, 2
+"""The deepest iteration the engine runs."""
 FULL_DEPTH_MOVES = 3
 """Late-move reductions spare the first moves searched at a node (ordering puts the best
 candidates first)."""
@@ -72,16 +76,15 @@ class Limits:
 
     depth: int | None = None
     nodes: int | None = None
-    time: float | None = None
-    """Seconds of wall-clock time."""
+    seconds: float | None = None
+    """Wall-clock time."""
     stop: threading.Event | None = field(default=None, compare=False)
     """Set from another thread to end the search as if its time had run out."""
 
     def __post_init__(self) -> None:
-        for name in ("depth", "nodes", "time"):
-            value = getattr(self, name)
-            if value is not None and value <= 0:
-                raise SpecError(f"the {name} limit must be positive, got {value}")
+        for name, value in (("depth", self.depth), ("nodes", self.nodes), ("time", self.seconds)):
+            if value is not None and not 0 < value < math.inf:
+                raise SpecError(f"the {name} limit must be a positive number, got {value}")
 
 
 @dataclass(frozen=True)
@@ -109,39 +112,6 @@ class EngineOptions:
     into check, searched one ply shallower and re-searched when they beat alpha."""
     repetition: bool = True
     """A position repeated in the history the state carries (``is_repetition``) is a draw."""
-
-
-@dataclass(frozen=True)
-class Report(Generic[A]):
-    """One iteration of the search (or the best move a cut-short iteration proved)."""
-
-    depth: int
-    score: float
-    """From the root mover's point of view, in engine units (see the module docstring)."""
-    value: float
-    """The score on the game's utility scale, from the root mover's point of view."""
-    move: A
-    pv: tuple[A, ...]
-    nodes: int
-    time: float
-    seldepth: int
-    complete: bool
-    """False when the iteration was cut short by a limit."""
-    solved: bool
-    """True when the iteration reached the end of the game on every line (the exact value)."""
-    leaves: int = 0
-    cutoffs: int = 0
-
-    @property
-    def nps(self) -> float:
-        return self.nodes / self.time if self.time > 0 else 0.0
-
-    @property
-    def mate(self) -> int | None:
-        """Plies to the end of the game when the score is a forced win (+) or loss (-)."""
-        if abs(self.score) < 1:
-            return None
-        return int(math.copysign(MATE - math.ceil(abs(self.score)), self.score))
 
 
 class TranspositionTable:
@@ -214,33 +184,40 @@ class _Engine(Generic[S, A]):
     history: dict[tuple[str, A], int] = field(default_factory=dict)
     root_hint: A | None = None
     """The last iteration's best move, searched first."""
+    root_mover: str = ""
+    """The player to move at the root, whose view the reports take."""
     root_best: A | None = None
     root_score: float = math.nan
     """The best root move of the running iteration and its score, once one is proven."""
 
     def __post_init__(self) -> None:
-        game = self.game
+        game, options = self.game, self.options
         require_two_player_zero_sum(game, "the engine")
-        self.evaluate = require_evaluation(game, "the engine")
+        self.evaluate = require(game, HasEvaluation, "the engine").evaluate
+        hashed = optional(game, HasHashKey)
         self.key: Callable[[S], Hashable] = (
-            game.hash_key if isinstance(game, HasHashKey) else (lambda state: state)
+            (lambda state: state) if hashed is None else hashed.hash_key
         )
+        ordering = optional(game, HasMoveOrdering)
         self.moves: Callable[[S], Any] = (
-            game.ordered_actions if isinstance(game, HasMoveOrdering) else game.actions
+            game.actions if ordering is None else ordering.ordered_actions
         )
-        noisy = getattr(game, "is_capture", None)
-        self.noisy: Callable[[S, A], bool] | None = noisy if callable(noisy) else None
-        options = self.options
-        self.in_check: Callable[[S], bool] | None = _capability(game, "in_check", True)
+        noisy = optional(game, HasNoisyMoves)
+        self.noisy: Callable[[S, A], bool] | None = None if noisy is None else noisy.is_capture
+        check = optional(game, HasCheck)
+        self.in_check: Callable[[S], bool] | None = None if check is None else check.in_check
         self.extend_checks = options.check_extension and self.in_check is not None
         self.reduce = options.reductions and self.in_check is not None and self.noisy is not None
-        self.pass_turn: Callable[[S], S | None] | None = _capability(
-            game, "null_move", options.null_move
+        passing = optional(game, HasNullMove, options.null_move)
+        self.pass_turn: Callable[[S], S | None] | None = (
+            None if passing is None else passing.null_move
         )
-        self.repeated: Callable[[S], bool] | None = _capability(
-            game, "is_repetition", options.repetition
+        repeats = optional(game, HasRepetition, options.repetition)
+        self.repeated: Callable[[S], bool] | None = (
+            None if repeats is None else repeats.is_repetition
         )
-        self.captures: Callable[[S], Any] | None = _capability(game, "captures", options.captures)
+        captures = optional(game, HasCaptures, options.captures)
+        self.captures: Callable[[S], Any] | None = None if captures is None else captures.captures
         self.iteration_depth = 0
         # Utilities centred on a draw and scaled so a win is 1: the negamax view of UTILITY.
         if isinstance(game, WinLossDrawGame):
@@ -248,8 +225,19 @@ class _Engine(Generic[S, A]):
             self.unit = game.scoring.utility(game.players[0], game.players[0]) - self.center
         else:
             self.center, self.unit = 0.0, 1.0
-        self.deadline = None if self.limits.time is None else self.started + self.limits.time
-        self.node_limit = self.limits.nodes if self.limits.nodes is not None else math.inf
+        # The limits are armed after the first iteration, so that every search scores a move.
+        self.deadline = math.inf
+        self.node_limit = math.inf
+        self.stop: threading.Event | None = None
+
+    def arm_limits(self) -> None:
+        """Check the limits from now on."""
+        limits = self.limits
+        if limits.seconds is not None:
+            self.deadline = self.started + limits.seconds
+        if limits.nodes is not None:
+            self.node_limit = limits.nodes
+        self.stop = limits.stop
 
     # Scores -----------------------------------------------------------------------------------
 
@@ -280,8 +268,7 @@ class _Engine(Generic[S, A]):
         if self.nodes >= self.node_limit:
             raise _Stop
         if not self.nodes & 15 and (
-            (self.deadline is not None and time.perf_counter() >= self.deadline)
-            or (self.limits.stop is not None and self.limits.stop.is_set())
+            time.perf_counter() >= self.deadline or (self.stop is not None and self.stop.is_set())
         ):
             raise _Stop
 
@@ -307,11 +294,11 @@ class _Engine(Generic[S, A]):
     def negamax(
         self, state: S, depth: int, alpha: float, beta: float, ply: int, may_pass: bool = True
     ) -> float:
-        """Fail-soft negamax alpha-beta with PVS; the score is the mover's."""
+        """Fail-soft negamax alpha-beta (Knuth and Moore 1975) with the table, null-move
+        pruning and PVS; the score is the mover's."""
         self.count_node(ply)
         self.pv[ply] = ()
-        game = self.game
-        if game.is_terminal(state):
+        if self.game.is_terminal(state):
             self.leaves += 1
             return self.terminal_score(state, ply)
         if ply > 0 and self.repeated is not None and self.repeated(state):
@@ -323,45 +310,68 @@ class _Engine(Generic[S, A]):
             depth += 1
         if depth <= 0:
             return self.horizon(state, alpha, beta, ply)
-        table, key = self.table, None
-        table_move: A | None = None
-        if table is not None:
-            key = self.key(state)
-            entry = table.probe(key)
-            if entry is not None:
-                _, stored_depth, flag, stored, table_move, solved, _ = entry
-                if stored_depth == depth or (solved and stored_depth <= depth):
-                    score = _from_table(stored, ply)
-                    if (
-                        flag == EXACT
-                        or (flag == LOWER and score >= beta)
-                        or (flag == UPPER and score <= alpha)
-                    ):
-                        if not solved:
-                            self.horizon_hits += 1
-                        if flag == EXACT and table_move is not None:
-                            self.pv[ply] = (table_move,)
-                        return score
+        key = None if self.table is None else self.key(state)
+        cut, table_move = self.probe(key, depth, alpha, beta, ply)
+        if cut is not None:
+            return cut
         if ply == 0 and self.root_hint is not None:
             table_move = self.root_hint
-        if (
-            may_pass
-            and self.pass_turn is not None
-            and ply > 0
-            and depth >= 3
-            and not in_check
-            and beta == math.nextafter(alpha, math.inf)
-            and abs(beta) < 1
-            and self.eval_score(state) >= beta
-        ):
+        if may_pass and self.may_pass(state, depth, alpha, beta, ply, in_check):
             cutoff = self.null_move_cutoff(state, depth, beta, ply)
             if cutoff is not None:
                 return cutoff
+        hits = self.horizon_hits
+        best, best_move = self.search_moves(state, depth, alpha, beta, ply, table_move, in_check)
+        if self.table is not None:
+            flag = Bound.UPPER if best <= alpha else Bound.LOWER if best >= beta else Bound.EXACT
+            solved = self.horizon_hits == hits
+            self.table.store(key, depth, flag, _to_table(best, ply), best_move, solved)
+        return best
+
+    def probe(
+        self, key: Hashable | None, depth: int, alpha: float, beta: float, ply: int
+    ) -> tuple[float | None, A | None]:
+        """The table's entry for ``key``: a score that ends the search here (when the entry
+        was searched to this depth, or solved at no greater depth, and its bound decides the
+        window), and the move it stored, to search first."""
+        if self.table is None:
+            return None, None
+        entry = self.table.probe(key)
+        if entry is None:
+            return None, None
+        _, stored_depth, flag, stored, table_move, solved, _ = entry
+        if stored_depth == depth or (solved and stored_depth <= depth):
+            score = _from_table(stored, ply)
+            if (
+                flag == Bound.EXACT
+                or (flag == Bound.LOWER and score >= beta)
+                or (flag == Bound.UPPER and score <= alpha)
+            ):
+                if not solved:
+                    self.horizon_hits += 1
+                if flag == Bound.EXACT and table_move is not None:
+                    self.pv[ply] = (table_move,)
+                return score, table_move
+        return None, table_move
+
+    def search_moves(
+        self,
+        state: S,
+        depth: int,
+        alpha: float,
+        beta: float,
+        ply: int,
+        first: A | None,
+        in_check: bool,
+    ) -> tuple[float, A | None]:
+        """The children in order, with principal variation search (null windows after the
+        first move, re-searched when they fail high) and late-move reductions: the best score
+        and move (fail-soft)."""
+        game = self.game
         mover = game.to_move(state)
-        alpha0, hits0 = alpha, self.horizon_hits
         best, best_move = -math.inf, None
         reduce = self.reduce and depth >= 3 and not in_check
-        for index, action in enumerate(self.ordered(state, ply, table_move)):
+        for index, action in enumerate(self.ordered(state, ply, first)):
             child = game.result(state, action)
             bound = math.nextafter(alpha, math.inf)
             if game.to_move(child) == mover:  # a player moving twice: no negation
@@ -390,11 +400,22 @@ class _Engine(Generic[S, A]):
                 if self.noisy is None or not self.noisy(state, action):
                     self.remember_quiet(mover, action, ply, depth)
                 break
-        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        if table is not None:
-            solved = self.horizon_hits == hits0
-            table.store(key, depth, flag, _to_table(best, ply), best_move, solved)
-        return best
+        return best, best_move
+
+    def may_pass(
+        self, state: S, depth: int, alpha: float, beta: float, ply: int, in_check: bool
+    ) -> bool:
+        """Whether null-move pruning may try a pass here: a null-window node below the root,
+        deep enough, not in check, not near a forced result, with EVAL already at beta."""
+        return (
+            self.pass_turn is not None
+            and ply > 0
+            and depth >= 3
+            and not in_check
+            and beta == math.nextafter(alpha, math.inf)
+            and abs(beta) < 1
+            and self.eval_score(state) >= beta
+        )
 
     def null_move_cutoff(self, state: S, depth: int, beta: float, ply: int) -> float | None:
         """Null-move pruning (Heinz, "Adaptive Null-Move Pruning", ICCA Journal 1999): pass the
@@ -491,27 +512,26 @@ class _Engine(Generic[S, A]):
 
     def report(
         self, depth: int, score: float, pv: tuple[A, ...], complete: bool, solved: bool
-    ) -> Report[A]:
-        return Report(
+    ) -> SearchResult[A]:
+        """The search so far as a result: ``depth`` completed, the root mover's ``score``."""
+        return SearchResult(
+            value=self.value(score),
+            action=pv[0],
+            pv=pv,
+            stats=SearchStats(
+                nodes=self.nodes,
+                leaves=self.leaves,
+                cutoffs=self.cutoffs,
+                max_depth=self.seldepth,
+                time=time.perf_counter() - self.started,
+            ),
+            algorithm="engine",
+            max_player=self.root_mover,
             depth=depth,
             score=score,
-            value=self.value(score),
-            move=pv[0],
-            pv=pv,
-            nodes=self.nodes,
-            time=time.perf_counter() - self.started,
-            seldepth=self.seldepth,
             complete=complete,
             solved=solved,
-            leaves=self.leaves,
-            cutoffs=self.cutoffs,
         )
-
-
-def _capability(game: Game[S, A], name: str, wanted: bool) -> Any:
-    """The game's method ``name`` when wanted and the game has one, else None."""
-    method = getattr(game, name, None) if wanted else None
-    return method if callable(method) else None
 
 
 def iterate(
@@ -520,13 +540,15 @@ def iterate(
     limits: Limits = Limits(),
     options: EngineOptions = EngineOptions(),
     table: TranspositionTable | None = None,
-) -> Iterator[Report[A]]:
+) -> Iterator[SearchResult[A]]:
     """Iterative deepening (AIMA 4th ed., section 5.3.3, with the refinements above).
 
-    Yields a :class:`Report` after each completed iteration; when a limit cuts an iteration
-    short, a last report (``complete=False``) carries the move the partial iteration proved
-    best, or the previous best. Stops at the depth limit, when the game is solved, or when a
-    forced win or loss is proved. A table passed in is reused (and aged) across searches.
+    Yields a :class:`SearchResult` after each completed iteration (``depth`` is the iteration's
+    depth); when a limit cuts an iteration short, a last result (``complete=False``, ``depth``
+    the last completed one) carries the move the partial iteration proved best, or the previous
+    best. The first iteration always completes, so every search scores a move. Stops at the
+    depth limit, when the game is solved, or when a forced win or loss is proved. A table
+    passed in is reused (and aged) across searches.
     """
     if game.is_terminal(state):
         raise GameOverError("the game is over in this position: there is nothing to search")
@@ -535,16 +557,18 @@ def iterate(
     if table is not None:
         table.new_search()
     engine: _Engine[S, A] = _Engine(game, limits, options, table)
+    engine.root_mover = game.to_move(state)
     max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
-    last: Report[A] | None = None
+    last: SearchResult[A] | None = None
     for depth in range(1, max_depth + 1):
         hits = engine.horizon_hits
-        engine.root_hint = None if last is None else last.move
+        engine.root_hint = None if last is None else last.action
         engine.root_best, engine.root_score = None, math.nan
         try:
             score = engine.root(state, depth, None if last is None else last.score)
         except _Stop:
-            yield engine.report(depth, *_cut_short(engine, state, last), False, False)
+            assert last is not None, "the first iteration is never stopped"
+            yield engine.report(depth - 1, *_cut_short(engine, last), False, False)
             return
         pv = engine.pv.get(0, ())
         if not pv:  # every move failed low against an aspiration window: keep the last best
@@ -554,19 +578,17 @@ def iterate(
         yield last
         if solved or abs(score) >= 1:
             return
+        engine.arm_limits()
 
 
-def _cut_short(
-    engine: _Engine[S, A], state: S, last: Report[A] | None
-) -> tuple[float, tuple[A, ...]]:
+def _cut_short(engine: _Engine[S, A], last: SearchResult[A]) -> tuple[float, tuple[A, ...]]:
     """Score and line of an interrupted iteration: a move it proved best (its score is exact
-    at the new depth), else the last iteration's, else the game's first choice (score NaN)."""
+    at the new depth), else the last iteration's."""
     if engine.root_best is not None:
         pv = engine.pv.get(0, ())
         return engine.root_score, pv if pv[:1] == (engine.root_best,) else (engine.root_best,)
-    if last is not None:
-        return last.score, last.pv
-    return math.nan, (engine.ordered(state, 0, None)[0],)
+    assert last.score is not None
+    return last.score, last.pv
 
 
 def search(
@@ -576,28 +598,6 @@ def search(
     options: EngineOptions = EngineOptions(),
     table: TranspositionTable | None = None,
 ) -> SearchResult[A]:
-    """Run :func:`iterate` to its end and return the final result as a :class:`SearchResult`.
-
-    The result's ``value`` is on the utility scale from the mover's view and ``score`` in
-    engine units; ``depth_limit`` is the last depth completed.
-    """
-    final: Report[A] | None = None
-    for report in iterate(game, state, limits, options, table):
-        final = report
-    assert final is not None
-    return SearchResult(
-        value=final.value,
-        action=final.move,
-        pv=final.pv,
-        stats=SearchStats(
-            nodes=final.nodes,
-            leaves=final.leaves,
-            cutoffs=final.cutoffs,
-            max_depth=final.seldepth,
-            time=final.time,
-        ),
-        algorithm="engine",
-        max_player=game.to_move(state),
-        depth_limit=final.depth if final.complete else final.depth - 1,
-        score=final.score,
-    )
+    """Run :func:`iterate` to its end and return its last result."""
+    *_, final = iterate(game, state, limits, options, table)
+    return final

@@ -57,34 +57,24 @@ import time
 from collections.abc import Hashable
 from typing import Any, TypeVar
 
-from plies.errors import GameDefinitionError, UnknownNameError
-from plies.game import (
-    CHANCE,
-    Game,
-    checked_outcomes,
-    require_value_bounds,
-)
+from plies.capabilities import HasValueBounds, require
+from plies.errors import GameDefinitionError
+from plies.game import CHANCE, Game, checked_outcomes
 from plies.search.result import (
     Backup,
-    Cutoff,
     Expectation,
     Path,
     SearchResult,
 )
-from plies.search.textbook import NON_STRICT, Line, TextbookSearch
+from plies.search.textbook import NON_STRICT, AlphaBetaSearch, Line, TextbookSearch, root_player
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 
-class _ChanceSearch(TextbookSearch[S, A]):
-    """The textbook search's shared state, for games with chance nodes; IS-CUTOFF(s, d) counts
-    ``d`` as the players' moves made (the callers do not count chance layers)."""
-
-    def __init__(
-        self, game: Game[S, A], max_player: str, depth: int | None, trace: bool, algorithm: str
-    ) -> None:
-        super().__init__(game, max_player, depth, trace, algorithm, chance=True)
+class _ChanceNodes(TextbookSearch[S, A]):
+    """What the searches of chance nodes share: checked outcomes and the Expectation event;
+    IS-CUTOFF(s, d) counts ``d`` as the players' moves made (chance layers do not count)."""
 
     def outcomes(self, state: S, path: Path) -> tuple[tuple[A, float], ...]:
         outcomes = tuple(checked_outcomes(self.game, state))
@@ -100,7 +90,7 @@ class _ChanceSearch(TextbookSearch[S, A]):
             self.events.append(Expectation(path, v, alpha, beta))
 
 
-class _Expectiminimax(_ChanceSearch[S, A]):
+class _Expectiminimax(_ChanceNodes[S, A]):
     """EXPECTIMINIMAX of section 5.5, every node visited."""
 
     def value(self, state: S, depth: int, path: Path) -> tuple[float, Line]:
@@ -125,8 +115,9 @@ class _Expectiminimax(_ChanceSearch[S, A]):
         return v, line
 
 
-class _Star1(_ChanceSearch[S, A]):
-    """Star1: alpha-beta at MAX and MIN nodes, Ballard's bounds-driven cutoffs at chance nodes."""
+class _Star1(_ChanceNodes[S, A], AlphaBetaSearch[S, A]):
+    """Star1: the textbook alpha-beta (Figure 5.7, non-strict) at MAX and MIN nodes, Ballard's
+    bounds-driven cutoffs at chance nodes."""
 
     def __init__(
         self,
@@ -135,59 +126,29 @@ class _Star1(_ChanceSearch[S, A]):
         depth: int | None,
         trace: bool,
         bounds: tuple[float, float],
+        nodes: int | None,
     ) -> None:
-        super().__init__(game, max_player, depth, trace, "star1")
+        super().__init__(game, max_player, depth, trace, False, "star1", True, nodes)
         self.lower, self.upper = bounds
 
     def value(
         self, state: S, alpha: float, beta: float, depth: int, path: Path
     ) -> tuple[float, Line]:
-        mover = self.enter(state, path, alpha, beta)
+        if self.game.to_move(state) != CHANCE or self.game.is_terminal(state):
+            return super().value(state, alpha, beta, depth, path)
+        self.enter(state, path, alpha, beta)
         if self.is_cutoff(state, depth):
-            value = self.leaf_value(state, path)
-            if not self.lower <= value <= self.upper:
-                raise GameDefinitionError(
-                    f"game '{self.game.name}': value {value} after moves {list(path)} lies "
-                    f"outside the value bounds [{self.lower}, {self.upper}] that Star1 relies on"
-                )
-            return value, ()
-        if mover == CHANCE:
-            return self.chance_value(state, alpha, beta, depth, path), ()
-        if mover == self.player:
-            return self.max_value(state, alpha, beta, depth, path)
-        return self.min_value(state, alpha, beta, depth, path)
+            return self.leaf_value(state, path), ()
+        return self.chance_value(state, alpha, beta, depth, path), ()
 
-    def max_value(
-        self, state: S, alpha: float, beta: float, depth: int, path: Path
-    ) -> tuple[float, Line]:
-        v, line = -math.inf, ()
-        actions = self.legal_actions(state, path)
-        for i, a in enumerate(actions):
-            v2, line2 = self.value(self.game.result(state, a), alpha, beta, depth + 1, (*path, a))
-            if v2 > v:
-                v, line = v2, (a, *line2)
-                alpha = max(alpha, v)
-            if v >= beta:
-                self.cut(path, self.game.to_move(state), v, alpha, beta, actions[i + 1 :])
-                break
-        self.backup(path, v, line, alpha, beta)
-        return v, line
-
-    def min_value(
-        self, state: S, alpha: float, beta: float, depth: int, path: Path
-    ) -> tuple[float, Line]:
-        v, line = math.inf, ()
-        actions = self.legal_actions(state, path)
-        for i, a in enumerate(actions):
-            v2, line2 = self.value(self.game.result(state, a), alpha, beta, depth + 1, (*path, a))
-            if v2 < v:
-                v, line = v2, (a, *line2)
-                beta = min(beta, v)
-            if v <= alpha:
-                self.cut(path, self.game.to_move(state), v, alpha, beta, actions[i + 1 :])
-                break
-        self.backup(path, v, line, alpha, beta)
-        return v, line
+    def leaf_value(self, state: S, path: Path) -> float:
+        value = super().leaf_value(state, path)
+        if not self.lower <= value <= self.upper:
+            raise GameDefinitionError(
+                f"game '{self.game.name}': value {value} after moves {list(path)} lies "
+                f"outside the value bounds [{self.lower}, {self.upper}] that Star1 relies on"
+            )
+        return value
 
     def chance_value(self, state: S, alpha: float, beta: float, depth: int, path: Path) -> float:
         outcomes = self.outcomes(state, path)
@@ -212,33 +173,10 @@ class _Star1(_ChanceSearch[S, A]):
         self.expectation(path, total, alpha, beta)
         return total
 
-    def cut(
-        self, path: Path, mover: str, v: float, alpha: float, beta: float, skipped: tuple[A, ...]
-    ) -> None:
-        """Record a cutoff; returning after the last child prunes nothing and is not counted."""
-        if not skipped:
-            return
-        self.stats.cutoffs += 1
-        if self.events is not None:
-            self.events.append(Cutoff(path, mover, v, alpha, beta, skipped))
-
-    def backup(self, path: Path, v: float, line: Line, alpha: float, beta: float) -> None:
-        if self.events is not None:
-            self.events.append(Backup(path, v, line[0], alpha, beta))
-
-
-def _max_player(game: Game[S, A], state: S, max_player: str | None) -> str:
-    if max_player is None:
-        mover = game.to_move(state)
-        max_player = game.players[0] if mover == CHANCE else mover
-    if max_player not in game.players:
-        raise UnknownNameError(f"'{max_player}' is not a player of '{game.name}' ({game.players})")
-    return max_player
-
 
 def _value_bounds(game: Game[Any, Any], bounds: tuple[float, float] | None) -> tuple[float, float]:
     if bounds is None:
-        bounds = require_value_bounds(game, "Star1's pruning at chance nodes")
+        bounds = require(game, HasValueBounds, "Star1's pruning at chance nodes").value_bounds
     lower, upper = bounds
     if not (math.isfinite(lower) and math.isfinite(upper) and lower <= upper):
         raise GameDefinitionError(
@@ -256,6 +194,7 @@ def expectiminimax(
     trace: bool = False,
     prune: bool = False,
     bounds: tuple[float, float] | None = None,
+    nodes: int | None = None,
 ) -> SearchResult[A]:
     """EXPECTIMINIMAX (AIMA 4th ed., section 5.5); Star1 (Ballard 1983) when ``prune`` is set.
 
@@ -264,15 +203,18 @@ def expectiminimax(
     on every value MAX can see, utilities and evaluations alike: ``bounds`` when given, else the
     game's ``value_bounds`` (a :class:`MissingCapabilityError` when it has none); a value outside
     them is a :class:`GameDefinitionError`. The result's ``rule`` is None for expectiminimax and
-    ``"non-strict"`` for Star1; the root value is the same either way.
+    ``"non-strict"`` for Star1; the root value is the same either way. ``nodes`` is a budget,
+    as for :func:`~plies.search.textbook.minimax`.
     """
-    player = _max_player(game, state, max_player)
+    player = root_player(game, state, max_player)
     started = time.perf_counter()
     if not prune:
-        plain: _Expectiminimax[S, A] = _Expectiminimax(game, player, depth, trace, "expectiminimax")
+        plain: _Expectiminimax[S, A] = _Expectiminimax(
+            game, player, depth, trace, "expectiminimax", True, nodes
+        )
         value, line = plain.value(state, 0, ())
         return plain.result(started, value, line, "expectiminimax", None)
-    star: _Star1[S, A] = _Star1(game, player, depth, trace, _value_bounds(game, bounds))
+    star: _Star1[S, A] = _Star1(game, player, depth, trace, _value_bounds(game, bounds), nodes)
     value, line = star.value(state, -math.inf, math.inf, 0, ())
     return star.result(started, value, line, "star1", NON_STRICT)
 

@@ -42,8 +42,9 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
-from plies.errors import GameDefinitionError, UnsupportedGameError
-from plies.game import Game, has_chance, require_evaluation
+from plies.capabilities import HasEvaluation, require
+from plies.errors import GameDefinitionError
+from plies.game import Game, refuse_chance
 from plies.search.result import Path, SearchResult, SearchStats
 from plies.search.textbook import alphabeta
 
@@ -53,16 +54,6 @@ A = TypeVar("A", bound=Hashable)
 Vector = tuple[float, ...]
 """One value per player, in the order of the game's ``players``."""
 Line = tuple[Any, ...]
-
-
-def _check_root(game: Game[S, A], state: S, algorithm: str) -> str:
-    """The root player, after refusing games with chance nodes."""
-    if has_chance(game):
-        raise UnsupportedGameError(
-            f"{algorithm} cannot search '{game.name}': it has chance nodes "
-            "(use expectiminimax or mcts)"
-        )
-    return _mover(game, state, ())
 
 
 def _mover(game: Game[S, A], state: S, path: Path) -> str:
@@ -84,7 +75,9 @@ class _MaxN(Generic[S, A]):
         self.index = {player: i for i, player in enumerate(game.players)}
         self.depth_limit = depth
         self.evaluate: Callable[[S, str], float] | None = (
-            None if depth is None else require_evaluation(game, "maxn with a depth limit")
+            None
+            if depth is None
+            else require(game, HasEvaluation, "maxn with a depth limit").evaluate
         )
         self.stats = SearchStats()
 
@@ -132,7 +125,8 @@ def maxn(game: Game[S, A], state: S, *, depth: int | None = None) -> SearchResul
     ``value`` is the root mover's component, ``values`` the whole vector in the order of
     ``game.players``, ``pv`` the line of best replies.
     """
-    player = _check_root(game, state, "maxn")
+    refuse_chance(game, "maxn")
+    player = _mover(game, state, ())
     search: _MaxN[S, A] = _MaxN(game, depth)
     started = time.perf_counter()
     values, line = search.value(state, ())
@@ -144,7 +138,8 @@ def maxn(game: Game[S, A], state: S, *, depth: int | None = None) -> SearchResul
         stats=search.stats,
         algorithm="maxn",
         max_player=player,
-        depth_limit=depth,
+        depth=depth,
+        solved=depth is None,
         values=values,
     )
 
@@ -186,7 +181,9 @@ class ParanoidGame(Game[S, A]):
         return value if player == self.player else -value
 
     def evaluate(self, state: S, player: str) -> float:
-        value = require_evaluation(self.game, "the paranoid search")(state, self.player)
+        value = require(self.game, HasEvaluation, "the paranoid search").evaluate(
+            state, self.player
+        )
         return value if player == self.player else -value
 
     def format_action(self, state: S, action: A) -> str:
@@ -203,8 +200,9 @@ def paranoid(game: Game[S, A], state: S, *, depth: int | None = None) -> SearchR
     (stop on v >= beta at MAX, v <= alpha at MIN); the value and the root's move (the first
     best in the order of ``game.actions``) equal those of plain minimax on the same reduction.
     """
-    player = _check_root(game, state, "paranoid")
+    refuse_chance(game, "paranoid")
+    player = _mover(game, state, ())
     if depth is not None:
-        require_evaluation(game, "paranoid with a depth limit")
+        require(game, HasEvaluation, "paranoid with a depth limit")
     result = alphabeta(ParanoidGame(game, player), state, depth=depth)
     return replace(result, algorithm="paranoid")

@@ -44,19 +44,11 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar
 
+from plies.capabilities import HasEvaluation, HasRandomPlayout, HasValueBounds, require
 from plies.errors import GameDefinitionError, GameOverError, SpecError, UnsupportedGameError
-from plies.game import (
-    CHANCE,
-    Game,
-    HasValueBounds,
-    WinLossDrawGame,
-    checked_outcomes,
-    has_chance,
-    require_evaluation,
-    sample_outcome,
-)
+from plies.game import CHANCE, Game, WinLossDrawGame, checked_outcomes, has_chance, sample_outcome
 from plies.search.result import RootMove, SearchResult, SearchStats
 
 S = TypeVar("S", bound=Hashable)
@@ -85,20 +77,11 @@ class Evaluator(Protocol):
     def __call__(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Sequence[float]: ...
 
 
-@runtime_checkable
-class HasRandomPlayout(Protocol):
-    """A fast playout (compiled, say): the utilities for every player at the end of a game of
-    uniformly random moves from ``state``, drawn with ``rng`` (the same ``rng`` state, the same
-    game)."""
-
-    def random_playout(self, state: Any, rng: random.Random) -> Sequence[float]: ...
-
-
 def random_playout(game: Game[S, A], state: S, rng: random.Random) -> tuple[float, ...]:
     """The utilities at the end of a game of uniformly random moves from ``state``, through the
     game's own rules (nature draws each outcome with its probability)."""
     actions, result, is_terminal, draw = game.actions, game.result, game.is_terminal, rng.random
-    if getattr(game, "chance_outcomes", None) is None:
+    if not has_chance(game):
         while not is_terminal(state):
             moves = actions(state)
             state = result(state, moves[int(draw() * len(moves))])
@@ -128,7 +111,7 @@ def default_evaluator(game: Game[Any, Any]) -> Evaluator:
 
 def heuristic_evaluator(game: Game[Any, Any]) -> Evaluator:
     """EVAL(s, p) for every player p instead of a playout (the game's evaluation function)."""
-    evaluate = require_evaluation(game, "mcts with the evaluation function")
+    evaluate = require(game, HasEvaluation, "mcts with the evaluation function").evaluate
     players = game.players
 
     def evaluation(game: Game[Any, Any], state: Any, rng: random.Random) -> tuple[float, ...]:
@@ -237,8 +220,13 @@ class MCTS(Generic[S, A]):
         self._loss = bounds[0] if self.solving and bounds is not None else -math.inf
         self._root: _Node | None = None
         self._simulations = 0
+        self._expanded = 0
 
     # Searching -----------------------------------------------------------------------------
+
+    def forget(self) -> None:
+        """Drop the tree: the next search starts afresh."""
+        self._root = None
 
     def search(
         self, state: S, *, iterations: int | None = None, seconds: float | None = None
@@ -249,9 +237,10 @@ class MCTS(Generic[S, A]):
         The result's ``action`` is the most visited root move (ties: the first in ACTIONS
         order) unless the solver has proven a move best or some moves lost; ``value`` is the
         root mover's mean utility after it (exact when proven); ``pv`` follows the same choice
-        down the tree (chance outcomes included); ``stats.nodes`` counts this search's
-        iterations, ``stats.leaves`` its evaluator calls and ``stats.max_depth`` the deepest
-        tree node it reached; ``root`` lists every root move searched.
+        down the tree (chance outcomes included); ``stats.iterations`` counts this search's
+        iterations, ``stats.nodes`` the positions it added to the tree, ``stats.leaves`` its
+        evaluator calls and ``stats.max_depth`` the deepest tree node it reached; ``solved``
+        says whether the solver proved the root; ``root`` lists every root move searched.
         """
         *_, final = self.iterate(state, iterations=iterations, seconds=seconds)
         return final
@@ -284,7 +273,7 @@ class MCTS(Generic[S, A]):
     ) -> Iterator[SearchResult[A]]:
         started = time.perf_counter()
         deadline = started + seconds
-        done, max_depth, self._simulations = 0, 0, 0
+        done, max_depth, self._simulations, self._expanded = 0, 0, 0, 0
         while done < limit and root.outcome is None:
             try:
                 depth = self._iteration(root)
@@ -447,6 +436,7 @@ class MCTS(Generic[S, A]):
         """EXPAND a new node (RESULT) and SIMULATE from it: the utilities to back up."""
         game = self.game
         state = node.state = game.result(parent_state, node.action)
+        self._expanded += 1
         if game.is_terminal(state):
             payoffs = node.outcome = tuple(game.payoffs(state))
         else:
@@ -549,13 +539,15 @@ class MCTS(Generic[S, A]):
             action=line[0],
             pv=tuple(line),
             stats=SearchStats(
-                nodes=done,
+                nodes=self._expanded,
                 leaves=self._simulations,
                 max_depth=max_depth,
                 time=time.perf_counter() - started,
+                iterations=done,
             ),
             algorithm="mcts",
             max_player=player,
+            solved=root.outcome is not None,
             note=note,
             root=tuple(RootMove(c.action, c.visits, c.mean) for c in ranked),
         )

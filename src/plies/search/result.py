@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any, Generic, TypeVar
 
 A = TypeVar("A")
+
+MATE = 1000.0
+"""The engine's score of a win at the root; each ply to it costs 1. Evaluations stay inside
+(-1, 1)."""
+
+
+class Bound(IntEnum):
+    """What a searched value says about the true one: exact, or a lower or upper bound (a
+    fail-high or fail-low of alpha-beta), as transposition tables and reports name it."""
+
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
+
+    @property
+    def label(self) -> str:
+        """``"exact"``, ``"lower"`` or ``"upper"``, as JSON reports write it."""
+        return self.name.lower()
+
 
 Path = tuple[Any, ...]
 """A node's place in the search tree: the actions from the root that lead to it."""
@@ -16,15 +37,20 @@ class SearchStats:
     """Counters every search keeps; the lectures' node-count tables are built from them."""
 
     nodes: int = 0
-    """Nodes visited: calls of MAX-VALUE / MIN-VALUE, the root included."""
+    """Positions searched: calls of MAX-VALUE / MIN-VALUE (the root included) in the textbook
+    tier, of the negamax and quiescence searches in the engine, positions added to the tree
+    (RESULT computed) in MCTS, recursive calls in the Connect Four solver."""
     leaves: int = 0
-    """Leaves evaluated: terminal states (UTILITY) and cut-off states (EVAL)."""
+    """Leaves evaluated: terminal states (UTILITY) and cut-off states (EVAL); MCTS: evaluator
+    calls (playouts)."""
     cutoffs: int = 0
     """Nodes whose search stopped early with at least one child left unexamined."""
     max_depth: int = 0
-    """Deepest ply reached below the root."""
+    """Deepest ply reached below the root (the engine's selective depth)."""
     time: float = 0.0
     """Wall-clock seconds."""
+    iterations: int = 0
+    """MCTS: iterations run (SELECT, EXPAND, SIMULATE, BACK-PROPAGATE); 0 for the others."""
 
 
 @dataclass(frozen=True)
@@ -100,23 +126,44 @@ class RootMove:
 
 @dataclass(frozen=True)
 class SearchResult(Generic[A]):
-    """The outcome of a search.
+    """The outcome of a search, the same type for every search (and for every iteration of the
+    engine's iterative deepening, which yields one per iteration).
 
-    ``value`` is from ``max_player``'s point of view, as the lectures keep it; ``action`` is the
-    move chosen at the root (None when the root is a leaf) and ``pv`` the principal variation
-    starting with it. ``trace`` holds the events in order when the search was asked for them.
+    Points of view: ``value`` is on the game's utility scale from ``max_player``'s point of
+    view. The textbook tier keeps the lectures' MAX (the root's mover unless told otherwise);
+    the engine, MCTS and the perfect agent report for the player to move at the root, so for
+    them ``max_player`` is that player. ``score`` (engine) and ``solver_score`` (perfect solver)
+    are always the root mover's.
     """
 
     value: float
+    """From ``max_player``'s point of view, on the game's utility scale (NaN when the engine
+    was stopped before it could score any move)."""
     action: A | None
+    """The move chosen at the root (None when the root is a leaf)."""
     pv: tuple[A, ...]
+    """The principal variation, starting with ``action``."""
     stats: SearchStats
     algorithm: str
     max_player: str
     rule: str | None = None
-    depth_limit: int | None = None
+    """The pruning rule of alpha-beta searches: ``"non-strict"`` or ``"strict"``."""
+    depth: int | None = None
+    """The depth (plies) to which every line was searched: the depth limit of the textbook
+    tier (None: to the end of the game), the last completed iteration of the engine; None for
+    MCTS and the perfect solver, which have no such depth."""
     score: float | None = None
-    """The engine's score (mover's view, wins by distance); None for the textbook tier."""
+    """The engine's score: the root mover's, in engine units (evaluations inside (-1, 1), a
+    win ``d`` plies away ``1000 - d``); None for the other searches."""
+    solver_score: int | None = None
+    """The perfect solver's score of the root (its own convention, e.g. Pons's for Connect
+    Four: the root mover's view); None for the searches."""
+    complete: bool = True
+    """False when a limit cut the engine's last iteration short (its move is then the last
+    completed iteration's, or one the cut-short iteration proved better)."""
+    solved: bool = False
+    """True when ``value`` is the game-theoretic value: every line was searched to the end of
+    the game (or the solver or MCTS-Solver proved it)."""
     note: str | None = None
     """How the move was chosen, in a line, when the search has more to say (e.g. a solver
     that ran out of time and fell back on another search)."""
@@ -126,3 +173,16 @@ class SearchResult(Generic[A]):
     trace: tuple[TraceEvent, ...] | None = field(default=None, repr=False)
     root: tuple[RootMove, ...] | None = None
     """MCTS: every root move searched, most visited first."""
+
+    @property
+    def nps(self) -> float:
+        """Nodes per second."""
+        return self.stats.nodes / self.stats.time if self.stats.time > 0 else 0.0
+
+    @property
+    def mate(self) -> int | None:
+        """The engine's forced result: plies to a won (+) or lost (-) end of the game; None
+        without a forced result (or from another search)."""
+        if self.score is None or not abs(self.score) >= 1:
+            return None
+        return int(math.copysign(MATE - math.ceil(abs(self.score)), self.score))

@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
-from plies.errors import GameDefinitionError, UnknownNameError
-from plies.game import Game, require_evaluation, require_two_player_zero_sum
+from plies.capabilities import HasEvaluation, require
+from plies.errors import BudgetExhaustedError, GameDefinitionError, UnknownNameError
+from plies.game import CHANCE, Game, require_two_player_zero_sum
 from plies.search.result import (
     Backup,
     Cutoff,
@@ -44,9 +45,22 @@ NON_STRICT = "non-strict"
 STRICT = "strict"
 
 
+def root_player(game: Game[S, A], state: S, max_player: str | None = None) -> str:
+    """MAX of a search from ``state``: ``max_player`` when given, else the player to move,
+    else (a chance root) the first of ``game.players``; checked to be one of the players."""
+    if max_player is None:
+        mover = game.to_move(state)
+        max_player = game.players[0] if mover == CHANCE else mover
+    if max_player not in game.players:
+        raise UnknownNameError(f"'{max_player}' is not a player of '{game.name}' ({game.players})")
+    return max_player
+
+
 class TextbookSearch(Generic[S, A]):
     """Shared state of one search: the game, MAX, the limits, the counters and the trace
-    (``chance``: the game may have chance nodes, for :mod:`plies.search.expectimax`)."""
+    (``chance``: the game may have chance nodes, for :mod:`plies.search.expectimax`;
+    ``nodes``: a budget of nodes, past which the search raises
+    :class:`~plies.errors.BudgetExhaustedError`)."""
 
     def __init__(
         self,
@@ -56,14 +70,20 @@ class TextbookSearch(Generic[S, A]):
         trace: bool,
         algorithm: str,
         chance: bool = False,
+        nodes: int | None = None,
     ) -> None:
         require_two_player_zero_sum(game, algorithm, chance)
         self.game = game
         self.player = max_player
         self.depth_limit = depth
         self.evaluate: Callable[[S, str], float] | None = (
-            None if depth is None else require_evaluation(game, f"{algorithm} with a depth limit")
+            None
+            if depth is None
+            else require(game, HasEvaluation, f"{algorithm} with a depth limit").evaluate
         )
+        self.budget = math.inf if nodes is None else nodes
+        self.horizon = False
+        """Whether a non-terminal leaf was evaluated (the value is then EVAL's, not exact)."""
         self.stats = SearchStats()
         self.events: list[TraceEvent] | None = [] if trace else None
 
@@ -77,6 +97,7 @@ class TextbookSearch(Generic[S, A]):
         """UTILITY(s, MAX) at a terminal state, EVAL(s, MAX) at a cut-off one."""
         self.stats.leaves += 1
         terminal = self.evaluate is None or self.game.is_terminal(state)
+        self.horizon = self.horizon or not terminal
         if terminal:
             value = self.game.utility(state, self.player)
         else:
@@ -90,6 +111,11 @@ class TextbookSearch(Generic[S, A]):
         """Count and trace a node; returns who moves there."""
         mover = self.game.to_move(state)
         self.stats.nodes += 1
+        if self.stats.nodes > self.budget:
+            raise BudgetExhaustedError(
+                f"not solved within {self.budget:,} nodes (the textbook search visits every "
+                "node it does not prune)"
+            )
         self.stats.max_depth = max(self.stats.max_depth, len(path))
         if self.events is not None:
             self.events.append(Enter(path, mover, alpha, beta))
@@ -119,12 +145,13 @@ class TextbookSearch(Generic[S, A]):
             algorithm=algorithm,
             max_player=self.player,
             rule=rule,
-            depth_limit=self.depth_limit,
+            depth=self.depth_limit,
+            solved=not self.horizon,
             trace=None if self.events is None else tuple(self.events),
         )
 
 
-class _Minimax(TextbookSearch[S, A]):
+class MinimaxSearch(TextbookSearch[S, A]):
     """MAX-VALUE and MIN-VALUE of Figure 5.3."""
 
     def value(self, state: S, depth: int, path: Path) -> tuple[float, Line]:
@@ -161,7 +188,7 @@ class _Minimax(TextbookSearch[S, A]):
             self.events.append(Backup(path, v, line[0], None, None))
 
 
-class _AlphaBeta(TextbookSearch[S, A]):
+class AlphaBetaSearch(TextbookSearch[S, A]):
     """MAX-VALUE and MIN-VALUE of Figure 5.7, with the pruning rule made a choice."""
 
     def __init__(
@@ -171,8 +198,11 @@ class _AlphaBeta(TextbookSearch[S, A]):
         depth: int | None,
         trace: bool,
         strict: bool,
+        algorithm: str = "alpha-beta",
+        chance: bool = False,
+        nodes: int | None = None,
     ) -> None:
-        super().__init__(game, max_player, depth, trace, "alpha-beta")
+        super().__init__(game, max_player, depth, trace, algorithm, chance, nodes)
         self.strict = strict
 
     def value(
@@ -196,7 +226,7 @@ class _AlphaBeta(TextbookSearch[S, A]):
                 v, line = v2, (a, *line2)
                 alpha = max(alpha, v)
             if v > beta or (v == beta and not self.strict):
-                self.cut(path, state, v, alpha, beta, actions[i + 1 :])
+                self.cut(path, self.game.to_move(state), v, alpha, beta, actions[i + 1 :])
                 break
         self.backup(path, v, line, alpha, beta)
         return v, line
@@ -215,31 +245,24 @@ class _AlphaBeta(TextbookSearch[S, A]):
                 v, line = v2, (a, *line2)
                 beta = min(beta, v)
             if v < alpha or (v == alpha and not self.strict):
-                self.cut(path, state, v, alpha, beta, actions[i + 1 :])
+                self.cut(path, self.game.to_move(state), v, alpha, beta, actions[i + 1 :])
                 break
         self.backup(path, v, line, alpha, beta)
         return v, line
 
     def cut(
-        self, path: Path, state: S, v: float, alpha: float, beta: float, skipped: tuple[A, ...]
+        self, path: Path, mover: str, v: float, alpha: float, beta: float, skipped: tuple[A, ...]
     ) -> None:
         """Record a cutoff; returning after the last child prunes nothing and is not counted."""
         if not skipped:
             return
         self.stats.cutoffs += 1
         if self.events is not None:
-            self.events.append(Cutoff(path, self.game.to_move(state), v, alpha, beta, skipped))
+            self.events.append(Cutoff(path, mover, v, alpha, beta, skipped))
 
     def backup(self, path: Path, v: float, line: Line, alpha: float, beta: float) -> None:
         if self.events is not None:
             self.events.append(Backup(path, v, line[0], alpha, beta))
-
-
-def _check_root(game: Game[S, A], state: S, max_player: str | None) -> str:
-    player = game.to_move(state) if max_player is None else max_player
-    if player not in game.players:
-        raise UnknownNameError(f"'{player}' is not a player of '{game.name}' ({game.players})")
-    return player
 
 
 def minimax(
@@ -249,14 +272,16 @@ def minimax(
     depth: int | None = None,
     max_player: str | None = None,
     trace: bool = False,
+    nodes: int | None = None,
 ) -> SearchResult[A]:
     """MINIMAX-SEARCH (AIMA 4th ed., Figure 5.3); depth-limited with EVAL when ``depth`` is set.
 
     Visits every node of the game tree (down to ``depth`` plies): from the empty tic-tac-toe
-    board that is 549,946 nodes, the root included.
+    board that is 549,946 nodes, the root included. With a budget of ``nodes``, a search that
+    needs more raises :class:`~plies.errors.BudgetExhaustedError`.
     """
-    player = _check_root(game, state, max_player)
-    search: _Minimax[S, A] = _Minimax(game, player, depth, trace, "minimax")
+    player = root_player(game, state, max_player)
+    search: MinimaxSearch[S, A] = MinimaxSearch(game, player, depth, trace, "minimax", nodes=nodes)
     started = time.perf_counter()
     value, line = search.value(state, 0, ())
     return search.result(started, value, line, "minimax", None)
@@ -270,16 +295,17 @@ def alphabeta(
     strict: bool = False,
     max_player: str | None = None,
     trace: bool = False,
+    nodes: int | None = None,
 ) -> SearchResult[A]:
     """ALPHA-BETA-SEARCH (AIMA 4th ed., Figure 5.7); depth-limited with EVAL when ``depth`` is set.
 
     Children are searched in the order of ``game.actions``. The pruning rule is the lectures'
     by default (stop when v >= beta at MAX, v <= alpha at MIN); ``strict=True`` prunes only on
     v > beta and v < alpha, for courses that forbid pruning on equality. Either way the root
-    value equals minimax's.
+    value equals minimax's. ``nodes`` is a budget, as for :func:`minimax`.
     """
-    player = _check_root(game, state, max_player)
-    search: _AlphaBeta[S, A] = _AlphaBeta(game, player, depth, trace, strict)
+    player = root_player(game, state, max_player)
+    search: AlphaBetaSearch[S, A] = AlphaBetaSearch(game, player, depth, trace, strict, nodes=nodes)
     started = time.perf_counter()
     value, line = search.value(state, -math.inf, math.inf, 0, ())
     return search.result(started, value, line, "alphabeta", STRICT if strict else NON_STRICT)

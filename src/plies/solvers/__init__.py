@@ -1,18 +1,16 @@
 """Exact solvers for specific games: perfect play at compiled speed where a game's structure
-allows it (Connect Four, after Pascal Pons)."""
+allows it (Connect Four, after Pascal Pons), behind one interface (:mod:`plies.solvers.base`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from plies.capabilities import HasPerfectSolver
+from plies.game import Game
+from plies.solvers.base import PerfectSolver
 
-def perfect_solver(game: Any) -> Any | None:
-    """A perfect solver for ``game`` (a :class:`~plies.solvers.connect4.Connect4Solver` for
-    four-in-a-row Connect Four), or None when plies has none for it."""
-    from plies.games.connect4 import ConnectFour
 
-    if isinstance(game, ConnectFour) and game.k == 4:
-        from plies.solvers.connect4 import Connect4Solver
-
-        return Connect4Solver(game)
-    return None
+def perfect_solver(game: Game[Any, Any]) -> PerfectSolver | None:
+    """The game's perfect solver (:class:`~plies.capabilities.HasPerfectSolver`), or None
+    when plies has none for it."""
+    return game.perfect_solver() if isinstance(game, HasPerfectSolver) else None

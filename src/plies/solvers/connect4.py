@@ -26,42 +26,19 @@ Decision(score=18, moves=[2, 5], nodes=..., time=...)
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
 
 from plies.errors import BudgetExhaustedError, GameOverError, SpecError, UnsupportedGameError
 from plies.games.connect4 import ConnectFour, ConnectFourState
+from plies.solvers.base import Decision, Solution
 
 DEFAULT_ENTRIES = 1 << 23
 """Table slots asked for by default: Pons's 8M-entry table (64 MiB here)."""
 
 MAX_HEIGHT = 19
 """Tallest board supported: the kernel shifts boards by up to ``3 * (height + 2) <= 63``."""
-
-
-@dataclass(frozen=True)
-class Solution:
-    """A solved position: ``score`` (Pons's convention, side to move's view; with ``weak``
-    only its sign: -1, 0 or 1), ``nodes`` (positions explored: calls of Pons's recursive
-    search, all null-window iterations included) and ``time`` (seconds in the compiled search).
-    """
-
-    score: int
-    nodes: int
-    time: float
-    weak: bool = False
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What to play: the position's ``score`` (as :class:`Solution`'s), every move that keeps
-    it (``moves``, 0-based columns, left to right), and the positions and seconds it took."""
-
-    score: int
-    moves: list[int]
-    nodes: int
-    time: float
 
 
 CHUNK = 1 << 18
@@ -233,6 +210,32 @@ class Connect4Solver:
     def best_moves(self, state: ConnectFourState) -> list[int]:
         """The columns (0-based, left to right) that keep the position's score."""
         return self.decide(state).moves
+
+    def slot_labels(self) -> list[str]:
+        """The columns :meth:`analyze` scores, as the game writes them: ``1`` to ``width``."""
+        return [str(column + 1) for column in range(self.game.width)]
+
+    def preferred(self, moves: Sequence[int]) -> int:
+        """The most central of ``moves`` (the left one of two equally central)."""
+        centre = (self.game.width - 1) / 2
+        return min(moves, key=lambda column: (abs(column - centre), column))
+
+    def difficulty_note(self, state: ConnectFourState) -> str | None:
+        """A warning for early positions, which take the solver a long time.
+
+        >>> solver = Connect4Solver()
+        >>> solver.difficulty_note(solver.game.parse_position("4"))
+        'early positions (1 stone) can take minutes'
+        """
+        if state.moves == 0:
+            return (
+                "the empty board is the hardest position of all (the first player wins); "
+                "solving it takes a long time (Ctrl-C stops)"
+            )
+        if state.moves < 8:
+            stones = f"{state.moves} stone{'s' if state.moves > 1 else ''}"
+            return f"early positions ({stones}) can take minutes"
+        return None
 
     def meaning(self, score: int, weak: bool = False) -> str:
         """What ``score`` says for the side to move, in words.

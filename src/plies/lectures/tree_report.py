@@ -1,16 +1,19 @@
-"""Checking a textbook tree: every node's value, what alpha-beta prunes, and its alpha/beta trace.
+"""The report on a searched textbook tree: every node's value, what alpha-beta proved and
+pruned, and its alpha/beta trace.
 
-:func:`analyse_tree` runs a textbook search on a :class:`~plies.games.tree.TreeGame` with the
-trace on, and reads the per-node facts off the trace. The true minimax value of every node is
-computed separately by plain recursion, the oracle the searched values are shown against.
-Trees with chance nodes are searched by expectiminimax (or Star1, its pruning version); their
-true values are then expectiminimax values, a chance node's the probability-weighted sum of
-its children's.
+:func:`analyse_tree` runs a textbook search on a :class:`~plies.games.tree.TreeGame` (the tree
+as a game) with the trace on, and reads the per-node facts off the trace. The true minimax value
+of every node is computed separately by plain recursion, the oracle the searched values are
+shown against. Trees with chance nodes are searched by expectiminimax (or Star1, its pruning
+version); their true values are then expectiminimax values, a chance node's the
+probability-weighted sum of its children's.
 
 >>> from plies.games.tree import parse_tree
 >>> report = analyse_tree(parse_tree("[[3,12,8],[2,4,6],[14,5,2]]"))
 >>> report.value, report.best_path, report.pruned_leaves
 (3, (0,), (4, 5))
+>>> [searched_text(report.node(path)) for path in [(), (0,), (1,), (2,)]]  # AIMA Figure 5.5
+['3', '3', '<=2', '2']
 >>> chance = analyse_tree(parse_tree("[{1/2: [3, 12], 1/2: [2, 4]}, {1/4: 5, 3/4: 1}]"))
 >>> chance.algorithm, chance.value, expectation_text(chance, chance.node((0,)))
 ('expectiminimax', 2.5, 'B = 0.5*3 + 0.5*2 = 2.5')
@@ -19,6 +22,7 @@ its children's.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -26,7 +30,7 @@ from typing import Any
 
 from plies.errors import SpecError, TreeError
 from plies.game import CHANCE
-from plies.games.tree import Node, Path, tree_game
+from plies.games.tree import Node, Path, TreeGame, tree_game
 from plies.search import (
     ALGORITHMS,
     NON_STRICT,
@@ -68,7 +72,9 @@ class NodeReport:
     value: float | None = None
     """The value the search backed up (or evaluated at a leaf); None if never visited."""
     bound: str | None = None
-    """exact, lower (true value >= value) or upper (true value <= value), as alpha-beta knows."""
+    """What the search proved: exact when it searched every child that could change the value
+    (D of AIMA Figure 5.5, 2 <= alpha but with all its leaves seen, is exactly 2), else lower
+    (true value >= value) or upper (true value <= value); None if never visited."""
     alpha_in: float | None = None
     beta_in: float | None = None
     alpha_out: float | None = None
@@ -103,12 +109,16 @@ class TreeReport:
     pv: tuple[int, ...]
     """The principal variation: the child index chosen at each node from the root to a leaf."""
     nodes: tuple[NodeReport, ...]
-    """Every node, depth-first left to right."""
+    """Every node, depth-first left to right as the tree is written (whatever the order)."""
     pruned_branches: tuple[PrunedBranch, ...]
     stats: SearchStats
     trace: tuple[TraceEvent, ...]
     bounds: tuple[float, float] | None = None
     """The bounds on leaf values that Star1 relied on; None for the other algorithms."""
+    layers: tuple[str, ...] = ("MAX", "MIN")
+    """The decision layers' movers from the root, repeated (nodes may name their own)."""
+    order: str = "ltr"
+    """The order the search took children in: "ltr" (left to right) or "rtl"."""
 
     @property
     def best_path(self) -> tuple[int, ...]:
@@ -137,7 +147,8 @@ class TreeReport:
 
     @property
     def pruned_leaves(self) -> tuple[int, ...]:
-        """0-based indices, left to right, of the leaves the search never evaluated."""
+        """0-based indices of the leaves the search never evaluated, in the written tree's
+        left-to-right order (whatever order the search took)."""
         return tuple(n.leaf_index for n in self.nodes if n.leaf_index is not None and n.pruned)
 
     @property
@@ -154,29 +165,33 @@ class TreeReport:
         return [self.node(path[:i]).label for i in range(len(path) + 1)]
 
 
-def exact_values(tree: Node, root: str = "MAX") -> dict[Path, float]:
+def exact_values(
+    tree: Node, root: str | None = None, *, layers: Sequence[str] | None = None
+) -> dict[Path, float]:
     """Every node's minimax value by plain recursion (MAX's view): the oracle. A chance node's
-    value is the sum of its children's values times their probabilities, added left to right;
-    the player after a chance node is the one who would have moved there."""
+    value is the sum of its children's values times their probabilities, added left to right.
+    Who moves where is the tree game's rule (:class:`~plies.games.tree.TreeGame`)."""
+    return _exact_values(tree_game(tree, root, layers=layers))
+
+
+def _exact_values(game: TreeGame) -> dict[Path, float]:
     values: dict[Path, float] = {}
 
-    def value(node: Node, path: Path, player: str) -> float:
+    def value(node: Node, path: Path) -> float:
         if node.is_leaf:
             assert node.value is not None
             result = node.value
         elif node.chance:
             result = sum(
-                (c.probability or 0.0) * value(c, (*path, i), player)
-                for i, c in enumerate(node.children)
+                (c.probability or 0.0) * value(c, (*path, i)) for i, c in enumerate(node.children)
             )
         else:
-            other = "MIN" if player == "MAX" else "MAX"
-            children = [value(c, (*path, i), other) for i, c in enumerate(node.children)]
-            result = max(children) if player == "MAX" else min(children)
+            children = [value(c, (*path, i)) for i, c in enumerate(node.children)]
+            result = max(children) if game.movers[path] == "MAX" else min(children)
         values[path] = result
         return result
 
-    value(tree, (), root)
+    value(game.tree, ())
     return values
 
 
@@ -187,6 +202,87 @@ def _bound(value: float, alpha: float | None, beta: float | None) -> str:
     if beta is not None and value >= beta:
         return LOWER
     return EXACT
+
+
+def _node_reports(game: TreeGame) -> dict[Path, NodeReport]:
+    """Every node's report before the search: its label, player, true value and leaf index."""
+    truth = _exact_values(game)
+    reports: dict[Path, NodeReport] = {}
+    leaf_index = 0
+    for path, node in game.tree.walk():
+        player = "leaf" if node.is_leaf else game.to_move(path)
+        reports[path] = NodeReport(path, node.label, player, truth[path])
+        reports[path].probability = node.probability
+        if node.is_leaf:
+            reports[path].leaf_index = leaf_index
+            leaf_index += 1
+    return reports
+
+
+def _read_trace(
+    game: TreeGame, trace: tuple[TraceEvent, ...], reports: dict[Path, NodeReport]
+) -> tuple[PrunedBranch, ...]:
+    """Each node's visit, windows and value, read off the trace into ``reports``, and the
+    cutoffs, whose subtrees are marked pruned."""
+    entries = [e for e in trace if isinstance(e, Enter)]
+    for visit, entry in enumerate(entries):
+        report = reports[entry.path]
+        report.visit, report.alpha_in, report.beta_in = visit, entry.alpha, entry.beta
+    branches = []
+    for event in trace:
+        if isinstance(event, Leaf):
+            reports[event.path].value = event.value
+        elif isinstance(event, Backup | Expectation):
+            report = reports[event.path]
+            report.value, report.alpha_out, report.beta_out = event.value, event.alpha, event.beta
+        elif isinstance(event, Cutoff):
+            skipped = tuple((*event.path, a) for a in event.skipped)
+            branches.append(
+                PrunedBranch(
+                    event.path, event.player, event.value, event.alpha, event.beta, skipped
+                )
+            )
+            for top in skipped:
+                for path, _ in game.nodes[top].walk(top):
+                    reports[path].pruned = True
+    return tuple(branches)
+
+
+def _prove_bounds(
+    game: TreeGame, reports: dict[Path, NodeReport], unknown: tuple[float, float]
+) -> None:
+    """Set every visited node's ``bound`` from what the search proved about its true value.
+
+    Children before parents, each node gets the interval [low, high] its true value is known
+    to lie in: a leaf's value; ``unknown`` for a node never visited (any value, or Star1's leaf
+    bounds); max or min of the children's intervals at MAX or MIN, their probability-weighted
+    sum at a chance node. A value is exact when low == high: every child that could change it
+    was searched. Otherwise it is a bound, whose side is the fail-soft reading of the value
+    against the node's window (Figure 5.7: <= alpha an upper, >= beta a lower bound).
+    """
+    known: dict[Path, tuple[float, float]] = {}
+    for path, node in reversed(list(game.tree.walk())):
+        report = reports[path]
+        if report.value is None:
+            known[path] = unknown
+            continue
+        if node.is_leaf:
+            known[path] = (report.value, report.value)
+        else:
+            children = [known[(*path, i)] for i in range(len(node.children))]
+            if node.chance:
+                weights = [child.probability or 0.0 for child in node.children]
+                known[path] = (
+                    sum(p * low for p, (low, _) in zip(weights, children, strict=True)),
+                    sum(p * high for p, (_, high) in zip(weights, children, strict=True)),
+                )
+            else:
+                pick = max if game.movers[path] == "MAX" else min
+                known[path] = (pick(c[0] for c in children), pick(c[1] for c in children))
+        low, high = known[path]
+        report.bound = (
+            EXACT if low == high else _bound(report.value, report.alpha_in, report.beta_in)
+        )
 
 
 def default_algorithm(tree: Node) -> str:
@@ -220,7 +316,9 @@ def analyse_tree(
     algorithm: str | None = None,
     *,
     strict: bool = False,
-    root: str = "MAX",
+    root: str | None = None,
+    layers: Sequence[str] | None = None,
+    order: str = "ltr",
     bounds: tuple[float, float] | None = None,
 ) -> TreeReport:
     """Search ``tree`` with a textbook algorithm and report every node.
@@ -228,6 +326,17 @@ def analyse_tree(
     The algorithm is a name of :data:`plies.search.ALGORITHMS`, by default
     :func:`default_algorithm`'s. ``strict`` is alpha-beta's pruning rule; ``bounds`` are
     Star1's bounds on leaf values (default: the leaves' range, see :func:`leaf_bounds`).
+    Who moves is the tree game's rule: ``root`` (MAX by default) then the other player
+    alternating, or the ``layers``' movers repeated from the root, such as CS188's
+    ``("MAX", "MIN", "MIN")``, and any node's own ``player``. ``order`` "rtl" searches
+    children right to left; paths, labels and leaf indices stay those of the written tree.
+    Values are MAX's.
+
+    >>> from plies.games.tree import parse_tree
+    >>> ghosts = analyse_tree(parse_tree("[[[3, 9], [8, 2]], [[4, 7], [1, 5]]]"),
+    ...                       layers=("MAX", "MIN", "MIN"))
+    >>> ghosts.value, ghosts.pruned_leaves
+    (2, (7,))
     """
     algorithm = algorithm or default_algorithm(tree)
     if algorithm not in ALGORITHMS:
@@ -238,7 +347,7 @@ def analyse_tree(
         )
     if bounds is not None and algorithm != "star1":
         raise SpecError(f"bounds on leaf values are for star1, not {algorithm}")
-    game = tree_game(tree, root)
+    game = tree_game(tree, root, layers=layers, order=order)
     options: dict[str, Any] = {}
     if algorithm == "alphabeta":
         options["strict"] = strict
@@ -246,50 +355,23 @@ def analyse_tree(
         options["bounds"] = bounds = leaf_bounds(tree, bounds)
     result = ALGORITHMS[algorithm](game, (), max_player="MAX", trace=True, **options)
     trace = result.trace or ()
-    truth = exact_values(tree, root)
-    reports: dict[Path, NodeReport] = {}
-    leaf_index = 0
-    for path, node in tree.walk():
-        player = "leaf" if node.is_leaf else game.to_move(path)
-        reports[path] = NodeReport(path, node.label, player, truth[path])
-        reports[path].probability = node.probability
-        if node.is_leaf:
-            reports[path].leaf_index = leaf_index
-            leaf_index += 1
-    branches = []
-    entries = [e for e in trace if isinstance(e, Enter)]
-    for visit, entry in enumerate(entries):
-        report = reports[entry.path]
-        report.visit, report.alpha_in, report.beta_in = visit, entry.alpha, entry.beta
-    for event in trace:
-        if isinstance(event, Leaf):
-            reports[event.path].value, reports[event.path].bound = event.value, EXACT
-        elif isinstance(event, Backup | Expectation):
-            report = reports[event.path]
-            report.value, report.alpha_out, report.beta_out = event.value, event.alpha, event.beta
-            report.bound = _bound(event.value, report.alpha_in, report.beta_in)
-        elif isinstance(event, Cutoff):
-            skipped = tuple((*event.path, a) for a in event.skipped)
-            branches.append(
-                PrunedBranch(
-                    event.path, event.player, event.value, event.alpha, event.beta, skipped
-                )
-            )
-            for top in skipped:
-                for path, _ in game.nodes[top].walk(top):
-                    reports[path].pruned = True
+    reports = _node_reports(game)
+    branches = _read_trace(game, trace, reports)
+    _prove_bounds(game, reports, (-math.inf, math.inf) if bounds is None else bounds)
     return TreeReport(
         tree=tree,
         algorithm=algorithm,
         rule=result.rule,
-        root=root,
+        root=game.root,
         value=result.value,
         pv=tuple(result.pv),
-        nodes=tuple(reports[p] for p, _ in tree.walk()),
-        pruned_branches=tuple(branches),
+        nodes=tuple(reports.values()),  # depth first, left to right
+        pruned_branches=branches,
         stats=result.stats,
         trace=trace,
         bounds=bounds,
+        layers=game.layers,
+        order=order,
     )
 
 
@@ -357,6 +439,8 @@ def report_json(report: TreeReport) -> dict[str, Any]:
         "algorithm": report.algorithm,
         "rule": report.rule or NON_STRICT,
         "root": report.root,
+        "layers": list(report.layers),
+        "order": report.order,
         "value": report.value,
         "best_path": list(report.best_path),
         "best_path_labels": report.labels(report.best_path),
@@ -467,8 +551,8 @@ def trace_lines(report: TreeReport) -> list[str]:
             if isinstance(event, Backup):
                 best = report.node((*event.path, event.action)).label
                 lines.append(f"{indent}{node.label} = {number(event.value)} via {best}{window}")
-            elif (reading := _bound(event.value, event.alpha, event.beta)) != EXACT:
-                test = "<=" if reading == UPPER else ">="
+            elif node.bound != EXACT:
+                test = "<=" if node.bound == UPPER else ">="
                 lines.append(
                     f"{indent}{node.label} {test} {number(event.value)} "
                     f"(bound on the expected value){window}"

@@ -6,10 +6,12 @@ edge marked in red; the principal variation drawn bold.
 :func:`dot_source` builds the Graphviz text with the Python binding alone; :func:`draw_tree`
 renders it with Graphviz's ``dot`` program, which must be installed separately
 (``apt-get install graphviz``, ``brew install graphviz``, or https://graphviz.org/download/).
+:func:`check_drawable` checks a target before the search that the picture shows.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import graphviz
@@ -17,7 +19,8 @@ import graphviz
 from plies.errors import RenderError
 from plies.game import CHANCE
 from plies.games.tree import Path as NodePath
-from plies.trees import (
+from plies.lectures.files import check_writable
+from plies.lectures.tree_report import (
     ALGORITHM_NAMES,
     NodeReport,
     TreeReport,
@@ -28,6 +31,10 @@ from plies.trees import (
 
 FORMATS = (".svg", ".png")
 _SHAPES = {"MAX": "triangle", "MIN": "invtriangle", CHANCE: "circle", "leaf": "box"}
+_NO_DOT = (
+    "cannot draw: Graphviz's 'dot' program is not installed "
+    "(apt-get install graphviz, brew install graphviz, or https://graphviz.org/download/)"
+)
 
 
 def _node_id(path: NodePath) -> str:
@@ -51,6 +58,8 @@ def dot_source(report: TreeReport) -> str:
     """The Graphviz (dot) text of the searched tree."""
     algorithm = ALGORITHM_NAMES.get(report.algorithm, report.algorithm)
     rule = f", {report.rule} pruning" if report.rule else ""
+    if report.order == "rtl":
+        rule += ", children right to left"
     if report.bounds is not None:
         rule += f", leaves in [{number(report.bounds[0])}, {number(report.bounds[1])}]"
     graph = graphviz.Digraph("tree")
@@ -83,20 +92,35 @@ def dot_source(report: TreeReport) -> str:
     return str(graph.source)
 
 
-def draw_tree(report: TreeReport, path: str | Path) -> Path:
-    """Render the tree to ``path`` (.svg or .png); :class:`RenderError` if that cannot be done."""
-    target = Path(path)
+def _format(target: Path) -> str:
+    """The image format the file name ends in, svg or png; :class:`RenderError` for others."""
     suffix = target.suffix.lower()
     if suffix not in FORMATS:
         raise RenderError(f"cannot draw to {str(target)!r}: the file name must end in .svg or .png")
+    return suffix[1:]
+
+
+def check_drawable(path: str | Path) -> Path:
+    """``path`` checked before any search: a .svg or .png name that can be written (see
+    :func:`~plies.lectures.files.check_writable`), with Graphviz's ``dot`` installed;
+    :class:`RenderError` naming the problem otherwise."""
+    target = Path(path)
+    _format(target)
+    check_writable(target)
+    if shutil.which("dot") is None:
+        raise RenderError(_NO_DOT)
+    return target
+
+
+def draw_tree(report: TreeReport, path: str | Path) -> Path:
+    """Render the tree to ``path`` (.svg or .png); :class:`RenderError` if that cannot be done."""
+    target = Path(path)
+    image_format = _format(target)
     source = graphviz.Source(dot_source(report))
     try:
-        image = source.pipe(format=suffix[1:])
+        image = source.pipe(format=image_format)
     except graphviz.ExecutableNotFound:
-        raise RenderError(
-            "cannot draw: Graphviz's 'dot' program is not installed "
-            "(apt-get install graphviz, brew install graphviz, or https://graphviz.org/download/)"
-        ) from None
+        raise RenderError(_NO_DOT) from None
     except graphviz.CalledProcessError as error:
         raise RenderError(f"cannot draw: dot failed: {error}") from None
     try:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
-from plies.draw import dot_source, draw_tree
 from plies.errors import RenderError
 from plies.games.tree import parse_tree
-from plies.trees import analyse_tree
+from plies.lectures.draw import check_drawable, dot_source, draw_tree
+from plies.lectures.files import check_writable
+from plies.lectures.tree_report import analyse_tree
 
 
 def test_dot_source_marks_players_values_and_pruning() -> None:
@@ -16,7 +20,8 @@ def test_dot_source_marks_players_values_and_pruning() -> None:
     assert "shape=box" in source
     cut_edges = [line for line in source.splitlines() if "->" in line and "color=red" in line]
     assert [line.split("[")[0].strip() for line in cut_edges] == ["n1 -> n1_1", "n1 -> n1_2"]
-    assert "≤2" in source  # C's value is only an upper bound
+    assert 'n1 [label="C\n≤2\n' in source  # C's value is only an upper bound
+    assert 'n2 [label="D\n2\n' in source  # D's leaves were all searched: exactly 2
     assert "α=3 β=+∞" in source
 
 
@@ -48,3 +53,36 @@ def test_cut_chance_edges_keep_their_probability() -> None:
     assert [b.skipped for b in report.pruned_branches] == [((1, 1),)]
     cut = next(line for line in dot_source(report).splitlines() if "n1 -> n1_1" in line)
     assert 'label="✂ 0.5"' in cut and "color=red" in cut
+
+
+def test_right_to_left_is_named_in_the_title() -> None:
+    report = analyse_tree(parse_tree("[[3,12,8],[2,4,6],[14,5,2]]"), order="rtl")
+    assert "alpha-beta, non-strict pruning, children right to left: value 3" in dot_source(report)
+
+
+def test_targets_are_checked_before_any_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(RenderError, match=r"must end in \.svg or \.png"):
+        check_drawable(tmp_path / "tree.pdf")
+    with pytest.raises(RenderError, match="there is no directory"):
+        check_drawable(tmp_path / "missing" / "tree.svg")
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(RenderError, match="'dot' program is not installed"):
+        check_drawable(tmp_path / "tree.svg")
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
+    assert check_drawable(tmp_path / "tree.SVG") == tmp_path / "tree.SVG"
+    assert not (tmp_path / "tree.SVG").exists()  # nothing is created
+
+
+def test_writable_targets(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    assert check_writable(tmp_path / "out.png") == tmp_path / "out.png"
+    for target, problem in [
+        (tmp_path, "it is a directory"),
+        (tmp_path / "no" / "out.png", f"there is no directory {str(tmp_path / 'no')!r}"),
+        (tmp_path / "file" / "out.png", f"{str(tmp_path / 'file')!r} is not a directory"),
+    ]:
+        with pytest.raises(RenderError) as error:
+            check_writable(target)
+        assert str(error.value) == f"cannot write {str(target)!r}: {problem}"

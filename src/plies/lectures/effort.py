@@ -42,6 +42,7 @@ figures, which look like averages over a sample of positions.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import time
@@ -51,12 +52,15 @@ from typing import Any, TypeVar
 
 from plies.errors import RenderError, SpecError, UnknownNameError
 from plies.game import Game
+from plies.lectures.files import check_writable
 from plies.search import ALGORITHMS
 
 S = TypeVar("S", bound=Hashable)
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: positions searched so far, and in all."""
+
+_NO_MATPLOTLIB = "matplotlib is not installed: pip install 'plies[plot]'"
 
 
 @dataclass(frozen=True)
@@ -238,6 +242,22 @@ def format_effort_table(rows: Sequence[EffortRow], *, label: str = "plies") -> s
     return "\n".join(lines)
 
 
+def check_plottable(path: str | os.PathLike[str]) -> None:
+    """What :func:`plot_effort` needs, checked before the searches: a ``.png`` name that can be
+    written (see :func:`~plies.lectures.files.check_writable`) and matplotlib installed;
+    :class:`RenderError` naming the problem otherwise."""
+    check_writable(_png_name(path))
+    if importlib.util.find_spec("matplotlib") is None:
+        raise RenderError(_NO_MATPLOTLIB)
+
+
+def _png_name(path: str | os.PathLike[str]) -> str:
+    target = os.fspath(path)
+    if not target.lower().endswith(".png"):
+        raise RenderError(f"cannot write {target!r}: the effort plot is a PNG; name a .png file")
+    return target
+
+
 def plot_effort(
     rows: Sequence[EffortRow],
     path: str | os.PathLike[str],
@@ -251,14 +271,12 @@ def plot_effort(
     touching pyplot's global state. Raises :class:`RenderError` when matplotlib is missing, the
     path does not end in ``.png``, there is nothing to plot, or the file cannot be written.
     """
-    target = os.fspath(path)
-    if not target.lower().endswith(".png"):
-        raise RenderError(f"cannot write {target!r}: the effort plot is a PNG; name a .png file")
+    target = _png_name(path)
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise RenderError("matplotlib is not installed: pip install 'plies[plot]'") from None
+        raise RenderError(_NO_MATPLOTLIB) from None
     measured = [row for row in rows if row.positions > 0]
     if not measured:
         raise RenderError("no positions were searched, so there is nothing to plot")

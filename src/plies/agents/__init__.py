@@ -1,0 +1,43 @@
+"""Agents: callables ``(game, state) -> action``, built from spec strings through a registry.
+
+See :mod:`plies.agents.builtin` for the built-in kinds and their options, and
+:mod:`plies.agents.registry` for the registry itself.
+"""
+
+from plies.agents.builtin import (
+    EngineAgent,
+    HumanAgent,
+    MCTSAgent,
+    PerfectAgent,
+    RandomAgent,
+    SearchAgent,
+)
+from plies.agents.registry import (
+    AGENTS,
+    Agent,
+    AgentKind,
+    AskMove,
+    Context,
+    Option,
+    agent_kind,
+    make_agent,
+    register,
+)
+
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "AgentKind",
+    "AskMove",
+    "Context",
+    "EngineAgent",
+    "HumanAgent",
+    "MCTSAgent",
+    "Option",
+    "PerfectAgent",
+    "RandomAgent",
+    "SearchAgent",
+    "agent_kind",
+    "make_agent",
+    "register",
+]

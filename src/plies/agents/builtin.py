@@ -1,0 +1,466 @@
+"""The built-in agents, registered in :data:`plies.agents.registry.AGENTS`.
+
+===========================  ==================================================================
+spec                         agent
+===========================  ==================================================================
+``random``                   a uniformly random legal move (seeded)
+``minimax[:depth=N]``        MINIMAX-SEARCH, to the end or depth-limited with the game's EVAL
+``alphabeta[:depth=N]``      ALPHA-BETA-SEARCH, likewise; ``strict=true`` for strict pruning
+``expectiminimax:depth=N``   EXPECTIMINIMAX for games with chance (1 by default: the best
+                             position after the move); ``prune=true`` for Star1 pruning
+``mcts:iterations=N``        Monte Carlo tree search (UCT) for N iterations a move, or
+``mcts:time=S``              for S seconds (1 s by default); ``c=`` exploration constant,
+                             ``evaluator=playout|eval``, ``selection=ucb1|puct``,
+                             ``solver=false``; its tree is reused between moves
+``maxn[:depth=N]``           max^n, for any number of players (each maximises its own utility)
+``paranoid[:depth=N]``       the paranoid search: the mover against all the others, alpha-beta
+``engine:time=S``            the engine (iterative deepening) for S seconds a move; or
+``engine:depth=N``           to depth N, or ``engine:nodes=N``; ``tt=MB`` sizes its table
+                             (16 by default, kept between moves); ``pvs``, ``aspiration``,
+                             ``ordering``, ``quiescence`` switch its refinements (true/false),
+                             and for chess ``captures``, ``checks`` (check extension),
+                             ``nullmove``, ``lmr``, ``repetition``
+``perfect[:time=S]``         a move that keeps the solved score when the game's perfect solver
+                             (Connect Four's) finishes within its budget (S seconds a move, 1
+                             by default: 80% for the solver, the rest for the engine's move
+                             when it cannot), else the engine's move, and its report says so;
+                             ``nodes=N`` bounds the solver in positions, ``depth=D`` sets the
+                             fallback engine's depth instead of its time
+``human``                    a person, asked by the front end (the terminal, the browser)
+===========================  ==================================================================
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from plies.agents.registry import (
+    Agent,
+    AgentKind,
+    AskMove,
+    Context,
+    Option,
+    register,
+)
+from plies.capabilities import HasEvaluation, HasValueBounds, require
+from plies.errors import BudgetExhaustedError, SpecError, UnsupportedGameError
+from plies.game import Game, WinLossDrawGame, require_two_player_zero_sum
+from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
+from plies.search.engine import EngineOptions, Limits, TranspositionTable, search
+from plies.search.maxn import maxn, paranoid
+from plies.search.mcts import DEFAULT_C, MCTS, SELECTIONS, heuristic_evaluator
+from plies.solvers import perfect_solver
+from plies.solvers.base import PerfectSolver
+from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, SECONDS, TABLE_MB
+
+DEPTH_OPTION = Option("depth", "int", "search to this depth with the game's EVAL", None, DEPTH)
+TIME_OPTION = Option("time", "number", "seconds a move", None, SECONDS)
+
+
+@dataclass
+class RandomAgent:
+    """Plays a uniformly random legal move."""
+
+    rng: random.Random
+    name: str = "random"
+    last: SearchResult[Any] | None = None
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.rng.choice(list(game.actions(state)))
+
+    def reset(self) -> None:
+        """Nothing is kept between moves."""
+
+
+@dataclass
+class HumanAgent:
+    """A person's move, asked by the front end that seated them."""
+
+    ask: AskMove
+    name: str = "human"
+    last: SearchResult[Any] | None = None
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.ask(game, state)
+
+    def reset(self) -> None:
+        """Nothing is kept between moves."""
+
+
+@dataclass
+class SearchAgent:
+    """Plays the move a textbook search chooses (minimax, alpha-beta, expectiminimax, max^n,
+    paranoid); ``last`` keeps that search's result.
+
+    Minimax and alpha-beta keep the textbook values, which do not tell a win now from a win
+    later, so between moves of equal value the agent plays the shortest forced win
+    (:meth:`fastest_win`).
+    """
+
+    algorithm: str
+    depth: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    name: str = ""
+    last: SearchResult[Any] | None = field(default=None, repr=False)
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        search = TEXTBOOK[self.algorithm]
+        self.last = search(game, state, depth=self.depth, **self.options)
+        if self.algorithm in ("minimax", "alphabeta"):
+            return self.fastest_win(game, state, self.last)
+        return self.last.action
+
+    def fastest_win(self, game: Game[Any, Any], state: Any, found: SearchResult[Any]) -> Any:
+        """The first move of a shortest forced win when ``found`` is a win for the mover,
+        else ``found``'s move: alpha-beta to depths 1, 2, ... with every unfinished line
+        scored as a loss (:class:`_WinWithin`) until one proves the win."""
+        if not isinstance(game, WinLossDrawGame):
+            return found.action
+        mover = game.to_move(state)
+        if found.value != game.scoring.utility(mover, mover):
+            return found.action
+        horizon = _WinWithin(game, mover)
+        for depth in range(1, (self.depth or found.stats.max_depth) + 1):
+            shortest = alphabeta(horizon, state, depth=depth)
+            if shortest.value == found.value:
+                return shortest.action
+        return found.action
+
+    def reset(self) -> None:
+        """Nothing is kept between moves."""
+        self.last = None
+
+
+class _WinWithin(Game[Any, Any]):
+    """``game`` with EVAL scoring every unfinished line as a loss for ``player``: a
+    depth-limited search of it finds a win only where one is forced within its depth."""
+
+    def __init__(self, game: WinLossDrawGame[Any, Any], player: str) -> None:
+        self.game, self.name, self.players = game, game.name, game.players
+        self.player = player
+
+    def initial_state(self) -> Any:
+        return self.game.initial_state()
+
+    def to_move(self, state: Any) -> str:
+        return self.game.to_move(state)
+
+    def actions(self, state: Any) -> Any:
+        return self.game.actions(state)
+
+    def result(self, state: Any, action: Any) -> Any:
+        return self.game.result(state, action)
+
+    def is_terminal(self, state: Any) -> bool:
+        return self.game.is_terminal(state)
+
+    def utility(self, state: Any, player: str) -> float:
+        return self.game.utility(state, player)
+
+    def evaluate(self, state: Any, player: str) -> float:
+        return self.game.scoring.utility(self.game.opponent(self.player), player)
+
+
+TEXTBOOK = {
+    "minimax": minimax,
+    "alphabeta": alphabeta,
+    "expectiminimax": expectiminimax,
+    "maxn": maxn,
+    "paranoid": paranoid,
+}
+"""The searches behind :class:`SearchAgent`, by agent name."""
+
+
+@dataclass
+class EngineAgent:
+    """Plays the engine's move; its table persists (aged) between moves of a game."""
+
+    limits: Limits
+    options: EngineOptions
+    name: str = "engine"
+    last: SearchResult[Any] | None = field(default=None, repr=False)
+    table: TranspositionTable | None = field(default=None, repr=False)
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        if self.table is None and self.options.tt_mb > 0:
+            self.table = TranspositionTable(self.options.tt_mb)
+        self.last = search(game, state, self.limits, self.options, self.table)
+        return self.last.action
+
+    def reset(self) -> None:
+        """Forget the table."""
+        self.table, self.last = None, None
+
+
+SOLVER_SHARE = 0.8
+"""The part of ``perfect``'s time budget given to the solver; the fallback engine gets the rest."""
+FALLBACK_DEPTH = 8
+"""The fallback engine's depth for ``perfect`` with a budget in positions and none in time."""
+
+
+@dataclass
+class PerfectAgent:
+    """Plays perfectly when its solver decides within budget, else the fallback engine's move.
+
+    The solver's table is kept between moves, so what earlier searches proved (true bounds)
+    speeds up later ones. Among moves that keep the score it plays the solver's preferred one
+    (Connect Four's: the most central). ``last`` is the solver's account (``solver_score`` set,
+    ``solved`` true) or the engine's, with a ``note`` saying which.
+    """
+
+    solver: PerfectSolver
+    fallback: EngineAgent
+    seconds: float | None
+    nodes: int | None
+    name: str = "perfect"
+    last: SearchResult[Any] | None = field(default=None, repr=False)
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        began = time.perf_counter()
+        budget = None if self.seconds is None else self.seconds * SOLVER_SHARE
+        try:
+            decision = self.solver.decide(state, keep_table=True, nodes=self.nodes, seconds=budget)
+        except BudgetExhaustedError:
+            waited = time.perf_counter() - began
+            action = self.fallback(game, state)
+            assert self.fallback.last is not None
+            note = (
+                f"not solved within the budget ({waited:.2f} s): the engine's move, "
+                f"depth {self.fallback.last.depth}"
+            )
+            self.last = replace(self.fallback.last, note=note)
+            return action
+        action = self.solver.preferred(decision.moves)
+        value = (decision.score > 0) - (decision.score < 0)
+        self.last = SearchResult(
+            value=value,
+            action=action,
+            pv=(action,),
+            stats=SearchStats(nodes=decision.nodes, time=decision.time),
+            algorithm="perfect",
+            max_player=game.to_move(state),
+            solver_score=decision.score,
+            solved=True,
+            note=f"solved: score {decision.score}, {self.solver.meaning(decision.score)}",
+        )
+        return action
+
+    def reset(self) -> None:
+        """Empty the solver's table and the fallback engine's."""
+        self.solver.reset()
+        self.fallback.reset()
+        self.last = None
+
+
+@dataclass
+class MCTSAgent:
+    """Plays the move Monte Carlo tree search chooses; the tree carries over between moves."""
+
+    mcts: MCTS[Any, Any]
+    iterations: int | None
+    seconds: float | None
+    name: str = "mcts"
+    last: SearchResult[Any] | None = field(default=None, repr=False)
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        self.last = self.mcts.search(state, iterations=self.iterations, seconds=self.seconds)
+        return self.last.action
+
+    def reset(self) -> None:
+        """Forget the tree."""
+        self.mcts.forget()
+        self.last = None
+
+
+# Factories ------------------------------------------------------------------------------------
+
+
+def _random(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    return RandomAgent(random.Random(context.seed))
+
+
+def _human(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    if context.ask is None:
+        raise SpecError("human: nobody to ask here (a match is played by programs)")
+    return HumanAgent(context.ask)
+
+
+def _textbook(algorithm: str, two_player: bool) -> Any:
+    def factory(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+        if two_player:
+            require_two_player_zero_sum(game, algorithm)
+        depth = values["depth"]
+        if depth is not None:
+            require(game, HasEvaluation, f"{algorithm} with a depth limit")
+        options = {"strict": values["strict"]} if "strict" in values else {}
+        return SearchAgent(algorithm, depth, options, name=context.name)
+
+    return factory
+
+
+def _expectiminimax(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    require_two_player_zero_sum(game, "expectiminimax", chance=True)
+    require(game, HasEvaluation, "expectiminimax with a depth limit")
+    if values["prune"]:
+        require(game, HasValueBounds, "expectiminimax with pruning")
+    options = {"prune": values["prune"]}
+    return SearchAgent("expectiminimax", values["depth"], options, name=context.name)
+
+
+def _mcts(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    iterations, seconds = values["iterations"], values["time"]
+    if iterations is None and seconds is None:
+        seconds = 1.0
+    mcts = MCTS(
+        game,
+        c=values["c"],
+        evaluator=heuristic_evaluator(game) if values["evaluator"] == "eval" else None,
+        selection=values["selection"],
+        seed=context.seed,
+        solver=values["solver"],
+    )
+    return MCTSAgent(mcts, iterations, seconds, name=context.name)
+
+
+ENGINE_SWITCHES = {
+    "pvs": "pvs",
+    "aspiration": "aspiration",
+    "ordering": "ordering",
+    "quiescence": "quiescence",
+    "captures": "captures",
+    "checks": "check_extension",
+    "nullmove": "null_move",
+    "lmr": "reductions",
+    "repetition": "repetition",
+}
+"""The engine's switches: spec option -> :class:`EngineOptions` field."""
+
+
+def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    require_two_player_zero_sum(game, "the engine")
+    require(game, HasEvaluation, "the engine")
+    depth, nodes, seconds = values["depth"], values["nodes"], values["time"]
+    if depth is None and nodes is None and seconds is None:
+        seconds = 1.0
+    switches = {field: values[key] for key, field in ENGINE_SWITCHES.items()}
+    settings = EngineOptions(tt_mb=values["tt"], **switches)
+    return EngineAgent(Limits(depth=depth, nodes=nodes, seconds=seconds), settings, context.name)
+
+
+def _perfect(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    seconds, nodes, depth = values["time"], values["nodes"], values["depth"]
+    if seconds is None and nodes is None:
+        seconds = 1.0
+    solver = perfect_solver(game)
+    if solver is None:
+        raise UnsupportedGameError(
+            f"perfect: plies has a perfect solver for connect4 (four in a row) only, not "
+            f"{game.name!r}; use alphabeta or engine"
+        )
+    if depth is not None:
+        limits = Limits(depth=depth)
+    elif seconds is not None:
+        limits = Limits(seconds=seconds * (1 - SOLVER_SHARE))
+    else:
+        limits = Limits(depth=FALLBACK_DEPTH)
+    fallback = EngineAgent(limits, EngineOptions(), name="engine")
+    return PerfectAgent(solver, fallback, seconds, nodes, name=context.name)
+
+
+def _switch(key: str, help: str) -> Option:
+    return Option(key, "flag", help, getattr(EngineOptions, ENGINE_SWITCHES[key]))
+
+
+register(AgentKind("random", "a uniformly random legal move", (), _random))
+register(
+    AgentKind(
+        "minimax",
+        "MINIMAX-SEARCH to the end, or to a depth with EVAL",
+        (DEPTH_OPTION,),
+        _textbook("minimax", True),
+    )
+)
+register(
+    AgentKind(
+        "alphabeta",
+        "ALPHA-BETA-SEARCH to the end, or to a depth with EVAL",
+        (DEPTH_OPTION, Option("strict", "flag", "prune only on v > beta / v < alpha", False)),
+        _textbook("alphabeta", True),
+    )
+)
+register(
+    AgentKind(
+        "expectiminimax",
+        "EXPECTIMINIMAX for games with chance",
+        (
+            Option("depth", "int", "moves searched (chance layers do not count)", 1, DEPTH),
+            Option("prune", "flag", "Star1 pruning with the game's value bounds", False),
+        ),
+        _expectiminimax,
+    )
+)
+register(
+    AgentKind(
+        "mcts",
+        "Monte Carlo tree search (UCT), its tree reused between moves (1 s a move by default)",
+        (
+            Option("iterations", "int", "iterations a move", None, ITERATIONS),
+            TIME_OPTION,
+            Option("c", "number", "the exploration constant", DEFAULT_C, EXPLORATION),
+            Option("evaluator", "choice", "leaf estimates", "playout", choices=("playout", "eval")),
+            Option("selection", "choice", "the selection rule", "ucb1", choices=SELECTIONS),
+            Option("solver", "flag", "MCTS-Solver in two-player games without chance", True),
+        ),
+        _mcts,
+    )
+)
+register(
+    AgentKind("maxn", "max^n, for any number of players", (DEPTH_OPTION,), _textbook("maxn", False))
+)
+register(
+    AgentKind(
+        "paranoid",
+        "the mover against all the others, by alpha-beta",
+        (DEPTH_OPTION,),
+        _textbook("paranoid", False),
+    )
+)
+register(
+    AgentKind(
+        "engine",
+        "the engine: iterative deepening alpha-beta with a table (1 s a move by default)",
+        (
+            Option("depth", "int", "the depth to search to", None, DEPTH),
+            Option("nodes", "int", "nodes a move", None, NODES),
+            TIME_OPTION,
+            Option("tt", "number", "table size in MB (0: none)", EngineOptions.tt_mb, TABLE_MB),
+            _switch("pvs", "principal variation search"),
+            _switch("aspiration", "aspiration windows at the root"),
+            _switch("ordering", "table move, captures, killers and history first"),
+            _switch("quiescence", "search noisy moves past the horizon"),
+            _switch("captures", "chess: quiescence generates captures only"),
+            _switch("checks", "chess: check extension"),
+            _switch("nullmove", "chess: null-move pruning"),
+            _switch("lmr", "chess: late-move reductions"),
+            _switch("repetition", "chess: repetitions are draws in the search"),
+        ),
+        _engine,
+    )
+)
+register(
+    AgentKind(
+        "perfect",
+        "the game's perfect solver (connect4) within a budget, else the engine",
+        (
+            TIME_OPTION,
+            Option("nodes", "int", "the solver's budget in positions", None, NODES),
+            Option("depth", "int", "the fallback engine's depth", None, DEPTH),
+        ),
+        _perfect,
+    )
+)
+register(AgentKind("human", "a person, asked by the front end", (), _human))

@@ -1,0 +1,202 @@
+"""Every optional capability of a game, declared in one place and checked one way.
+
+The six parts of the formal definition (:class:`plies.game.Game`) are all a game must have.
+Everything else an algorithm or front end may use is a small protocol here: a game has the
+capability when it has the protocol's members (``isinstance(game, HasEvaluation)``), and
+:func:`require` returns the game seen as that capability or raises one error,
+:class:`~plies.errors.MissingCapabilityError`, naming what is missing and who needed it:
+
+>>> from plies.games import make_game
+>>> require(make_game("tictactoe"), HasEvaluation, "alphabeta with a depth limit").name
+'tictactoe'
+>>> require(make_game("nim"), HasEvaluation, "alphabeta with a depth limit")
+Traceback (most recent call last):
+...
+plies.errors.MissingCapabilityError: game 'nim' has no evaluation function (evaluate); \
+alphabeta with a depth limit needs one
+
+Compiled parts of a game (perft, playouts, solvers) are reached only through these protocols,
+so generic code never imports a kernel.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+
+from plies.errors import MissingCapabilityError
+
+if TYPE_CHECKING:
+    from plies.game import Game
+    from plies.solvers.base import PerfectSolver
+
+C = TypeVar("C")
+
+
+# Search -------------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class HasEvaluation(Protocol):
+    """EVAL(s, p): a heuristic estimate of s for player p, for depth-limited search."""
+
+    def evaluate(self, state: Any, player: str) -> float: ...
+
+
+@runtime_checkable
+class HasHashKey(Protocol):
+    """A fast hash key (e.g. Zobrist) where hashing the state itself is slow."""
+
+    def hash_key(self, state: Any) -> int: ...
+
+
+@runtime_checkable
+class HasMoveOrdering(Protocol):
+    """Move-ordering hints: the legal actions, most promising first."""
+
+    def ordered_actions(self, state: Any) -> Sequence[Any]: ...
+
+
+@runtime_checkable
+class HasValueBounds(Protocol):
+    """Bounds ``(lower, upper)`` on every utility and evaluation of the game, for every
+    player: what pruning at chance nodes (*-minimax) and value normalisation (MCTS) need."""
+
+    value_bounds: tuple[float, float]
+
+
+@runtime_checkable
+class HasNoisyMoves(Protocol):
+    """Moves that change the evaluation sharply (captures): searched past the horizon by
+    quiescence, never reduced, tried early."""
+
+    def is_capture(self, state: Any, action: Any) -> bool: ...
+
+
+@runtime_checkable
+class HasCaptures(Protocol):
+    """A generator of the noisy moves alone, faster than filtering every legal move."""
+
+    def captures(self, state: Any) -> Sequence[Any]: ...
+
+
+@runtime_checkable
+class HasCheck(Protocol):
+    """Whether the side to move is in check (check extension, late-move reductions)."""
+
+    def in_check(self, state: Any) -> bool: ...
+
+
+@runtime_checkable
+class HasNullMove(Protocol):
+    """The state with the turn passed, or None where passing would be unsound (null-move
+    pruning)."""
+
+    def null_move(self, state: Any) -> Any | None: ...
+
+
+@runtime_checkable
+class HasRepetition(Protocol):
+    """Whether the state repeats one of its history's (scored as a draw inside a search)."""
+
+    def is_repetition(self, state: Any) -> bool: ...
+
+
+@runtime_checkable
+class HasRandomPlayout(Protocol):
+    """A fast playout (compiled, say): the utilities for every player at the end of a game of
+    uniformly random moves from ``state``, drawn with ``rng`` (the same ``rng`` state, the same
+    game)."""
+
+    def random_playout(self, state: Any, rng: random.Random) -> Sequence[float]: ...
+
+
+@runtime_checkable
+class HasPerft(Protocol):
+    """A game's own perft, following its published convention (often compiled)."""
+
+    def perft(self, state: Any, depth: int) -> int: ...
+
+
+@runtime_checkable
+class HasPerfectSolver(Protocol):
+    """An exact solver of the game's positions (Connect Four's), built on demand; None when
+    the game's options put it out of the solver's reach."""
+
+    def perfect_solver(self) -> PerfectSolver | None: ...
+
+
+# Rules --------------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class HasChance(Protocol):
+    """Chance nodes: P(r) for each outcome r of a chance state (the dice of backgammon)."""
+
+    def chance_outcomes(self, state: Any) -> Sequence[tuple[Any, float]]:
+        """The outcomes of chance state ``state`` with their probabilities (summing to 1), in
+        the order of ACTIONS(s)."""
+        ...
+
+
+# Notation -----------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class HasPositionNotation(Protocol):
+    """A parse/format pair for positions in the game's usual notation."""
+
+    def parse_position(self, text: str) -> Any: ...
+
+    def format_position(self, state: Any) -> str: ...
+
+
+@runtime_checkable
+class HasPgn(Protocol):
+    """Whole games written as PGN (chess)."""
+
+    def pgn(
+        self,
+        start: Any,
+        moves: Iterable[Any],
+        result_text: str = "*",
+        headers: Mapping[str, str] | None = None,
+    ) -> str: ...
+
+    def result_text(self, state: Any) -> str: ...
+
+
+DESCRIPTIONS: dict[type, str] = {
+    HasEvaluation: "evaluation function (evaluate)",
+    HasHashKey: "hash key (hash_key)",
+    HasMoveOrdering: "move ordering (ordered_actions)",
+    HasValueBounds: "value bounds (value_bounds)",
+    HasNoisyMoves: "noisy moves (is_capture)",
+    HasCaptures: "captures generator (captures)",
+    HasCheck: "check test (in_check)",
+    HasNullMove: "null move (null_move)",
+    HasRepetition: "repetition test (is_repetition)",
+    HasRandomPlayout: "compiled playout (random_playout)",
+    HasPerft: "perft counter (perft)",
+    HasPerfectSolver: "perfect solver",
+    HasChance: "chance nodes (chance_outcomes)",
+    HasPositionNotation: "position notation",
+    HasPgn: "PGN notation",
+}
+"""What each capability is called in error messages."""
+
+
+def require(game: Game[Any, Any], capability: type[C], purpose: str) -> C:
+    """``game`` as ``capability``, or a :class:`MissingCapabilityError` naming the missing
+    capability and ``purpose``, what needed it."""
+    if not isinstance(game, capability):
+        what = DESCRIPTIONS[capability]
+        need = "needs them" if what.startswith("value bounds") else "needs one"
+        raise MissingCapabilityError(f"game '{game.name}' has no {what}; {purpose} {need}")
+    return game
+
+
+def optional(game: Game[Any, Any], capability: type[C], wanted: bool = True) -> C | None:
+    """``game`` as ``capability`` when it has it and the caller wants it, else None."""
+    return game if wanted and isinstance(game, capability) else None

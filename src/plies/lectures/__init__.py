@@ -1,0 +1,11 @@
+"""What serves a course: the analysis of a searched tree, the effort table, and pictures.
+
+* :mod:`plies.lectures.tree_report`: every node of a textbook tree searched by minimax,
+  alpha-beta, expectiminimax or Star1, with its true value, what the search proved about it,
+  and what was pruned (:func:`~plies.lectures.tree_report.analyse_tree`);
+* :mod:`plies.lectures.effort`: the lecture's table of nodes visited by moves already played;
+* :mod:`plies.lectures.draw`: pictures of searched trees through Graphviz;
+* :mod:`plies.lectures.files`: output files (pictures, plots) checked before the work.
+
+The tree itself, as a game, is :mod:`plies.games.tree`.
+"""

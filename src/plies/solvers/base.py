@@ -1,0 +1,87 @@
+"""What a perfect solver offers, whatever the game: the interface the ``perfect`` agent, the
+``plies solve`` command and the web app use, reached through the game's
+:class:`~plies.capabilities.HasPerfectSolver` capability."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved position: ``score`` (the solver's convention, side to move's view; with
+    ``weak`` only its sign: -1, 0 or 1), ``nodes`` (positions explored) and ``time`` (seconds in
+    the search)."""
+
+    score: int
+    nodes: int
+    time: float
+    weak: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to play: the position's ``score`` (as :class:`Solution`'s), every move that keeps
+    it (``moves``, in the game's action order), and the positions and seconds it took."""
+
+    score: int
+    moves: list[Any]
+    nodes: int
+    time: float
+
+
+class PerfectSolver(Protocol):
+    """An exact solver of one game's positions.
+
+    Budgets: ``nodes`` (positions) and ``seconds`` raise
+    :class:`~plies.errors.BudgetExhaustedError` when exhausted; ``keep_table`` keeps what
+    earlier searches proved.
+    """
+
+    def solve(
+        self,
+        state: Any,
+        weak: bool = False,
+        keep_table: bool = False,
+        nodes: int | None = None,
+        seconds: float | None = None,
+    ) -> Solution:
+        """The score of ``state`` for the side to move (``weak``: only its sign)."""
+        ...
+
+    def decide(
+        self,
+        state: Any,
+        keep_table: bool = False,
+        nodes: int | None = None,
+        seconds: float | None = None,
+    ) -> Decision:
+        """The score of ``state`` and every move that keeps it."""
+        ...
+
+    def analyze(self, state: Any, weak: bool = False) -> list[int | None]:
+        """The score of every move slot (:meth:`slot_labels`) for the side to move, None for
+        a slot with no legal move."""
+        ...
+
+    def slot_labels(self) -> list[str]:
+        """The notation of each slot :meth:`analyze` scores (Connect Four: columns 1 to 7)."""
+        ...
+
+    def preferred(self, moves: Sequence[Any]) -> Any:
+        """The move to play among ``moves``, all equally good."""
+        ...
+
+    def meaning(self, score: int, weak: bool = False) -> str:
+        """What ``score`` says for the side to move, in words."""
+        ...
+
+    def difficulty_note(self, state: Any) -> str | None:
+        """A warning when solving ``state`` may take long, else None."""
+        ...
+
+    def reset(self) -> None:
+        """Empty the table."""
+        ...

@@ -1,0 +1,45 @@
+"""Every registered game, with its default options and a few variants, passes the conformance
+checks of :mod:`plies.testing`: legal random playouts that end, utilities that sum as declared,
+illegal moves refused by name, and move and position notation that read back."""
+
+from __future__ import annotations
+
+import pytest
+
+from plies.games import GAMES, make_game
+from plies.testing import check_game
+
+CASES = {
+    # spec: (playouts, sampled states, ply cap)
+    "tictactoe": (200, 100, 9),
+    "tictactoe:m=4,n=4,k=3": (100, 100, 16),
+    "tictactoe:m=4,n=5,k=3,scoring=payoff": (100, 100, 20),
+    "tictactoe3": (100, 100, 16),
+    "tictactoe3:m=3,n=3": (100, 100, 9),
+    "tiles": (200, 100, 100),
+    "tiles:length=7,scoring=payoff": (200, 100, 100),
+    "nim": (200, 100, 12),
+    "nim:heaps=1-2": (50, 20, 3),
+    "nim:heaps=2-0-6-1,misere=true": (200, 100, 9),
+    "connect4": (200, 100, 42),
+    "connect4:width=5,height=4": (200, 100, 20),
+    "connect4:width=3,height=3,k=2,scoring=payoff": (100, 50, 9),
+    "othello": (200, 100, 120),
+    "othello:scoring=payoff": (20, 20, 120),
+    "checkers": (200, 100, 1000),
+    "chess": (30, 60, 1000),
+    "backgammon": (30, 100, 1000),
+}
+"""Chess and backgammon are slow in Python: fewer games for them (tests/test_golden.py plays a
+whole recorded game of each too)."""
+
+
+def test_every_registered_game_is_covered() -> None:
+    assert {spec.split(":")[0] for spec in CASES} == set(GAMES)
+    assert all(spec in CASES for spec in GAMES)  # the default options among them
+
+
+@pytest.mark.parametrize(("spec", "sizes"), CASES.items(), ids=list(CASES))
+def test_game_conforms(spec: str, sizes: tuple[int, int, int]) -> None:
+    playouts, samples, max_plies = sizes
+    check_game(make_game(spec), seed=2024, playouts=playouts, samples=samples, max_plies=max_plies)
