@@ -57,8 +57,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from plies.capabilities import HasChance
 from plies.errors import TreeError
-from plies.game import CHANCE, Game, HasChance
+from plies.game import CHANCE, Game
 
 Path = tuple[int, ...]
 
