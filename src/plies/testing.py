@@ -90,8 +90,9 @@ def random_position(
     ``plies`` says how many moves: exactly that many (an int), a number drawn uniformly from a
     range, or, with None, as many as it takes to reach a state drawn uniformly from the states
     of one whole random game. The state is never terminal unless ``terminal`` is true: a walk
-    that ends the game before its last move (or on it) is thrown away and another drawn, with
-    a new number of moves from a range; after :data:`TRIES` of them, ValueError.
+    that ends the game too soon (before its last move; or on it, unless ``terminal``) is thrown
+    away and another drawn, with a new number of moves from a range; after :data:`TRIES` such
+    walks, ValueError.
     """
     rng = _rng(seed)
     for _ in range(TRIES):
@@ -105,10 +106,9 @@ def random_position(
         state = _walk(game, rng, plies if isinstance(plies, int) else rng.choice(plies))
         if state is not None and (terminal or not game.is_terminal(state)):
             return state
-    raise ValueError(
-        f"no random walk of {'a whole game' if plies is None else plies} plies in "
-        f"'{game.name}' left a {'' if terminal else 'non-terminal '}state in {TRIES} tries"
-    )
+    walk = "a whole game" if plies is None else f"{plies} plies"
+    wanted = "a state" if terminal else "a non-terminal state"
+    raise ValueError(f"no random walk of {walk} in '{game.name}' left {wanted} in {TRIES} tries")
 
 
 def random_positions(
