@@ -25,60 +25,37 @@ Usage (from the repository root)::
 from __future__ import annotations
 
 import argparse
-import functools
 import random
 import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 from plies.agents import Agent, make_agent
-from plies.game import Game, WinLossDrawGame
+from plies.game import WinLossDrawGame
 from plies.games import make_game
 from plies.games.tictactoe import TicTacToe
 from plies.match import GameOutcome, MatchResult, summarise
 from plies.play import play_game
-from plies.search import SearchResult, minimax
+from plies.search import minimax
 from plies.search.mcts import MCTS
+from plies.testing import Oracle, OracleAgent
 
 MATCHES = ("tictactoe", "connect4", "othello", "checkers")
 TICTACTOE = TicTacToe()
 
 
-@functools.cache
-def tictactoe_value(state: Any) -> int:
-    """The exact value of a tic-tac-toe state for the player to move (memoised negamax)."""
-    if TICTACTOE.is_terminal(state):
-        return int(TICTACTOE.utility(state, TICTACTOE.to_move(state)))
-    return max(-tictactoe_value(TICTACTOE.result(state, a)) for a in TICTACTOE.actions(state))
+ORACLE = Oracle(TICTACTOE)
 
 
 def check_oracle() -> None:
-    """The memoised negamax against the textbook minimax on every first move."""
+    """The memoised oracle against the textbook minimax on every first move."""
     start = TICTACTOE.initial_state()
     for action in TICTACTOE.actions(start):
         child = TICTACTOE.result(start, action)
-        if minimax(TICTACTOE, child).value != tictactoe_value(child):
+        if minimax(TICTACTOE, child).value != ORACLE.value(child):
             raise SystemExit(f"the perfect player disagrees with minimax after {action}")
-
-
-@dataclass
-class PerfectPlayer:
-    """Uniformly random among the moves that keep the exact minimax value."""
-
-    rng: random.Random
-    name: str = "perfect"
-    last: SearchResult[Any] | None = None
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        value = tictactoe_value(state)
-        best = [a for a in game.actions(state) if -tictactoe_value(game.result(state, a)) == value]
-        return self.rng.choice(best)
-
-    def reset(self) -> None:
-        """Nothing is kept between moves."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +74,7 @@ def play_one(match: str, index: int, iterations: int, seed: int) -> Played:
     mcts = make_agent(f"mcts:iterations={iterations}", game, seed=seed + index)
     opponent: Agent
     if match == "tictactoe":
-        opponent = PerfectPlayer(random.Random(seed - index - 1))
+        opponent = OracleAgent(ORACLE, random.Random(seed - index - 1))
     else:
         opponent = make_agent("random", game, seed=seed - index - 1)
     first, second = game.players

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from plies.capabilities import HasPositionNotation
+from plies.game import random_move
 from plies.games import GAMES, make_game
-from plies.testing import random_move
 
 GOLDEN = Path(__file__).parent / "golden"
 SEED = 20261121

@@ -170,6 +170,14 @@ def sample_outcome(game: Game[S, A], state: S, rng: random.Random) -> A:
     return outcomes[-1][0]  # rounding left a sliver of probability
 
 
+def random_move(game: Game[S, A], state: S, rng: random.Random) -> A:
+    """A uniformly random legal action of non-terminal ``state``; in a chance state, nature's
+    outcome drawn with its probability (:func:`sample_outcome`)."""
+    if game.to_move(state) == CHANCE:
+        return sample_outcome(game, state, rng)
+    return rng.choice(list(game.actions(state)))
+
+
 def require_two_player_zero_sum(game: Game[Any, Any], algorithm: str, chance: bool = False) -> None:
     """Refuse games that two-player zero-sum algorithms cannot search, and games with chance
     nodes unless the algorithm handles ``chance``."""

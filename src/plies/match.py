@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from plies.errors import SpecError, UnsupportedGameError
-from plies.game import CHANCE, Game, WinLossDrawGame, sample_outcome
+from plies.game import Game, WinLossDrawGame, random_move
 from plies.play import agent_seed, play_game, seat_agents
 
 S = TypeVar("S", bound=Hashable)
@@ -60,10 +60,7 @@ def default_opening_plies(game: Game[Any, Any]) -> int:
 def _random_walk(game: Game[S, Any], state: S, plies: int, rng: random.Random) -> S | None:
     """The state after ``plies`` random legal moves, or None if the game ends on the way."""
     for _ in range(plies):
-        if game.to_move(state) == CHANCE:
-            state = game.result(state, sample_outcome(game, state, rng))
-        else:
-            state = game.result(state, rng.choice(list(game.actions(state))))
+        state = game.result(state, random_move(game, state, rng))
         if game.is_terminal(state):
             return None
     return state

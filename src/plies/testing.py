@@ -25,12 +25,24 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from plies.agents import RandomAgent
 from plies.capabilities import HasChance, HasPositionNotation, require
 from plies.errors import IllegalMoveError
-from plies.game import CHANCE, FunctionGame, Game, define_game, has_chance, sample_outcome
+from plies.game import (
+    CHANCE,
+    FunctionGame,
+    Game,
+    define_game,
+    has_chance,
+    random_move,
+    require_two_player_zero_sum,
+    sample_outcome,
+)
+from plies.lectures.tree_report import TreeReport
+from plies.search.result import Bound, SearchResult
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -50,14 +62,6 @@ def _rng(seed: Seed) -> random.Random:
 
 
 # Random positions ----------------------------------------------------------------------------
-
-
-def random_move(game: Game[S, A], state: S, rng: random.Random) -> A:
-    """A uniformly random legal action of non-terminal ``state``; in a chance state, nature's
-    outcome drawn with its probability (:func:`~plies.game.sample_outcome`)."""
-    if game.to_move(state) == CHANCE:
-        return sample_outcome(game, state, rng)
-    return rng.choice(list(game.actions(state)))
 
 
 def random_game(game: Game[S, Any], seed: Seed, *, max_plies: int | None = None) -> list[S]:
@@ -122,6 +126,53 @@ def random_positions(
     """``count`` states drawn one after another by :func:`random_position` from ``seed``."""
     rng = _rng(seed)
     return [random_position(game, rng, plies, terminal=terminal) for _ in range(count)]
+
+
+class Oracle(Generic[S, A]):
+    """Exact minimax values of a small two-player zero-sum game (tic-tac-toe, Nim), memoised
+    over states: the oracle tests and benchmarks judge moves by."""
+
+    def __init__(self, game: Game[S, A]) -> None:
+        require_two_player_zero_sum(game, "the oracle")
+        self.game = game
+        self._values: dict[tuple[S, str], float] = {}
+
+    def value(self, state: S, player: str | None = None) -> float:
+        """MINIMAX(s) for ``player`` (the player to move by default)."""
+        game = self.game
+        player = game.to_move(state) if player is None else player
+        known = self._values.get((state, player))
+        if known is not None:
+            return known
+        if game.is_terminal(state):
+            value = game.utility(state, player)
+        else:
+            values = [self.value(game.result(state, a), player) for a in game.actions(state)]
+            value = max(values) if game.to_move(state) == player else min(values)
+        self._values[(state, player)] = value
+        return value
+
+    def best_moves(self, state: S) -> list[A]:
+        """Every move of non-terminal ``state`` that keeps its value for the player to move."""
+        game, mover = self.game, self.game.to_move(state)
+        value = self.value(state)
+        return [a for a in game.actions(state) if self.value(game.result(state, a), mover) == value]
+
+
+@dataclass
+class OracleAgent:
+    """Plays perfectly: uniformly at random among the oracle's best moves."""
+
+    oracle: Oracle[Any, Any]
+    rng: random.Random
+    name: str = "perfect"
+    last: SearchResult[Any] | None = None
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.rng.choice(self.oracle.best_moves(state))
+
+    def reset(self) -> None:
+        """Nothing is kept between moves."""
 
 
 def random_agent(seed: int | None = None) -> RandomAgent:
@@ -364,3 +415,18 @@ def check_game(
         check_action_notation(game, state)
         if isinstance(game, HasPositionNotation):
             check_position_notation(game, state)
+
+
+def check_tree_bounds(report: TreeReport) -> None:
+    """Every value a tree search reports is the node's true (minimax or expectimax) value
+    when marked exact, else a bound on the side it claims."""
+    for node in report.nodes:
+        if node.value is None:
+            continue
+        claim = node.bound or Bound.EXACT
+        holds = {
+            Bound.EXACT: node.value == node.minimax,
+            Bound.UPPER: node.minimax <= node.value,
+            Bound.LOWER: node.minimax >= node.value,
+        }[claim]
+        assert holds, f"node {node.label}: value {node.value} is not {claim} for {node.minimax}"

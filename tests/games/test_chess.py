@@ -16,6 +16,7 @@ import chess.polyglot
 import pytest
 
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError
+from plies.game import random_move
 from plies.games import make_game
 from plies.games.chess import (
     ENDGAME_TABLE,
@@ -31,7 +32,7 @@ from plies.games.chess import (
 )
 from plies.perft import divide, generic_perft, perft
 from plies.search.engine import Limits, search
-from plies.testing import random_game, random_move
+from plies.testing import random_game
 from tests.conftest import CliRun
 
 GAME = Chess()

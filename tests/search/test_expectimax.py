@@ -36,7 +36,7 @@ from plies.search import (
     star1,
 )
 from plies.search.result import SearchResult
-from plies.testing import DiceRace, RaceState, random_positions
+from plies.testing import DiceRace, RaceState, check_tree_bounds, random_positions
 
 # A dice race with exact probabilities ----------------------------------------------------
 
@@ -274,15 +274,7 @@ def test_star1_with_looser_bounds_still_agrees(text: str, slack: int) -> None:
 def test_star1_bounds_hold(text: str) -> None:
     """Every searched value is the true value, or a bound on the side it claims."""
     report = analyse_tree(parse_tree(text), "star1")
-    for node in report.nodes:
-        if node.value is None:
-            continue
-        if node.bound == "exact":
-            assert node.value == node.minimax
-        elif node.bound == "upper":
-            assert node.minimax <= node.value
-        else:
-            assert node.minimax >= node.value
+    check_tree_bounds(report)
 
 
 @settings(max_examples=200, deadline=None)

@@ -7,7 +7,6 @@ import functools
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -27,14 +26,21 @@ from plies.games.nim import Nim
 from plies.games.othello import Othello
 from plies.games.tictactoe import TicTacToe
 from plies.play import play_game
-from plies.search import SearchResult, alphabeta, minimax
+from plies.search import alphabeta, minimax
 from plies.search.mcts import (
     MCTS,
     default_evaluator,
     heuristic_evaluator,
     random_playout,
 )
-from plies.testing import path_game, random_agent, random_positions, take_away
+from plies.testing import (
+    Oracle,
+    OracleAgent,
+    path_game,
+    random_agent,
+    random_positions,
+    take_away,
+)
 
 TICTACTOE = TicTacToe()
 
@@ -42,25 +48,17 @@ TICTACTOE = TicTacToe()
 # Oracles ----------------------------------------------------------------------------------
 
 
-@functools.cache
-def tictactoe_value(state: Any) -> int:
-    """Exact negamax value of a tic-tac-toe state for the player to move (memoised)."""
-    if TICTACTOE.is_terminal(state):
-        return int(TICTACTOE.utility(state, TICTACTOE.to_move(state)))
-    return max(-tictactoe_value(TICTACTOE.result(state, a)) for a in TICTACTOE.actions(state))
+ORACLE = Oracle(TICTACTOE)
 
 
 def best_tictactoe_moves(state: Any) -> set[int]:
-    value = tictactoe_value(state)
-    return {
-        a for a in TICTACTOE.actions(state) if -tictactoe_value(TICTACTOE.result(state, a)) == value
-    }
+    return set(ORACLE.best_moves(state))
 
 
 def test_tictactoe_oracle_agrees_with_minimax() -> None:
     for text in ["XO./.X./...", "X.O/.../...", "XOX/.O./...", "X../.O./..X"]:
         state = TICTACTOE.parse_position(text)
-        assert tictactoe_value(state) == minimax(TICTACTOE, state).value
+        assert ORACLE.value(state) == minimax(TICTACTOE, state).value
 
 
 def reachable_tictactoe_states(min_marks: int) -> list[Any]:
@@ -291,7 +289,7 @@ def test_uct_without_solver_agrees_with_minimax_on_tictactoe() -> None:
     for index, state in enumerate(states):
         result = MCTS(TICTACTOE, seed=index, solver=False).search(state, iterations=3000)
         assert result.action in best_tictactoe_moves(state), TICTACTOE.display(state)
-        assert abs(result.value - tictactoe_value(state)) < 0.35, TICTACTOE.display(state)
+        assert abs(result.value - ORACLE.value(state)) < 0.35, TICTACTOE.display(state)
 
 
 def test_uct_finds_the_nim_move_bouton_prescribes() -> None:
@@ -311,7 +309,7 @@ def test_solver_proves_endgames_like_minimax() -> None:
     for state in rng.sample(reachable_tictactoe_states(min_marks=4), 40):
         result = MCTS(TICTACTOE, seed=1).search(state, iterations=20000)
         assert result.note is not None and result.note.startswith("the solver proved")
-        assert result.value == tictactoe_value(state) == minimax(TICTACTOE, state).value
+        assert result.value == ORACLE.value(state) == minimax(TICTACTOE, state).value
         assert result.action in best_tictactoe_moves(state)
     for heaps in [(1, 2, 3), (2, 2, 3), (1, 3, 4)]:
         game = Nim(heaps)
@@ -477,7 +475,7 @@ def test_heuristic_evaluator_agrees_with_minimax() -> None:
 def test_puct_follows_its_prior() -> None:
     state = TICTACTOE.parse_position("XO./.X./..O")
     winning = best_tictactoe_moves(state)  # the prior points there
-    assert tictactoe_value(state) == 1 and len(winning) < len(TICTACTOE.actions(state))
+    assert ORACLE.value(state) == 1 and len(winning) < len(TICTACTOE.actions(state))
 
     def prior(s: Any) -> dict[int, float]:
         return {a: (10.0 if s == state and a in winning else 1.0) for a in TICTACTOE.actions(s)}
@@ -577,25 +575,10 @@ def test_connect4_compiled_playout_has_the_rules_distribution() -> None:
 # Strength, sampled (benchmarks/mcts_strength.py plays the full matches) -----------------
 
 
-@dataclass
-class PerfectTicTacToe:
-    """Uniformly random among the minimax-optimal moves."""
-
-    rng: random.Random
-    name: str = "perfect"
-    last: SearchResult[Any] | None = None
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        return self.rng.choice(sorted(best_tictactoe_moves(state)))
-
-    def reset(self) -> None:
-        """Nothing is kept between moves."""
-
-
 def test_tictactoe_draws_against_perfect_play() -> None:
     for index in range(4):
         mcts = make_agent("mcts:iterations=2000", TICTACTOE, seed=index)
-        perfect = PerfectTicTacToe(random.Random(index))
+        perfect = OracleAgent(ORACLE, random.Random(index))
         agents = {"X": mcts, "O": perfect} if index % 2 == 0 else {"X": perfect, "O": mcts}
         record = play_game(TICTACTOE, agents)
         assert TICTACTOE.winner(record.state) is None

@@ -14,7 +14,7 @@ from plies.games.tictactoe import TicTacToe
 from plies.games.tree import Node, TreeGame, parse_tree
 from plies.lectures.tree_report import analyse_tree, exact_values
 from plies.search import Cutoff, Leaf, alphabeta, minimax
-from plies.testing import take_away
+from plies.testing import check_tree_bounds, take_away
 
 LECTURE = "[[3,12,8],[2,4,6],[14,5,2]]"
 
@@ -167,12 +167,4 @@ def test_strict_never_prunes_more(data: object) -> None:
 def test_bounds_hold(data: object) -> None:
     """Every searched value is the true value, or a bound on the side it claims."""
     report = analyse_tree(_tree(data))
-    for node in report.nodes:
-        if node.value is None:
-            continue
-        if node.bound == "exact":
-            assert node.value == node.minimax
-        elif node.bound == "upper":
-            assert node.minimax <= node.value
-        else:
-            assert node.minimax >= node.value
+    check_tree_bounds(report)

@@ -42,9 +42,7 @@ from plies.search import (
     Leaf,
     TraceEvent,
 )
-from plies.search.result import SearchStats
-
-EXACT, LOWER, UPPER = "exact", "lower", "upper"
+from plies.search.result import Bound, SearchStats
 
 ALGORITHM_NAMES = {
     "minimax": "minimax",
@@ -71,7 +69,7 @@ class NodeReport:
     """Place in the visiting order (0 = root), None if never visited."""
     value: float | None = None
     """The value the search backed up (or evaluated at a leaf); None if never visited."""
-    bound: str | None = None
+    bound: Bound | None = None
     """What the search proved: exact when it searched every child that could change the value
     (D of AIMA Figure 5.5, 2 <= alpha but with all its leaves seen, is exactly 2), else lower
     (true value >= value) or upper (true value <= value); None if never visited."""
@@ -195,13 +193,13 @@ def _exact_values(game: TreeGame) -> dict[Path, float]:
     return values
 
 
-def _bound(value: float, alpha: float | None, beta: float | None) -> str:
+def _bound(value: float, alpha: float | None, beta: float | None) -> Bound:
     """Fail-soft reading: a value at or outside the entry window is only a bound."""
     if alpha is not None and value <= alpha:
-        return UPPER
+        return Bound.UPPER
     if beta is not None and value >= beta:
-        return LOWER
-    return EXACT
+        return Bound.LOWER
+    return Bound.EXACT
 
 
 def _node_reports(game: TreeGame) -> dict[Path, NodeReport]:
@@ -281,7 +279,7 @@ def _prove_bounds(
                 known[path] = (pick(c[0] for c in children), pick(c[1] for c in children))
         low, high = known[path]
         report.bound = (
-            EXACT if low == high else _bound(report.value, report.alpha_in, report.beta_in)
+            Bound.EXACT if low == high else _bound(report.value, report.alpha_in, report.beta_in)
         )
 
 
@@ -503,7 +501,7 @@ def searched_text(node: NodeReport) -> str:
         return "pruned"
     if node.value is None:
         return "-"
-    prefix = {EXACT: "", LOWER: ">=", UPPER: "<="}[node.bound or EXACT]
+    prefix = {Bound.EXACT: "", Bound.LOWER: ">=", Bound.UPPER: "<="}[node.bound or Bound.EXACT]
     return prefix + number(node.value)
 
 
@@ -551,8 +549,8 @@ def trace_lines(report: TreeReport) -> list[str]:
             if isinstance(event, Backup):
                 best = report.node((*event.path, event.action)).label
                 lines.append(f"{indent}{node.label} = {number(event.value)} via {best}{window}")
-            elif node.bound != EXACT:
-                test = "<=" if node.bound == UPPER else ">="
+            elif node.bound != Bound.EXACT:
+                test = "<=" if node.bound == Bound.UPPER else ">="
                 lines.append(
                     f"{indent}{node.label} {test} {number(event.value)} "
                     f"(bound on the expected value){window}"

@@ -143,7 +143,7 @@ class TranspositionTable:
         return entry if entry is not None and entry[0] == key else None
 
     def store(
-        self, key: Hashable, depth: int, flag: int, score: float, move: Any, solved: bool
+        self, key: Hashable, depth: int, flag: Bound, score: float, move: Any, solved: bool
     ) -> None:
         index = hash(key) % self.size
         old = self.slots[index]

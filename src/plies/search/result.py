@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
 A = TypeVar("A")
@@ -14,18 +14,14 @@ MATE = 1000.0
 (-1, 1)."""
 
 
-class Bound(IntEnum):
+class Bound(StrEnum):
     """What a searched value says about the true one: exact, or a lower or upper bound (a
-    fail-high or fail-low of alpha-beta), as transposition tables and reports name it."""
+    fail-high or fail-low of alpha-beta). The one name of each, for the engine's table, the
+    tree reports and their JSON (``"exact"``, ``"lower"``, ``"upper"``)."""
 
-    EXACT = 0
-    LOWER = 1
-    UPPER = 2
-
-    @property
-    def label(self) -> str:
-        """``"exact"``, ``"lower"`` or ``"upper"``, as JSON reports write it."""
-        return self.name.lower()
+    EXACT = "exact"
+    LOWER = "lower"
+    UPPER = "upper"
 
 
 Path = tuple[Any, ...]
