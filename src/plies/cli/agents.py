@@ -13,5 +13,8 @@ def agents_command() -> None:
     for kind in AGENTS.values():
         click.echo(f"{kind.name:<15} {kind.summary}")
         for option in kind.options:
-            default = "" if option.default is None else f" (default {option.default})"
+            shown = (
+                str(option.default).lower() if isinstance(option.default, bool) else option.default
+            )
+            default = "" if option.default is None else f" (default {shown})"
             click.echo(f"{'':<17}{option.text():<28} {option.help}{default}")
