@@ -46,6 +46,10 @@ class TileState(NamedTuple):
     stays: int
 
 
+MAX_LENGTH = 80
+"""The longest row: one a terminal line shows (a game lasts up to ``4 * length - 2`` turns)."""
+
+
 class TileGame(WinLossDrawGame[TileState, int]):
     """The tile-sliding race. Actions are destination squares; staying is the mover's square."""
 
@@ -55,14 +59,14 @@ class TileGame(WinLossDrawGame[TileState, int]):
     players = ("A", "B")
 
     def __init__(self, length: int = 4, scoring: Scoring = Scoring.PLUS_MINUS):
-        if length < 3:
-            raise SpecError(f"tiles: length={length} must be at least 3")
+        if not 3 <= length <= MAX_LENGTH:
+            raise SpecError(f"tiles: length={length:,} must be 3 to {MAX_LENGTH}")
         self.length, self.scoring = length, scoring
 
     @classmethod
     def from_options(cls, options: Options) -> TileGame:
         """``tiles:length=6,scoring=payoff``."""
-        length = options.integer("length", 4, minimum=3)
+        length = options.integer("length", 4, minimum=3, maximum=MAX_LENGTH)
         scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
         assert length is not None
         return cls(length, Scoring(scoring))
