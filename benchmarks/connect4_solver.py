@@ -35,6 +35,7 @@ from pathlib import Path
 
 from plies.games.connect4 import ConnectFour
 from plies.solvers.connect4 import DEFAULT_ENTRIES, Connect4Solver
+from plies.solvers.sets import read_set, solve_set
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PLIES_SHARED", REPO.parent / "shared"))
@@ -91,11 +92,11 @@ def switch_off(techniques: list[str], cache: str) -> None:
         setattr(kernel, technique.upper(), False)
 
 
-def solve_set(
+def solve_lines(
     solver: Connect4Solver, game: ConnectFour, lines: list[str], name: str, weak: bool
 ) -> tuple[list[float], list[int], int, bool]:
-    """Solve each ``moves score`` line under a progress bar: (times, nodes, wrong scores,
-    interrupted)."""
+    """Solve each ``moves score`` line with the library's :func:`solve_set` under a progress
+    bar: (times, nodes, wrong scores and bad lines, interrupted)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -109,17 +110,15 @@ def solve_set(
     ) as progress:
         task = progress.add_task(name, total=len(lines))
         try:
-            for line in lines:
-                moves, expected = line.split()
-                solution = solver.solve(game.parse_position(moves), weak=weak)
-                want = int(expected)
-                if weak:
-                    want = (want > 0) - (want < 0)
-                if solution.score != want:
+            for result in solve_set(solver, read_set(game, lines), weak):
+                solution = result.solution
+                if solution is None or not result.agrees:
                     wrong += 1
-                    progress.console.print(f"WRONG: {moves} scored {solution.score}, not {want}")
-                times.append(solution.time)
-                nodes.append(solution.nodes)
+                    found = result.entry.error if solution is None else solution.score
+                    progress.console.print(f"WRONG: {result.entry.moves}: {found}")
+                if solution is not None:
+                    times.append(solution.time)
+                    nodes.append(solution.nodes)
                 progress.advance(task)
         except KeyboardInterrupt:
             return times, nodes, wrong, True
@@ -191,7 +190,7 @@ def run_sets(
         if name == "begin-hard" and not args.all:
             limit = min(limit or len(lines), args.hard_limit)
             notes.append(f"begin-hard: {limit} positions only (--all for every one)")
-        times, nodes, wrong_here, interrupted = solve_set(
+        times, nodes, wrong_here, interrupted = solve_lines(
             solver, game, lines[:limit], name, args.weak
         )
         wrong += wrong_here
