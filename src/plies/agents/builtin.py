@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from plies.agents.registry import (
@@ -338,6 +338,7 @@ ENGINE_SWITCHES = {
     "repetition": "repetition",
 }
 """The engine's switches: spec option -> :class:`EngineOptions` field."""
+ENGINE_DEFAULTS = {option.name: option.default for option in fields(EngineOptions)}
 
 
 def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
@@ -372,7 +373,7 @@ def _perfect(game: Game[Any, Any], values: Mapping[str, Any], context: Context) 
 
 
 def _switch(key: str, help: str) -> Option:
-    return Option(key, "flag", help, getattr(EngineOptions, ENGINE_SWITCHES[key]))
+    return Option(key, "flag", help, ENGINE_DEFAULTS[ENGINE_SWITCHES[key]])
 
 
 register(AgentKind("random", "a uniformly random legal move", (), _random))
