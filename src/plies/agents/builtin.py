@@ -48,7 +48,7 @@ from plies.agents.registry import (
 )
 from plies.capabilities import HasEvaluation, HasValueBounds, require
 from plies.errors import BudgetExhaustedError, SpecError, UnsupportedGameError
-from plies.game import Game, WinLossDrawGame, require_two_player_zero_sum
+from plies.game import Game, WinLossDrawGame, define_game, require_two_player_zero_sum
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, search
 from plies.search.maxn import maxn, paranoid
@@ -117,13 +117,13 @@ class SearchAgent:
     def fastest_win(self, game: Game[Any, Any], state: Any, found: SearchResult[Any]) -> Any:
         """The first move of a shortest forced win when ``found`` is a win for the mover,
         else ``found``'s move: alpha-beta to depths 1, 2, ... with every unfinished line
-        scored as a loss (:class:`_WinWithin`) until one proves the win."""
+        scored as a loss (:func:`_win_within`) until one proves the win."""
         if not isinstance(game, WinLossDrawGame):
             return found.action
         mover = game.to_move(state)
         if found.value != game.scoring.utility(mover, mover):
             return found.action
-        horizon = _WinWithin(game, mover)
+        horizon = _win_within(game, mover)
         for depth in range(1, (self.depth or found.stats.max_depth) + 1):
             shortest = alphabeta(horizon, state, depth=depth)
             if shortest.value == found.value:
@@ -135,34 +135,21 @@ class SearchAgent:
         self.last = None
 
 
-class _WinWithin(Game[Any, Any]):
+def _win_within(game: WinLossDrawGame[Any, Any], player: str) -> Game[Any, Any]:
     """``game`` with EVAL scoring every unfinished line as a loss for ``player``: a
     depth-limited search of it finds a win only where one is forced within its depth."""
-
-    def __init__(self, game: WinLossDrawGame[Any, Any], player: str) -> None:
-        self.game, self.name, self.players = game, game.name, game.players
-        self.player = player
-
-    def initial_state(self) -> Any:
-        return self.game.initial_state()
-
-    def to_move(self, state: Any) -> str:
-        return self.game.to_move(state)
-
-    def actions(self, state: Any) -> Any:
-        return self.game.actions(state)
-
-    def result(self, state: Any, action: Any) -> Any:
-        return self.game.result(state, action)
-
-    def is_terminal(self, state: Any) -> bool:
-        return self.game.is_terminal(state)
-
-    def utility(self, state: Any, player: str) -> float:
-        return self.game.utility(state, player)
-
-    def evaluate(self, state: Any, player: str) -> float:
-        return self.game.scoring.utility(self.game.opponent(self.player), player)
+    winner = game.opponent(player)  # every unfinished line: as if they had won
+    return define_game(
+        name=game.name,
+        players=game.players,
+        initial_state=game.initial_state,
+        to_move=game.to_move,
+        actions=game.actions,
+        result=game.result,
+        is_terminal=game.is_terminal,
+        utility=game.utility,
+        evaluate=lambda state, someone: game.scoring.utility(winner, someone),
+    )
 
 
 TEXTBOOK = {

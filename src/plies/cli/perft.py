@@ -34,17 +34,14 @@ def perft_command(
     game, state = game_and_state(game_spec, position)
     started = time.perf_counter()
     counts: list[tuple[Any, int]] = []
-    if depth == 0 or game.is_terminal(state):
-        nodes = perft(game, state, depth)
+    whole = depth == 0 or game.is_terminal(state)  # nothing to split by first move
     with progress_bar() as bar, until_interrupted() as interruption:
-        if depth > 0 and not game.is_terminal(state):
+        if not whole:
             task = bar.add_task(f"perft {depth}", total=len(game.actions(state)))
             for action, count in divide(game, state, depth):
                 counts.append((action, count))
                 bar.advance(task)
-            nodes = sum(count for _, count in counts)
-    if interruption.happened:
-        nodes = sum(count for _, count in counts)
+    nodes = perft(game, state, depth) if whole else sum(count for _, count in counts)
     seconds = time.perf_counter() - started
     moves = [(game.format_action(state, action), count) for action, count in counts]
     if as_json:

@@ -14,7 +14,6 @@ from plies.cli.output import (
     Number,
     echo_json,
     exit_interrupted,
-    game_and_state,
     line_notation,
     position_text,
     progress_bar,
@@ -120,18 +119,19 @@ def solve(
     options: dict[str, Any] = {"depth": depth, "nodes": nodes}
     if algorithm == "alphabeta":
         options["strict"] = strict
-    _solve_by_search(game_spec, position, algorithm, options, each_move, as_json)
+    _solve_by_search(game_spec, game, position, algorithm, options, each_move, as_json)
 
 
 def _solve_by_search(
     game_spec: str,
+    game: Game[Any, Any],
     position: str | None,
     algorithm: str,
     options: dict[str, Any],
     each_move: bool,
     as_json: bool,
 ) -> None:
-    game, state = game_and_state(game_spec, position)
+    state = game.initial_state() if position is None else read_position(game, position)
     first = game.players[0]
     search = ALGORITHMS[algorithm]
     result = search(game, state, max_player=first, **options)

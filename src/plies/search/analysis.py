@@ -42,16 +42,11 @@ def analyse_moves(
     is over."""
     if game.is_terminal(state):
         return []
-    return [
-        _move_value(
-            game, action, search(game, game.result(state, action), max_player=max_player, **options)
-        )
-        for action in game.actions(state)
-    ]
-
-
-def _move_value(game: Game[Any, Any], action: Any, result: SearchResult[Any]) -> MoveValue:
-    return MoveValue(action, result.value, result.stats.nodes)
+    moves = []
+    for action in game.actions(state):
+        result = search(game, game.result(state, action), max_player=max_player, **options)
+        moves.append(MoveValue(action, result.value, result.stats.nodes))
+    return moves
 
 
 def best_moves(
