@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from plies.errors import MissingCapabilityError
@@ -140,6 +141,44 @@ class HasChance(Protocol):
         ...
 
 
+# Learning -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """A symmetry of the board as two permutations: ``cells[i]`` is the cell (flat, row-major)
+    whose content lands on cell ``i``, ``actions[j]`` the action index that becomes index
+    ``j``. Applied to planes ``x[:, cells]`` (flattened) and to a policy ``p[actions]``."""
+
+    cells: tuple[int, ...]
+    actions: tuple[int, ...]
+
+
+@runtime_checkable
+class HasTensorEncoding(Protocol):
+    """A state as planes from the mover's point of view, a fixed map between actions and the
+    indices of a policy vector, and the board's symmetries (identity first): what learned
+    search and training need (AlphaZero, Silver et al. 2018)."""
+
+    def tensor_shape(self) -> tuple[int, int, int]:
+        """(planes, rows, columns) of :meth:`encode`'s array."""
+        ...
+
+    def action_count(self) -> int:
+        """The length of a policy vector: every action index is below it."""
+        ...
+
+    def encode(self, state: Any) -> Any:
+        """A float32 NumPy array of :meth:`tensor_shape`, the mover's stones in plane 0."""
+        ...
+
+    def action_index(self, state: Any, action: Any) -> int: ...
+
+    def index_action(self, state: Any, index: int) -> Any: ...
+
+    def symmetries(self) -> Sequence[Symmetry]: ...
+
+
 # Notation -----------------------------------------------------------------------------------
 
 
@@ -183,6 +222,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasChance: "chance nodes (chance_outcomes)",
     HasPositionNotation: "position notation",
     HasPgn: "PGN notation",
+    HasTensorEncoding: "tensor encoding (encode, action_index, symmetries)",
 }
 """What each capability is called in error messages."""
 

@@ -61,3 +61,15 @@ class BudgetExhaustedError(PliesError):
 
 class AbandonedError(PliesError):
     """The person playing ended the game (end of input at the terminal, a closed page)."""
+
+
+class CheckpointError(PliesError):
+    """A network checkpoint is missing, unreadable, or made for another game or shape."""
+
+
+class RunFolderError(PliesError):
+    """A training run folder is missing, foreign, or asked to resume with other settings."""
+
+
+class DeviceError(PliesError):
+    """A compute device (``cuda``, say) was asked for and is not available."""

@@ -36,6 +36,10 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
+import numpy as np
+from numpy.typing import NDArray
+
+from plies.capabilities import Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.spec import Options
@@ -119,6 +123,13 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
         self._order = [width // 2 + (i + 1) // 2 * (1 if i % 2 == 0 else -1) for i in range(width)]
         self._runs = [_run_shifts(step, k) for step in (1, height, stride, stride + 1)]
         self._windows = _windows(width, height, k)
+        bits = np.array([[c * stride + r for c in range(width)] for r in reversed(range(height))])
+        self._bit_index: NDArray[np.intp] = np.stack((bits, bits + 64))  # theirs: 64..
+        mirror = tuple(range(width))[::-1]
+        self._symmetries = (
+            Symmetry(tuple(range(width * height)), tuple(range(width))),
+            Symmetry(tuple(row * width + c for row in range(height) for c in mirror), mirror),
+        )
         self._playout_payoffs = {  # (kernel result: 1 the mover wins, -1 loses, 0 draw; mover)
             (result, mover): tuple(scoring.utility(winner, p) for p in self.players)
             for mover, other in (self.players, self.players[::-1])
@@ -259,6 +270,38 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
             if runs:
                 return True
         return False
+
+    # Tensor encoding -------------------------------------------------------------------------
+
+    def tensor_shape(self) -> tuple[int, int, int]:
+        """Two planes (the mover's stones, the opponent's) of height rows and width columns."""
+        return 2, self.height, self.width
+
+    def action_count(self) -> int:
+        """One policy entry per column."""
+        return self.width
+
+    def encode(self, state: ConnectFourState) -> NDArray[np.float32]:
+        """The mover's stones (plane 0) and the opponent's (plane 1) as 1.0, the top row of the
+        grid first: both bitboards unpacked to bits at once, then gathered into the grid."""
+        other = state.current ^ state.mask
+        raw = state.current.to_bytes(8, "little") + other.to_bytes(8, "little")
+        bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+        return bits[self._bit_index].astype(np.float32)
+
+    def action_index(self, state: ConnectFourState, action: int) -> int:
+        """The column itself; raises :class:`IllegalMoveError` for no column."""
+        if not 0 <= action < self.width:
+            raise IllegalMoveError(f"move {action} is not a column 0 to {self.width - 1}")
+        return action
+
+    def index_action(self, state: ConnectFourState, index: int) -> int:
+        """The column itself; raises :class:`IllegalMoveError` for no column."""
+        return self.action_index(state, index)
+
+    def symmetries(self) -> Sequence[Symmetry]:
+        """Identity and the left-right mirror (columns reversed, cells and actions alike)."""
+        return self._symmetries
 
     # Notation --------------------------------------------------------------------------------
 

@@ -33,12 +33,20 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+import numpy as np
+from numpy.typing import NDArray
+
+from plies.capabilities import Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
+from plies.games.tictactoe import grid_symmetries
 from plies.spec import Options
 
 PASS = -1
 """The action of a player who has no legal move."""
+
+PASS_INDEX = 64
+"""PASS's index in a policy vector, after the 64 squares'."""
 
 FULL = (1 << 64) - 1
 NOT_A = 0xFEFEFEFEFEFEFEFE  # every column but a: where an eastward step may land
@@ -185,6 +193,9 @@ class Othello(WinLossDrawGame[OthelloState, int]):
 
     def __init__(self, scoring: Scoring = Scoring.PLUS_MINUS) -> None:
         self.scoring = scoring
+        self._symmetries = tuple(
+            Symmetry(cells, (*cells, PASS_INDEX)) for cells in grid_symmetries(8, 8)
+        )
 
     @classmethod
     def from_options(cls, options: Options) -> Othello:
@@ -271,11 +282,46 @@ class Othello(WinLossDrawGame[OthelloState, int]):
         if depth < 0:
             raise SpecError(f"perft depth must be at least 0, got {depth}")
         p, o = self._sides(state)
-        import numpy as np  # the compiled kernel loads Numba only when perft is asked for
-
-        from plies.games import _othello_kernel
+        from plies.games import _othello_kernel  # Numba loads only when perft is asked for
 
         return int(_othello_kernel.perft(np.uint64(p), np.uint64(o), depth))
+
+    # Tensor encoding -------------------------------------------------------------------------
+
+    def tensor_shape(self) -> tuple[int, int, int]:
+        """Two planes (the mover's discs, the opponent's) of 8 rows (row 1 first) by 8 columns."""
+        return 2, 8, 8
+
+    def action_count(self) -> int:
+        """The 64 squares and :data:`PASS`."""
+        return PASS_INDEX + 1
+
+    def encode(self, state: OthelloState) -> NDArray[np.float32]:
+        """The mover's discs (plane 0) and the opponent's (plane 1) as 1.0, a1 at row 0, column
+        0: bit ``8 * row + column`` is already the cell, so the boards are unpacked in place."""
+        p, o = self._sides(state)
+        raw = np.frombuffer(p.to_bytes(8, "little") + o.to_bytes(8, "little"), dtype=np.uint8)
+        return np.unpackbits(raw, bitorder="little").reshape(2, 8, 8).astype(np.float32)
+
+    def action_index(self, state: OthelloState, action: int) -> int:
+        """The square (``8 * row + column``, the planes' cell) or :data:`PASS_INDEX` for a pass;
+        raises :class:`IllegalMoveError` for anything else."""
+        if action == PASS:
+            return PASS_INDEX
+        if not 0 <= action < 64:
+            raise IllegalMoveError(f"move {action} is not a square 0 to 63 or pass")
+        return action
+
+    def index_action(self, state: OthelloState, index: int) -> int:
+        """The square with index ``index``, or :data:`PASS` for :data:`PASS_INDEX`; raises
+        :class:`IllegalMoveError` for an index out of range."""
+        if not 0 <= index <= PASS_INDEX:
+            raise IllegalMoveError(f"action index {index} is not 0 to {PASS_INDEX}")
+        return PASS if index == PASS_INDEX else index
+
+    def symmetries(self) -> Sequence[Symmetry]:
+        """The 8 symmetries of the square board, identity first; a pass stays a pass."""
+        return self._symmetries
 
     # Notation --------------------------------------------------------------------------------
 

@@ -16,6 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+import numpy as np
+from numpy.typing import NDArray
+
+from plies.capabilities import Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.spec import Options
@@ -51,6 +55,8 @@ class TicTacToe(WinLossDrawGame[Board, int]):
         for line in self.lines:
             for cell in line:
                 self.lines_through[cell].append(line)
+        self._marks = {player: _mark_table(player, other) for player, other in ("XO", "OX")}
+        self._symmetries = tuple(Symmetry(cells, cells) for cells in grid_symmetries(m, n))
 
     @classmethod
     def from_options(cls, options: Options) -> TicTacToe:
@@ -109,6 +115,36 @@ class TicTacToe(WinLossDrawGame[Board, int]):
             if player not in marks:
                 score -= marks.count(opponent) ** 2
         return self.estimate(score / (len(self.lines) * self.k * self.k + 1), player)
+
+    # Tensor encoding -------------------------------------------------------------------------
+
+    def tensor_shape(self) -> tuple[int, int, int]:
+        """Two planes (the mover's marks, the opponent's) of m rows and n columns."""
+        return 2, self.m, self.n
+
+    def action_count(self) -> int:
+        """One policy entry per cell."""
+        return self.m * self.n
+
+    def encode(self, state: Board) -> NDArray[np.float32]:
+        """The mover's marks (plane 0) and the opponent's (plane 1) as 1.0, rows from the top."""
+        codes = np.frombuffer(state.cells.encode("ascii"), dtype=np.uint8)
+        return self._marks[state.to_move][:, codes].reshape(2, self.m, self.n)
+
+    def action_index(self, state: Board, action: int) -> int:
+        """The cell itself; raises :class:`IllegalMoveError` off the board."""
+        if not 0 <= action < self.m * self.n:
+            raise IllegalMoveError(f"move {action} is not a cell of the {self.m}x{self.n} board")
+        return action
+
+    def index_action(self, state: Board, index: int) -> int:
+        """The cell itself; raises :class:`IllegalMoveError` off the board."""
+        return self.action_index(state, index)
+
+    def symmetries(self) -> Sequence[Symmetry]:
+        """The board's 8 symmetries when square, else its 4 (identity, left-right mirror,
+        top-bottom mirror, half turn); identity first. Cells and actions permute alike."""
+        return self._symmetries
 
     # Notation --------------------------------------------------------------------------------
 
@@ -172,6 +208,25 @@ class TicTacToe(WinLossDrawGame[Board, int]):
             for r in range(self.m)
         ]
         return "\n".join([header, *rows])
+
+
+def _mark_table(mover: str, other: str) -> NDArray[np.float32]:
+    """A (2, 256) table: column ``ord(c)`` is the planes' entries for a cell holding ``c``."""
+    table = np.zeros((2, 256), dtype=np.float32)
+    table[0, ord(mover)] = table[1, ord(other)] = 1.0
+    return table
+
+
+def grid_symmetries(rows: int, columns: int) -> list[tuple[int, ...]]:
+    """The symmetries of a rows x columns grid as cell permutations (row-major): entry ``i`` is
+    the cell whose content lands on cell ``i``. Identity, left-right mirror, top-bottom mirror,
+    half turn; for a square grid also the main-diagonal mirror, the two quarter turns and the
+    anti-diagonal mirror."""
+    grid = np.arange(rows * columns).reshape(rows, columns)
+    views = [grid, grid[:, ::-1], grid[::-1, :], grid[::-1, ::-1]]
+    if rows == columns:
+        views += [grid.T, grid.T[:, ::-1], grid.T[::-1, :], grid.T[::-1, ::-1]]
+    return [tuple(int(cell) for cell in view.ravel()) for view in views]
 
 
 def _lines(m: int, n: int, k: int) -> list[tuple[int, ...]]:
