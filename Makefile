@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-plies
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,learn,distributed]'
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -10,7 +10,17 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "plies"
 FRONT_ENDS = ("plies.cli", "plies.uci", "plies.gtp", "plies.web", "plies.__main__")
-GENERIC = ("search", "agents", "match.py", "play.py", "capabilities.py", "spec.py", "game.py")
+GENERIC = (
+    "search",
+    "agents",
+    "learn",
+    "match.py",
+    "play.py",
+    "mistakes.py",
+    "capabilities.py",
+    "spec.py",
+    "game.py",
+)
 LONGEST_FUNCTION = 80
 
 

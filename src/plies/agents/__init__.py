@@ -20,9 +20,12 @@ from plies.agents.registry import (
     Context,
     Option,
     agent_kind,
+    load_plugins,
     make_agent,
     register,
 )
+
+load_plugins()
 
 __all__ = [
     "AGENTS",
@@ -38,6 +41,7 @@ __all__ = [
     "RandomAgent",
     "SearchAgent",
     "agent_kind",
+    "load_plugins",
     "make_agent",
     "register",
 ]

@@ -10,11 +10,13 @@
 Traceback (most recent call last):
 ...
 plies.errors.UnknownNameError: unknown agent 'wizard' (agents: random, minimax, alphabeta, \
-expectiminimax, mcts, maxn, paranoid, engine, perfect, human)
+expectiminimax, mcts, maxn, paranoid, engine, perfect, human, az, policy)
 """
 
 from __future__ import annotations
 
+import importlib.metadata
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -48,8 +50,8 @@ raises :class:`~plies.errors.AbandonedError` when the person stops)."""
 
 @dataclass(frozen=True)
 class Option:
-    """One option of an agent kind: its type (``int``, ``number``, ``flag`` or ``choice``),
-    its default, its allowed values (a range or choices) and what it does."""
+    """One option of an agent kind: its type (``int``, ``number``, ``flag``, ``choice`` or
+    ``text``), its default, its allowed values (a range or choices) and what it does."""
 
     key: str
     kind: str
@@ -64,6 +66,9 @@ class Option:
             return options.flag(self.key, bool(self.default))
         if self.kind == "choice":
             return options.choice(self.key, self.default, self.choices)
+        if self.kind == "text":
+            text = options.text(self.key)
+            return self.default if text is None else text
         assert self.allowed is not None
         value = options.number(self.key, self.default, self.allowed)
         return None if value is None else int(value) if self.kind == "int" else value
@@ -74,6 +79,8 @@ class Option:
             return f"{self.key}=true|false"
         if self.kind == "choice":
             return f"{self.key}={'|'.join(self.choices)}"
+        if self.kind == "text":
+            return f"{self.key}=TEXT"
         return f"{self.key}={'N' if self.kind == 'int' else 'X'}"
 
 
@@ -103,6 +110,18 @@ class AgentKind:
 
 AGENTS: dict[str, AgentKind] = {}
 """Every kind of agent, by name, in the order registered."""
+
+
+PLUGINS = "plies.agents"
+"""The entry-point group of modules that register more agent kinds when imported (the
+learned agents of :mod:`plies.learn.agents`, and any other package's)."""
+
+
+def load_plugins() -> None:
+    """Import every module of the :data:`PLUGINS` entry-point group (once each)."""
+    for entry_point in importlib.metadata.entry_points(group=PLUGINS):
+        if entry_point.value not in sys.modules:
+            entry_point.load()
 
 
 def register(kind: AgentKind) -> AgentKind:

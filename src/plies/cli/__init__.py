@@ -15,12 +15,14 @@ from plies import __version__
 from plies.cli.agents import agents_command
 from plies.cli.demo import demo
 from plies.cli.effort import effort
+from plies.cli.evaluate import evaluate_command
 from plies.cli.games import games
 from plies.cli.match import match_command
 from plies.cli.perft import perft_command
 from plies.cli.play import play
 from plies.cli.search import search_command
 from plies.cli.solve import solve
+from plies.cli.train import train_command
 from plies.cli.tree import tree
 from plies.cli.uci import uci_command
 from plies.errors import AbandonedError, PliesError
@@ -38,6 +40,8 @@ for command in (
     play,
     search_command,
     match_command,
+    evaluate_command,
+    train_command,
     perft_command,
     effort,
     games,

@@ -210,7 +210,7 @@ class MCTS(Generic[S, A]):
         chance."""
         self._movers = {player: index for index, player in enumerate(game.players)}
         self._movers[CHANCE] = _CHANCE_MOVER
-        bounds = _declared_bounds(game)
+        bounds = declared_bounds(game)
         self._fixed_bounds = bounds is not None
         self._seen_low, self._seen_high = math.inf, -math.inf
         self._low, self._scale = 0.0, 1.0  # normalised value = (value - low) * scale
@@ -561,7 +561,7 @@ class MCTS(Generic[S, A]):
         return ", ".join(f"{p} {u:g}" for p, u in zip(players, outcome, strict=True))
 
 
-def _declared_bounds(game: Game[Any, Any]) -> tuple[float, float] | None:
+def declared_bounds(game: Game[Any, Any]) -> tuple[float, float] | None:
     """``game.value_bounds``, else a win/loss/draw game's loss and win utilities, else None."""
     if isinstance(game, HasValueBounds):
         low, high = game.value_bounds

@@ -1,0 +1,131 @@
+"""plies evaluate: an agent's moves on a set of positions, judged by the perfect solver."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+
+from plies.agents import make_agent
+from plies.cli.output import (
+    Number,
+    console,
+    exit_interrupted,
+    plural,
+    progress_bar,
+    until_interrupted,
+)
+from plies.errors import PliesError
+from plies.games import make_game
+from plies.mistakes import MistakeSummary, MoveVerdict, judge_moves
+from plies.solvers.sets import read_set
+from plies.spec import NumberRange, parse_spec
+
+POSITIONS = NumberRange(1, 10**9, integer=True)
+"""How many positions ``--limit`` may ask for."""
+
+SHOWN_MISTAKES = 5
+"""The mistakes the human summary lists one by one."""
+
+
+@click.command("evaluate")
+@click.argument("game_spec", metavar="GAME")
+@click.argument("spec", metavar="SPEC")
+@click.option(
+    "--set",
+    "set_file",
+    required=True,
+    metavar="FILE",
+    help="The positions, one a line: 'moves [score]' (Pons's test sets).",
+)
+@click.option("--limit", type=Number(POSITIONS), help="Only the first N lines of FILE.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the agent.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a position, then a summary.")
+def evaluate_command(
+    game_spec: str, spec: str, set_file: str, limit: int | None, seed: int, as_json: bool
+) -> None:
+    """Play SPEC once in every position of FILE and judge each move by GAME's perfect solver.
+
+    A mistake worsens the outcome (a win drawn or lost, a draw lost); an exact move keeps the
+    best solved score. Agents: random, alphabeta:depth=N, engine:time=S, mcts:iterations=N,
+    perfect.
+    """
+    game = make_game(game_spec)
+    if parse_spec(spec).name == "human":
+        raise PliesError("the agent judged is a program: use 'plies play' to play yourself")
+    agent = make_agent(spec, game, seed=seed)
+    entries = read_set(game, _read_lines(set_file)[:limit])
+    verdicts = judge_moves(game, agent, entries)
+    summary = MistakeSummary()
+    mistakes: list[MoveVerdict] = []
+    columns = (
+        TextColumn("positions"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+    )
+    began = time.perf_counter()
+    with progress_bar(*columns) as bar, until_interrupted() as interruption:
+        task = bar.add_task("", total=len(entries))
+        for verdict in verdicts:
+            summary = summary.add(verdict)
+            if verdict.mistake:
+                mistakes.append(verdict)
+            if as_json:
+                click.echo(json.dumps(verdict.to_json()))
+            bar.update(task, advance=1, description=plural(summary.mistakes, "mistake"))
+    seconds = time.perf_counter() - began
+    if as_json:
+        report = {"game": game_spec, "agent": spec, "set": set_file, **summary.to_json()}
+        report.update(seconds=round(seconds, 3), complete=not interruption.happened)
+        click.echo(json.dumps(report))
+    else:
+        _print_summary(game_spec, spec, set_file, summary, mistakes, seconds)
+    if interruption.happened:
+        exit_interrupted(f"{summary.positions} of {len(entries)} positions judged")
+
+
+def _read_lines(path: str) -> list[str]:
+    """The lines of a set file."""
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise PliesError(f"cannot read {path!r}: {error}") from None
+
+
+def _print_summary(
+    game_spec: str,
+    spec: str,
+    set_file: str,
+    summary: MistakeSummary,
+    mistakes: list[MoveVerdict],
+    seconds: float,
+) -> None:
+    """Counts and rates, the first mistakes one by one, and the time taken."""
+    out = console()
+    out.print(
+        f"[bold]{escape(spec)}[/bold] at {escape(game_spec)} on "
+        f"{plural(summary.positions, 'position')} of {escape(Path(set_file).name)}"
+    )
+    out.print(
+        f"  mistakes  [bold]{summary.mistakes:>5,}[/bold]  {summary.mistake_rate:6.1%}"
+        "  (the outcome worsened: a win drawn or lost, a draw lost)"
+    )
+    out.print(
+        f"  exact     [bold]{summary.exact:>5,}[/bold]  {summary.exact_rate:6.1%}"
+        "  (the best solved score kept)"
+    )
+    for verdict in mistakes[:SHOWN_MISTAKES]:
+        out.print(
+            f"  line {verdict.line}: {escape(verdict.move)} (score {verdict.score}) in "
+            f"{escape(verdict.moves)}; best {' '.join(verdict.best_moves)} "
+            f"(score {verdict.best_score})"
+        )
+    if len(mistakes) > SHOWN_MISTAKES:
+        out.print(f"  ... and {plural(len(mistakes) - SHOWN_MISTAKES, 'more mistake')}")
+    mean = seconds / summary.positions if summary.positions else 0.0
+    out.print(f"{seconds:.2f} s ({mean:.3f} s a position)")

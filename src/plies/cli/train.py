@@ -1,0 +1,174 @@
+"""plies train: AlphaZero-style self-play training into a run folder, resumable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from plies.cli.output import Number, exit_interrupted, progress_bar, until_interrupted
+from plies.errors import PliesError
+from plies.games import make_game
+from plies.learn import DEVICES
+from plies.spec import NumberRange
+
+COUNT = NumberRange(1, 1_000_000, integer=True)
+SMALL = NumberRange(0, 10_000, integer=True)
+FRACTION = NumberRange(0, 1)
+RATE = NumberRange(0, 1, above_minimum=True)
+TRUNK = NumberRange(1, 512, integer=True)
+
+
+def _learning() -> Any:
+    try:
+        from plies.learn import training
+    except ImportError:
+        raise PliesError("training needs PyTorch: pip install 'plies[learn]'") from None
+    return training
+
+
+@click.command("train")
+@click.argument("game_spec", metavar="GAME", required=False)
+@click.option("--out", type=click.Path(path_type=Path), help="The new run's folder.")
+@click.option("--resume", type=click.Path(path_type=Path), help="Continue the run in this folder.")
+@click.option("--generations", type=Number(COUNT), default=10, show_default=True)
+@click.option("--games", type=Number(COUNT), default=64, show_default=True, help="Per generation.")
+@click.option("--simulations", type=Number(COUNT), default=100, show_default=True)
+@click.option("--workers", type=Number(NumberRange(1, 256, integer=True)), default=1)
+@click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
+@click.option("--ray", "ray_address", help="Self-play in Ray actors: ADDRESS or auto.")
+@click.option("--blocks", type=Number(TRUNK), help="Residual blocks [default: per board].")
+@click.option("--filters", type=Number(TRUNK), help="Filters per block [default: per board].")
+@click.option("--parallel", type=Number(NumberRange(1, 4096, integer=True)), default=32)
+@click.option("--steps", type=Number(COUNT), help="Gradient steps a generation.")
+@click.option("--batch-size", type=Number(NumberRange(1, 65536, integer=True)), default=256)
+@click.option("--lr", type=Number(RATE), default=1e-3, show_default=True)
+@click.option("--window", type=Number(NumberRange(1, 1000, integer=True)), default=4)
+@click.option("--value-mix", type=Number(FRACTION), default=0.0, show_default=True)
+@click.option("--augment/--no-augment", default=True, show_default=True)
+@click.option("--eval-games", type=Number(SMALL), default=20, show_default=True)
+@click.option("--eval-positions", type=Number(SMALL), default=50, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+def train_command(
+    game_spec: str | None,
+    out: Path | None,
+    resume: Path | None,
+    generations: int,
+    workers: int,
+    device: str,
+    ray_address: str | None,
+    **settings: Any,
+) -> None:
+    """Train GAME by self-play into the folder --out (or --resume one), a generation at a time.
+
+    Each generation plays --games games with --simulations PUCT simulations a move (in
+    --workers processes, or Ray actors with --ray), trains the network on the last --window
+    generations, saves a checkpoint and a metrics line, and scores the network.
+    Ctrl-C stops; --resume DIR continues with nothing lost but the games in flight.
+    """
+    training = _learning()
+    from plies.learn.checkpoint import resolve_device
+
+    where = resolve_device(device)
+    if (out is None) == (resume is None):
+        raise PliesError("give either --out DIR (a new run) or --resume DIR")
+    if resume is not None:
+        if game_spec is not None:
+            raise PliesError("--resume takes the game from the run's config.json; drop GAME")
+        run = training.open_run(resume, make_game)
+    else:
+        if game_spec is None:
+            raise PliesError("name the GAME to train (e.g. plies train tictactoe --out DIR)")
+        assert out is not None
+        run = _new_run(training, game_spec, out, settings)
+    pool = _pool(where, workers, ray_address)
+    _train(training, run, generations, pool, where)
+
+
+def _new_run(training: Any, spec: str, out: Path, settings: dict[str, Any]) -> Any:
+    from plies.capabilities import HasTensorEncoding, require
+    from plies.learn.network import NetShape
+    from plies.learn.selfplay import SelfPlayConfig
+
+    game = make_game(spec)
+    shape = NetShape.for_game(
+        require(game, HasTensorEncoding, "training"),
+        blocks=settings["blocks"],
+        filters=settings["filters"],
+    )
+    config = training.TrainingConfig(
+        games=settings["games"],
+        parallel=settings["parallel"],
+        steps=settings["steps"],
+        batch_size=settings["batch_size"],
+        learning_rate=settings["lr"],
+        window=settings["window"],
+        value_mix=settings["value_mix"],
+        augment=settings["augment"],
+        eval_games=settings["eval_games"],
+        eval_positions=settings["eval_positions"],
+    )
+    selfplay = SelfPlayConfig(simulations=settings["simulations"])
+    return training.create_run(out, game, spec, shape, selfplay, config, settings["seed"])
+
+
+def _pool(device: Any, workers: int, ray_address: str | None) -> Any:
+    from plies.learn import workers as pools
+
+    if ray_address is not None:
+        return pools.RayPool(ray_address, workers)
+    if workers == 1:
+        return pools.InProcessPool(device)
+    return pools.ProcessPool(workers)
+
+
+def _train(training: Any, run: Any, generations: int, pool: Any, device: Any) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    from plies.learn.assess import assess_generation, sample_positions
+
+    positions = sample_positions(run.game, run.training.eval_positions, run.seed)
+
+    def evaluate(game: Any, checkpoint: Path, generation: int) -> dict[str, Any]:
+        return assess_generation(
+            game, checkpoint, run.training.eval_games, positions, run.selfplay.simulations, 0
+        )
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
+        reporter = _RichReporter(bar)
+        training.train(run, generations, pool, device, evaluate, reporter)
+    pool.close()
+    last = run.last_generation()
+    click.echo(f"run {run.directory}: generation {last} of {generations} saved")
+    if stop.happened:
+        exit_interrupted(f"resume with: plies train --resume {run.directory}")
+
+
+class _RichReporter:
+    """Progress bars for the games and the gradient steps, a line per generation."""
+
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+        self.games_task = bar.add_task("self-play games", total=1)
+        self.steps_task = bar.add_task("training steps", total=1)
+        self.label = ""
+
+    def generation(self, generation: int, total: int) -> None:
+        self.label = f"generation {generation}/{total}"
+
+    def games(self, done: int, total: int) -> None:
+        self.bar.update(self.games_task, completed=done, total=total, description=self.label)
+
+    def steps(self, done: int, total: int) -> None:
+        self.bar.update(self.steps_task, completed=done, total=total)
+
+    def finished(self, metrics: dict[str, Any]) -> None:
+        figures = ", ".join(f"{k} {v}" for k, v in (metrics.get("evaluation") or {}).items())
+        self.bar.console.print(
+            f"generation {metrics['generation']}: {metrics['games']} games, "
+            f"{metrics['simulations_per_second']} simulations/s, policy loss "
+            f"{metrics['policy_loss']}, value loss {metrics['value_loss']}"
+            + (f"; {figures}" if figures else "")
+        )

@@ -1,0 +1,85 @@
+"""The learned agents' entries in the agent table: ``az`` and ``policy``. PyTorch is imported
+only when one is built, so the table lists them where PyTorch is not installed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from plies.agents.registry import Agent, AgentKind, Context, Option, register
+from plies.errors import PliesError
+from plies.game import Game
+from plies.learn import DEVICES
+from plies.spec import SECONDS, NumberRange
+
+SIMULATIONS = NumberRange(1, 1_000_000, integer=True)
+C_PUCT = NumberRange(0, 100, above_minimum=True)
+LEAVES = NumberRange(1, 256, integer=True)
+
+MODEL = Option(
+    "model", "text", "a checkpoint file, or a shipped model's name (default: the game's name)"
+)
+DEVICE = Option("device", "choice", "where the network runs", "auto", choices=DEVICES)
+
+
+def _players() -> Any:
+    try:
+        from plies.learn import players
+    except ImportError:
+        raise PliesError("learned agents need PyTorch: pip install 'plies[learn]'") from None
+    return players
+
+
+def _az(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    players = _players()
+    from plies.learn.network import POLICY_VALUE
+    from plies.learn.puct import PUCTConfig
+
+    checkpoint = players.load_model(
+        game, values["model"] or game.name, (POLICY_VALUE,), values["device"]
+    )
+    config = PUCTConfig(c_puct=values["c"], leaves_per_tree=values["leaves"])
+    agent: Agent = players.AZAgent(
+        game,
+        checkpoint,
+        context.name,
+        values["simulations"],
+        values["time"],
+        config,
+        context.seed,
+    )
+    return agent
+
+
+def _policy(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    players = _players()
+    checkpoint = players.load_model(
+        game, values["model"] or game.name, players.KINDS_FOR_POLICY, values["device"]
+    )
+    agent: Agent = players.PolicyAgent(game, checkpoint, context.name)
+    return agent
+
+
+register(
+    AgentKind(
+        "az",
+        "AlphaZero: PUCT search guided by a policy-value network (800 simulations a move)",
+        (
+            MODEL,
+            Option("simulations", "int", "simulations a move", 800, SIMULATIONS),
+            Option("time", "number", "seconds a move (instead of simulations)", None, SECONDS),
+            Option("c", "number", "c_puct, the weight of the priors", 1.5, C_PUCT),
+            Option("leaves", "int", "leaves per network call (virtual loss)", 8, LEAVES),
+            DEVICE,
+        ),
+        _az,
+    )
+)
+register(
+    AgentKind(
+        "policy",
+        "a network's own choice, no search (policy-value or action-value network)",
+        (MODEL, DEVICE),
+        _policy,
+    )
+)

@@ -1,0 +1,136 @@
+"""Network checkpoints: the weights with what they were made for (game, tensor shape, network
+shape), written atomically and checked on loading, so a checkpoint of another game, board size
+or network shape is refused with one line instead of failing inside PyTorch.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from plies.capabilities import HasTensorEncoding
+from plies.errors import CheckpointError, DeviceError, SpecError
+from plies.game import Game
+from plies.learn import DEVICES
+from plies.learn.network import NetShape, build_network
+
+FORMAT = "plies-network-1"
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A loaded network (in eval mode, on its device) and its metadata."""
+
+    network: nn.Module
+    shape: NetShape
+    game: str
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+def resolve_device(name: str) -> torch.device:
+    """``auto`` (CUDA when present, else CPU), ``cpu`` or ``cuda``; a
+    :class:`DeviceError` for an unknown name or an absent GPU."""
+    if name not in DEVICES:
+        raise DeviceError(f"unknown device {name!r} (devices: {', '.join(DEVICES)})")
+    if name == "cuda" and not torch.cuda.is_available():
+        raise DeviceError("device 'cuda' asked for, but PyTorch sees no CUDA GPU here")
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def game_identity(game: Game[Any, Any]) -> str:
+    """What a checkpoint records of its game: the name and options (``ConnectFour(width=7,
+    height=6, k=4)``)."""
+    return repr(game)
+
+
+def write_atomically(path: Path, write: Any) -> None:
+    """Call ``write(file)`` on a temporary file beside ``path``, then rename it into place: a
+    reader sees the old file or the whole new one, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            write(file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def save_checkpoint(
+    path: Path, network: nn.Module, shape: NetShape, game: Game[Any, Any], **info: Any
+) -> None:
+    """Write ``network`` with its shape, game and ``info`` (JSON-like values) to ``path``."""
+    state = {k: v.detach().cpu() for k, v in network.state_dict().items()}
+    payload = {
+        "format": FORMAT,
+        "game": game_identity(game),
+        "shape": shape.to_json(),
+        "info": info,
+        "weights": state,
+    }
+    write_atomically(path, lambda file: torch.save(payload, file))
+
+
+def load_checkpoint(
+    path: Path | str, game: Game[Any, Any], kind: str, device: torch.device | None = None
+) -> Checkpoint:
+    """The network saved at ``path`` for ``game``, of head ``kind``, in eval mode; a
+    :class:`CheckpointError` naming the problem when the file is missing, unreadable, or made
+    for another game, board size, head or shape."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {str(path)!r} does not exist")
+    payload = _read_payload(path)
+    where = f"checkpoint {str(path)!r}"
+    if payload.get("game") != game_identity(game):
+        raise CheckpointError(f"{where} is for {payload.get('game')}, not {game_identity(game)}")
+    try:
+        shape = NetShape(**payload["shape"])
+    except (TypeError, KeyError, SpecError) as error:
+        raise CheckpointError(f"{where} has an unreadable network shape ({error})") from None
+    if shape.kind != kind:
+        raise CheckpointError(f"{where} holds a {shape.kind} network; this needs {kind}")
+    if not isinstance(game, HasTensorEncoding) or shape != NetShape.for_game(
+        game, kind, shape.blocks, shape.filters, shape.bins
+    ):
+        raise CheckpointError(f"{where}: its tensor shape does not match {game_identity(game)}")
+    network = build_network(shape)
+    try:
+        network.load_state_dict(payload["weights"])
+    except (RuntimeError, KeyError, TypeError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise CheckpointError(f"{where}: its weights do not fit its shape ({first})") from None
+    network.to(device or torch.device("cpu")).eval()
+    return Checkpoint(network, shape, payload["game"], dict(payload.get("info") or {}))
+
+
+def _read_payload(path: Path) -> dict[str, Any]:
+    where = f"checkpoint {str(path)!r}"
+    try:
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+    except (
+        pickle.UnpicklingError,
+        zipfile.BadZipFile,
+        RuntimeError,
+        EOFError,
+        ValueError,
+        OSError,
+    ) as error:
+        first = str(error).strip().splitlines()[0][:120] if str(error).strip() else ""
+        raise CheckpointError(f"{where} is not a plies network checkpoint ({first})") from None
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        raise CheckpointError(f"{where} is not a plies network checkpoint ({FORMAT})")
+    return payload

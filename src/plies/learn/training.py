@@ -1,0 +1,399 @@
+"""Training by self-play, generation after generation (AlphaZero's loop, Silver et al. 2018):
+the latest network plays games against itself, the network trains on a window of the latest
+generations' positions (policy cross-entropy against the search's visit counts plus squared
+error of the value against the game result), and the new network is saved.
+
+A run is a folder, written atomically as it goes, so a run stopped at any point (Ctrl-C, a
+crash, a new machine) resumes with nothing lost but the games in flight:
+
+- ``config.json``: the game, network shape, settings and seed;
+- ``checkpoints/gen-NNNN.pt``: the network (and optimiser) after generation N (0: untrained);
+- ``replay/gen-NNNN/chunk-CCCC.npz``: generation N's self-play positions, a chunk of games at
+  a time, each chunk with its own fixed seeds;
+- ``metrics.jsonl``: one line per generation (losses, speed, evaluation).
+
+Every random choice comes from the run's seed, the generation and the chunk, so a run stopped
+and resumed ends with exactly the data and networks of one that was never stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from plies import __version__
+from plies.capabilities import HasTensorEncoding, Symmetry, require
+from plies.errors import RunFolderError, SpecError
+from plies.game import Game
+from plies.learn.checkpoint import (
+    game_identity,
+    load_checkpoint,
+    save_checkpoint,
+    write_atomically,
+)
+from plies.learn.network import POLICY_VALUE, NetShape, build_network
+from plies.learn.selfplay import SelfPlayConfig, SelfPlayData
+from plies.learn.workers import Chunk, Network, SelfPlayPool
+
+FORMAT = "plies-run-1"
+MAX_GAMES = 1_000_000
+MAX_GENERATIONS = 100_000
+REUSE = 8
+"""Default gradient steps: enough for each new position to be drawn about this many times."""
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """Per generation: ``games`` of self-play, ``parallel`` of them at once in a chunk, then
+    ``steps`` gradient steps (None: enough to draw each new position :data:`REUSE` times) on
+    batches drawn from the last ``window`` generations, each position turned by a random board symmetry
+    when ``augment``; the value target mixes the game result with the root's search value by
+    ``value_mix``. The network alone is then scored over ``eval_games`` against random moves
+    and, for games with a perfect solver, on ``eval_positions`` fixed positions."""
+
+    games: int = 64
+    parallel: int = 32
+    steps: int | None = None
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    window: int = 4
+    value_mix: float = 0.0
+    augment: bool = True
+    eval_games: int = 20
+    eval_positions: int = 0
+
+    def __post_init__(self) -> None:
+        checks = (
+            (1 <= self.games <= MAX_GAMES, f"games={self.games} must be 1 to {MAX_GAMES}"),
+            (1 <= self.parallel <= 4096, f"parallel={self.parallel} must be 1 to 4096"),
+            (self.steps is None or 1 <= self.steps <= 10**7, f"steps={self.steps} out of range"),
+            (1 <= self.batch_size <= 65536, f"batch size={self.batch_size} must be 1 to 65536"),
+            (0 < self.learning_rate <= 1, f"learning rate={self.learning_rate} must be in (0, 1]"),
+            (0 <= self.weight_decay <= 1, f"weight decay={self.weight_decay} must be 0 to 1"),
+            (1 <= self.window <= 1000, f"window={self.window} must be 1 to 1000 generations"),
+            (0 <= self.value_mix <= 1, f"value mix={self.value_mix} must be 0 to 1"),
+            (0 <= self.eval_games <= 10_000, f"eval games={self.eval_games} must be 0 to 10000"),
+            (0 <= self.eval_positions <= 10_000, "eval positions must be 0 to 10000"),
+        )
+        for ok, message in checks:
+            if not ok:
+                raise SpecError(message)
+
+
+class Reporter:
+    """What a run tells its front end; every method does nothing here."""
+
+    def generation(self, generation: int, total: int) -> None: ...
+
+    def games(self, done: int, total: int) -> None: ...
+
+    def steps(self, done: int, total: int) -> None: ...
+
+    def finished(self, metrics: dict[str, Any]) -> None: ...
+
+
+Evaluate = Callable[[Game[Any, Any], Path, int], dict[str, Any]]
+"""``evaluate(game, checkpoint, generation)``: the evaluation figures of a generation."""
+
+
+@dataclass
+class Run:
+    """A run folder and its settings."""
+
+    directory: Path
+    game: Game[Any, Any]
+    spec: str
+    shape: NetShape
+    selfplay: SelfPlayConfig
+    training: TrainingConfig
+    seed: int
+
+    @property
+    def encoding(self) -> HasTensorEncoding:
+        return require(self.game, HasTensorEncoding, "training")
+
+    def checkpoint(self, generation: int) -> Path:
+        return self.directory / "checkpoints" / f"gen-{generation:04d}.pt"
+
+    def chunk_file(self, generation: int, chunk: int) -> Path:
+        return self.directory / "replay" / f"gen-{generation:04d}" / f"chunk-{chunk:04d}.npz"
+
+    @property
+    def metrics_file(self) -> Path:
+        return self.directory / "metrics.jsonl"
+
+    def chunks(self, generation: int) -> list[Chunk]:
+        """Generation ``generation``'s chunks; game i's seed depends on (seed, generation, i)."""
+        games, size = self.training.games, self.training.parallel
+        seeds = [_seed(self.seed, generation, i) for i in range(games)]
+        return [
+            Chunk(c, generation, tuple(seeds[c * size : (c + 1) * size]))
+            for c in range(math.ceil(games / size))
+        ]
+
+    def last_generation(self) -> int:
+        """The newest generation with a checkpoint (-1: none yet)."""
+        found = [int(p.stem[4:]) for p in (self.directory / "checkpoints").glob("gen-*.pt")]
+        return max(found, default=-1)
+
+    def metrics(self) -> list[dict[str, Any]]:
+        if not self.metrics_file.is_file():
+            return []
+        lines = self.metrics_file.read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def config_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "game": self.spec,
+            "game_identity": game_identity(self.game),
+            "network": self.shape.to_json(),
+            "selfplay": self.selfplay.to_json(),
+            "training": asdict(self.training),
+            "seed": self.seed,
+            "plies": __version__,
+        }
+
+
+def _seed(*parts: int) -> int:
+    return int(np.random.SeedSequence(list(parts)).generate_state(1)[0])
+
+
+def create_run(
+    directory: Path,
+    game: Game[Any, Any],
+    spec: str,
+    shape: NetShape,
+    selfplay: SelfPlayConfig,
+    training: TrainingConfig,
+    seed: int,
+) -> Run:
+    """A new run folder (refused when ``directory`` already holds files)."""
+    require(game, HasTensorEncoding, "training")
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise RunFolderError(
+            f"{str(directory)!r} already exists and is not empty; "
+            "resume a run with --resume, or choose a new folder"
+        )
+    run = Run(directory, game, spec, shape, selfplay, training, seed)
+    text = json.dumps(run.config_json(), indent=2) + "\n"
+    write_atomically(directory / "config.json", lambda f: f.write(text.encode()))
+    torch.manual_seed(seed)
+    network = build_network(shape)
+    optimiser = _optimiser(network, training)
+    save_checkpoint(
+        run.checkpoint(0), network, shape, game, generation=0, optimiser=optimiser.state_dict()
+    )
+    return run
+
+
+def open_run(directory: Path, make_game: Callable[[str], Game[Any, Any]]) -> Run:
+    """The run in ``directory``, its game rebuilt from the spec it was started with."""
+    config_file = directory / "config.json"
+    if not config_file.is_file():
+        raise RunFolderError(f"{str(directory)!r} is not a training run (no config.json)")
+    try:
+        config = json.loads(config_file.read_text(encoding="utf-8"))
+        if config.get("format") != FORMAT:
+            raise ValueError(f"format is not {FORMAT}")
+        game = make_game(config["game"])
+        run = Run(
+            directory,
+            game,
+            config["game"],
+            NetShape(**config["network"]),
+            SelfPlayConfig(**config["selfplay"]),
+            TrainingConfig(**config["training"]),
+            int(config["seed"]),
+        )
+    except (ValueError, KeyError, TypeError) as error:
+        raise RunFolderError(
+            f"{str(config_file)!r} is not a readable run configuration ({error})"
+        ) from None
+    if run.last_generation() < 0:
+        raise RunFolderError(f"{str(directory)!r} has no checkpoint: start a new run instead")
+    return run
+
+
+def _optimiser(network: nn.Module, training: TrainingConfig) -> torch.optim.Optimizer:
+    return torch.optim.AdamW(
+        network.parameters(), lr=training.learning_rate, weight_decay=training.weight_decay
+    )
+
+
+def train(
+    run: Run,
+    generations: int,
+    pool: SelfPlayPool,
+    device: torch.device,
+    evaluate: Evaluate | None = None,
+    reporter: Reporter | None = None,
+) -> list[dict[str, Any]]:
+    """Run generations up to ``generations`` (resuming after the last checkpoint) and return
+    the metrics of those it ran. Stopping it at any point loses only the games in flight."""
+    if not 1 <= generations <= MAX_GENERATIONS:
+        raise SpecError(f"generations={generations} must be 1 to {MAX_GENERATIONS}")
+    reporter = reporter or Reporter()
+    done: list[dict[str, Any]] = []
+    for generation in range(run.last_generation() + 1, generations + 1):
+        reporter.generation(generation, generations)
+        metrics = run_generation(run, generation, pool, device, evaluate, reporter)
+        reporter.finished(metrics)
+        done.append(metrics)
+    return done
+
+
+def run_generation(
+    run: Run,
+    generation: int,
+    pool: SelfPlayPool,
+    device: torch.device,
+    evaluate: Evaluate | None,
+    reporter: Reporter,
+) -> dict[str, Any]:
+    """Self-play with the previous network, training, checkpoint, evaluation, metrics."""
+    previous = load_checkpoint(run.checkpoint(generation - 1), run.game, POLICY_VALUE, device)
+    data = _self_play(run, generation, previous.network, pool, reporter)
+    first = max(1, generation - run.training.window + 1)
+    window = [_generation_data(run, g) for g in range(first, generation)] + [data]
+    network = previous.network
+    optimiser = _optimiser(network, run.training)
+    if "optimiser" in previous.info:
+        optimiser.load_state_dict(previous.info["optimiser"])
+    losses = train_network(run, generation, network, optimiser, window, device, reporter)
+    save_checkpoint(
+        run.checkpoint(generation),
+        network,
+        run.shape,
+        run.game,
+        generation=generation,
+        optimiser=optimiser.state_dict(),
+    )
+    network.eval()
+    metrics: dict[str, Any] = {
+        "generation": generation,
+        "games": data.games,
+        "positions": len(data.outcomes),
+        "window_positions": sum(len(d.outcomes) for d in window),
+        "selfplay_seconds": round(data.seconds, 3),
+        "simulations_per_second": round(data.simulations / max(data.seconds, 1e-9)),
+        "first_wins": data.first_wins,
+        "second_wins": data.second_wins,
+        "draws": data.draws,
+        **losses,
+    }
+    if evaluate is not None:
+        metrics["evaluation"] = evaluate(run.game, run.checkpoint(generation), generation)
+    _append_metrics(run, metrics)
+    return metrics
+
+
+def _self_play(
+    run: Run, generation: int, network: nn.Module, pool: SelfPlayPool, reporter: Reporter
+) -> SelfPlayData:
+    """The generation's data: chunks already on disk are kept, the others played and saved
+    one by one as they finish."""
+    chunks = run.chunks(generation)
+    missing = [c for c in chunks if not run.chunk_file(generation, c.index).is_file()]
+    total = run.training.games
+    played = total - sum(len(c.seeds) for c in missing)
+    reporter.games(played, total)
+    if missing:
+        weights = {k: v.detach().cpu() for k, v in network.state_dict().items()}
+        shared = Network(run.game, run.shape, weights, generation - 1)
+        for chunk, data in pool.play(shared, missing, run.selfplay):
+            path = run.chunk_file(generation, chunk.index)
+            write_atomically(path, lambda f, d=data: np.savez_compressed(f, **d.arrays()))
+            played += len(chunk.seeds)
+            reporter.games(played, total)
+    return _generation_data(run, generation)
+
+
+def _generation_data(run: Run, generation: int) -> SelfPlayData:
+    parts = []
+    for chunk in run.chunks(generation):
+        with np.load(run.chunk_file(generation, chunk.index)) as arrays:
+            parts.append(SelfPlayData.from_arrays(arrays))
+    return SelfPlayData.concatenate(parts)
+
+
+def train_network(
+    run: Run,
+    generation: int,
+    network: nn.Module,
+    optimiser: torch.optim.Optimizer,
+    window: list[SelfPlayData],
+    device: torch.device,
+    reporter: Reporter,
+) -> dict[str, float]:
+    """Gradient steps on random batches of the window; returns the mean losses."""
+    training = run.training
+    data = SelfPlayData.concatenate(window)
+    new = len(window[-1].outcomes)
+    steps = training.steps or max(1, math.ceil(REUSE * new / training.batch_size))
+    rng = np.random.default_rng(_seed(run.seed, generation, 1))
+    torch.manual_seed(_seed(run.seed, generation, 2))
+    symmetries = run.encoding.symmetries() if training.augment else []
+    network.train()
+    totals = np.zeros(2)
+    for step in range(steps):
+        chosen = rng.integers(0, len(data.outcomes), training.batch_size)
+        planes, policies = data.planes[chosen].astype(np.float32), data.policies[chosen]
+        if symmetries:
+            planes, policies = augment(planes, policies, symmetries, rng)
+        target = (1 - training.value_mix) * data.outcomes[chosen] + training.value_mix * (
+            data.values[chosen]
+        )
+        logits, values = network(torch.from_numpy(planes).to(device))
+        policy_loss = (
+            -(torch.from_numpy(policies).to(device) * torch.log_softmax(logits, dim=1))
+            .sum(1)
+            .mean()
+        )
+        value_loss = torch.mean((values - torch.from_numpy(target).to(device)) ** 2)
+        optimiser.zero_grad()
+        (policy_loss + value_loss).backward()  # type: ignore[no-untyped-call]
+        optimiser.step()
+        totals += (policy_loss.item(), value_loss.item())
+        reporter.steps(step + 1, steps)
+    return {
+        "steps": steps,
+        "policy_loss": round(float(totals[0] / steps), 5),
+        "value_loss": round(float(totals[1] / steps), 5),
+    }
+
+
+def augment(
+    planes: np.ndarray,
+    policies: np.ndarray,
+    symmetries: list[Symmetry] | Any,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each position and its policy turned by a symmetry drawn at random."""
+    count, channels = planes.shape[:2]
+    flat = planes.reshape(count, channels, -1)
+    drawn = rng.integers(0, len(symmetries), count)
+    out_planes, out_policies = np.empty_like(flat), np.empty_like(policies)
+    for s, symmetry in enumerate(symmetries):
+        rows = drawn == s
+        out_planes[rows] = flat[rows][:, :, list(symmetry.cells)]
+        out_policies[rows] = policies[rows][:, list(symmetry.actions)]
+    return out_planes.reshape(planes.shape), out_policies
+
+
+def _append_metrics(run: Run, metrics: dict[str, Any]) -> None:
+    """Rewrite ``metrics.jsonl`` with this generation's line (dropping any stale line of the
+    same or a later generation), atomically."""
+    lines = [m for m in run.metrics() if m.get("generation", 0) < metrics["generation"]]
+    lines.append(metrics)
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    write_atomically(run.metrics_file, lambda f: f.write(text.encode()))

@@ -1,0 +1,160 @@
+"""Where self-play runs: in this process, in worker processes on this machine, or in Ray actors
+on a cluster. Each runs the same task, a :class:`Chunk` of games with fixed seeds, and hands its
+data back to the driver, which alone writes the run folder.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import torch
+
+from plies.errors import PliesError, SpecError
+from plies.game import Game
+from plies.learn.evaluator import NetworkEvaluator, one_thread
+from plies.learn.network import NetShape, build_network
+from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
+
+MAX_WORKERS = 256
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``seeds`` of generation ``generation``, played with the network ``weights``."""
+
+    index: int
+    generation: int
+    seeds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Network:
+    """What a worker needs to rebuild the network: its shape and weights (CPU tensors)."""
+
+    game: Game[Any, Any]
+    shape: NetShape
+    weights: dict[str, torch.Tensor]
+    generation: int
+
+
+_BUILT: dict[str, Any] = {}
+
+
+def play_chunk(network: Network, chunk: Chunk, config: SelfPlayConfig, device: str) -> SelfPlayData:
+    """Play ``chunk`` with ``network``; the network is built once per worker and generation."""
+    if _BUILT.get("generation") != (network.generation, device):
+        model = build_network(network.shape)
+        model.load_state_dict(network.weights)
+        model.to(device).eval()
+        _BUILT.update(generation=(network.generation, device), model=model)
+    evaluator = NetworkEvaluator(network.game, _BUILT["model"], torch.device(device))  # type: ignore[arg-type]
+    return play_games(network.game, evaluator, chunk.seeds, config)
+
+
+class SelfPlayPool(Protocol):
+    """Plays chunks and yields ``(chunk, data)`` as each finishes, in any order."""
+
+    def play(
+        self, network: Network, chunks: Sequence[Chunk], config: SelfPlayConfig
+    ) -> Iterator[tuple[Chunk, SelfPlayData]]: ...
+
+    def close(self) -> None: ...
+
+
+class InProcessPool:
+    """Self-play in this process, on ``device`` (the only pool that uses a GPU)."""
+
+    def __init__(self, device: torch.device) -> None:
+        self.device = str(device)
+
+    def play(
+        self, network: Network, chunks: Sequence[Chunk], config: SelfPlayConfig
+    ) -> Iterator[tuple[Chunk, SelfPlayData]]:
+        for chunk in chunks:
+            with one_thread():
+                data = play_chunk(network, chunk, config, self.device)
+            yield chunk, data
+
+    def close(self) -> None:
+        _BUILT.clear()
+
+
+def _one_thread() -> None:
+    torch.set_num_threads(1)
+
+
+class ProcessPool:
+    """``workers`` processes on this machine (spawned, one PyTorch thread each)."""
+
+    def __init__(self, workers: int) -> None:
+        if not 1 <= workers <= MAX_WORKERS:
+            raise SpecError(f"workers={workers} must be 1 to {MAX_WORKERS}")
+        self.executor = concurrent.futures.ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_one_thread
+        )
+
+    def play(
+        self, network: Network, chunks: Sequence[Chunk], config: SelfPlayConfig
+    ) -> Iterator[tuple[Chunk, SelfPlayData]]:
+        futures = {
+            self.executor.submit(play_chunk, network, chunk, config, "cpu"): chunk
+            for chunk in chunks
+        }
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                yield futures[future], future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+class RayPool:
+    """``workers`` Ray actors on the cluster at ``address`` (``auto``: the running one, or a
+    local instance when there is none); the driver alone writes results."""
+
+    def __init__(self, address: str, workers: int) -> None:
+        if not 1 <= workers <= MAX_WORKERS:
+            raise SpecError(f"workers={workers} must be 1 to {MAX_WORKERS}")
+        try:
+            import ray
+        except ImportError:
+            raise PliesError("--ray needs Ray: pip install 'plies[distributed]'") from None
+        if not ray.is_initialized():
+            ray.init(address=None if address == "auto" else address, log_to_driver=False)
+        actor = ray.remote(num_cpus=1)(_RayWorker)
+        self.ray = ray
+        self.actors: list[Any] = [actor.remote() for _ in range(workers)]
+
+    def play(
+        self, network: Network, chunks: Sequence[Chunk], config: SelfPlayConfig
+    ) -> Iterator[tuple[Chunk, SelfPlayData]]:
+        shared = self.ray.put(network)
+        pending = {
+            self.actors[i % len(self.actors)].play.remote(shared, chunk, config): chunk
+            for i, chunk in enumerate(chunks)
+        }
+        while pending:
+            done, _ = self.ray.wait(list(pending), num_returns=1)
+            for reference in done:
+                yield pending.pop(reference), self.ray.get(reference)
+
+    def close(self) -> None:
+        for actor in self.actors:
+            self.ray.kill(actor)
+
+
+class _RayWorker:
+    """A Ray actor playing chunks on its CPU."""
+
+    def __init__(self) -> None:
+        _one_thread()
+
+    def play(self, network: Network, chunk: Chunk, config: SelfPlayConfig) -> SelfPlayData:
+        return play_chunk(network, chunk, config, "cpu")

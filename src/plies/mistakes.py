@@ -1,0 +1,165 @@
+"""An agent's moves judged by perfect play: on each position of a set, the agent plays one move
+and the game's perfect solver scores every move there.
+
+A move is *exact* when it keeps the position's best solved score, a *mistake* when its outcome
+(the sign of its score: win, draw or loss for the mover) is worse than the best outcome
+available: a won position drawn or lost, a drawn one lost. An exact move is never a mistake; a
+slower win is neither. The solver is reached only through the game's
+:class:`~plies.capabilities.HasPerfectSolver`, so the judge serves any game that has one.
+
+>>> from plies.agents import make_agent
+>>> from plies.games import make_game
+>>> from plies.solvers.sets import read_set
+>>> game = make_game("connect4")
+>>> positions = read_set(game, ["2252576253462244111563365343671351441"])
+>>> [verdict] = judge_moves(game, make_agent("perfect", game), positions)
+>>> verdict.move, verdict.best_moves, verdict.best_score, verdict.mistake, verdict.exact
+('6', ['6'], -1, False, True)
+>>> summarise_verdicts([verdict]).to_json()
+{'positions': 1, 'mistakes': 0, 'exact': 1, 'mistake_rate': 0.0, 'exact_rate': 1.0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from plies.agents import Agent
+from plies.capabilities import HasPerfectSolver, require
+from plies.errors import GameOverError, IllegalMoveError, ParseError, UnsupportedGameError
+from plies.game import Game
+from plies.solvers.base import PerfectSolver
+from plies.solvers.sets import SetEntry
+
+PURPOSE = "judging moves by perfect play"
+
+
+@dataclass(frozen=True)
+class MoveVerdict:
+    """The agent's ``move`` in the position ``moves`` (line ``line`` of its set), in the game's
+    notation, beside the ``best_moves``; ``score`` and ``best_score`` are the solver's, from the
+    mover's point of view."""
+
+    line: int
+    moves: str
+    move: str
+    best_moves: list[str]
+    mistake: bool
+    exact: bool
+    score: int
+    best_score: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as a JSON-ready dict, one key per field."""
+        return {
+            "line": self.line,
+            "moves": self.moves,
+            "move": self.move,
+            "best_moves": list(self.best_moves),
+            "mistake": self.mistake,
+            "exact": self.exact,
+            "score": self.score,
+            "best_score": self.best_score,
+        }
+
+
+@dataclass(frozen=True)
+class MistakeSummary:
+    """How many positions were judged, and how many of their moves were mistakes or exact."""
+
+    positions: int = 0
+    mistakes: int = 0
+    exact: int = 0
+
+    def add(self, verdict: MoveVerdict) -> MistakeSummary:
+        """This summary with one more verdict counted."""
+        return MistakeSummary(
+            self.positions + 1, self.mistakes + verdict.mistake, self.exact + verdict.exact
+        )
+
+    @property
+    def mistake_rate(self) -> float:
+        """The share of moves that were mistakes (0.0 with no positions)."""
+        return self.mistakes / self.positions if self.positions else 0.0
+
+    @property
+    def exact_rate(self) -> float:
+        """The share of moves that kept the best score (0.0 with no positions)."""
+        return self.exact / self.positions if self.positions else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts and the rates (to 6 decimals) as a JSON-ready dict."""
+        return {
+            "positions": self.positions,
+            "mistakes": self.mistakes,
+            "exact": self.exact,
+            "mistake_rate": round(self.mistake_rate, 6),
+            "exact_rate": round(self.exact_rate, 6),
+        }
+
+
+def summarise_verdicts(verdicts: Iterable[MoveVerdict]) -> MistakeSummary:
+    """Count the mistakes and exact moves among ``verdicts``."""
+    summary = MistakeSummary()
+    for verdict in verdicts:
+        summary = summary.add(verdict)
+    return summary
+
+
+def judge_moves(
+    game: Game[Any, Any], agent: Agent, positions: Sequence[SetEntry]
+) -> Iterator[MoveVerdict]:
+    """Let ``agent`` play once in each position (``reset()`` before each) and judge its move
+    with the game's perfect solver, yielding one verdict per position, in order.
+
+    Everything is checked before the first move is played: a game without a perfect solver
+    raises :class:`~plies.errors.MissingCapabilityError` (or
+    :class:`~plies.errors.UnsupportedGameError` when its options put it out of the solver's
+    reach), a bad line of the set :class:`~plies.errors.ParseError` and a finished game
+    :class:`~plies.errors.GameOverError`, each naming the line.
+    """
+    solver = require(game, HasPerfectSolver, PURPOSE).perfect_solver()
+    if solver is None:
+        raise UnsupportedGameError(f"game '{game.name}' is out of its perfect solver's reach")
+    for entry in positions:
+        if entry.error is not None:
+            raise ParseError(entry.error)
+        if game.is_terminal(entry.state):
+            raise GameOverError(
+                f"line {entry.line}: position {entry.moves!r}: the game is already over"
+            )
+    return _verdicts(game, agent, solver, positions)
+
+
+def _verdicts(
+    game: Game[Any, Any], agent: Agent, solver: PerfectSolver, positions: Sequence[SetEntry]
+) -> Iterator[MoveVerdict]:
+    labels = solver.slot_labels()  # each slot's move in the game's notation
+    slots = {label: slot for slot, label in enumerate(labels)}
+    for entry in positions:
+        agent.reset()
+        move = game.format_action(entry.state, agent(game, entry.state))
+        scores = solver.analyze(entry.state)
+        best_score = max(score for score in scores if score is not None)
+        slot = slots.get(move)
+        score = None if slot is None else scores[slot]
+        if score is None:
+            raise IllegalMoveError(
+                f"line {entry.line}: {agent.name} played {move!r}, not a legal move there"
+            )
+        yield MoveVerdict(
+            line=entry.line,
+            moves=entry.moves,
+            move=move,
+            best_moves=[labels[s] for s, value in enumerate(scores) if value == best_score],
+            mistake=_sign(score) < _sign(best_score),
+            exact=score == best_score,
+            score=score,
+            best_score=best_score,
+        )
+
+
+def _sign(score: int) -> int:
+    """The outcome a score stands for: 1 a win, 0 a draw, -1 a loss."""
+    return (score > 0) - (score < 0)
