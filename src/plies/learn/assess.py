@@ -18,13 +18,14 @@ from plies.testing import random_position
 
 
 def sample_positions(game: Game[Any, Any], count: int, seed: int) -> list[SetEntry]:
-    """``count`` distinct positions of random games (4 to 20 plies), as set entries."""
+    """``count`` distinct positions of random games (10 to 24 plies: quick to solve), as set
+    entries."""
     if count == 0 or not isinstance(game, HasPositionNotation):
         return []
     rng = random.Random(seed)
     lines: dict[str, None] = {}
     for _ in range(count * 20):
-        state = random_position(game, rng, range(4, 21))
+        state = random_position(game, rng, range(10, 25))
         if not game.is_terminal(state):
             lines[game.format_position(state)] = None
         if len(lines) == count:

@@ -140,15 +140,18 @@ class AZAgent:
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         started = time.perf_counter()
         tree = self._tree_at(game, state)
-        before, batch = tree.root.visited, self.config.leaves_per_tree
+        batch = self.config.leaves_per_tree
         with one_thread():
             if self.seconds is None:
                 run_simulations([tree], self.evaluator, self.simulations)
+                simulations = self.simulations
             else:
-                while time.perf_counter() - started < self.seconds or tree.root.visited == before:
+                simulations = 0
+                while time.perf_counter() - started < self.seconds or simulations == 0:
                     run_simulations([tree], self.evaluator, batch)
+                    simulations += batch
         action = tree.choose(0.0)
-        self.last = self._report(tree, state, action, tree.root.visited - before, started)
+        self.last = self._report(tree, state, action, simulations, started)
         return action
 
     def _report(
@@ -172,7 +175,7 @@ class AZAgent:
             algorithm="az",
             max_player=tree.game.to_move(state),
             root=tuple(moves),
-            note=f"{simulations} simulations, {root.visited} in the tree's root",
+            note=f"{simulations} simulations; {root.visited} visits below the root, kept ones included",
         )
 
 

@@ -90,7 +90,8 @@ class Node:
 
     @property
     def expanded(self) -> bool:
-        return len(self.indices) > 0
+        """Evaluated, with its moves' statistics (a leaf waiting for the evaluator is not)."""
+        return len(self.children) > 0
 
 
 class Tree:

@@ -54,10 +54,10 @@ REUSE = 8
 class TrainingConfig:
     """Per generation: ``games`` of self-play, ``parallel`` of them at once in a chunk, then
     ``steps`` gradient steps (None: enough to draw each new position :data:`REUSE` times) on
-    batches drawn from the last ``window`` generations, each position turned by a random board symmetry
-    when ``augment``; the value target mixes the game result with the root's search value by
-    ``value_mix``. The network alone is then scored over ``eval_games`` against random moves
-    and, for games with a perfect solver, on ``eval_positions`` fixed positions."""
+    batches drawn from the last ``window`` generations, each position turned by a random board
+    symmetry when ``augment``; the value target mixes the game result with the root's search
+    value by ``value_mix``. The network alone is then scored over ``eval_games`` against random
+    moves and, for games with a perfect solver, on ``eval_positions`` fixed positions."""
 
     games: int = 64
     parallel: int = 32
