@@ -175,7 +175,7 @@ class AZAgent:
             algorithm="az",
             max_player=tree.game.to_move(state),
             root=tuple(moves),
-            note=f"{simulations} simulations; {root.visited} visits below the root, kept ones included",
+            note=f"{simulations} simulations, {root.visited} visits at the root",
         )
 
 
