@@ -1,0 +1,220 @@
+"""Distillation of the Connect Four solver into an action-value network (Ruoss et al. 2024's
+recipe): labels checked against the solver's own decisions and a brute-force oracle, positions
+deduplicated up to the mirror, resumable folders, a trained network that errs less than an
+untrained one, and the ``plies learn`` commands."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from plies.errors import RunFolderError, SpecError
+from plies.games import make_game
+from plies.learn import distill
+from plies.learn.checkpoint import Checkpoint, load_checkpoint
+from plies.learn.evaluator import one_thread
+from plies.learn.network import ACTION_VALUE, build_network
+from plies.learn.players import PolicyAgent
+from plies.mistakes import judge_moves, summarise_verdicts
+from plies.solvers.sets import read_set
+from plies.testing import Oracle
+from tests.conftest import CliRun, assert_one_line_error
+
+Run = Callable[..., CliRun]
+GAME = make_game("connect4")
+SOLVER = GAME.perfect_solver()
+ENDGAME = distill.DataConfig(positions=1, min_ply=20, chunk_size=40)
+
+
+def _positions(count: int, seed: int, min_ply: int = 20) -> list[Any]:
+    config = distill.DataConfig(positions=count, min_ply=min_ply)
+    return distill.generate_positions(GAME, count, seed, config, solver=SOLVER)
+
+
+def test_top_labels_are_the_solvers_best_moves() -> None:
+    states = _positions(8, seed=3, min_ply=14)
+    labels = distill.label_positions(GAME, states, SOLVER)
+    for state, scores in zip(states, labels.scores, strict=True):
+        legal = set(GAME.actions(state))
+        assert {int(i) for i in np.flatnonzero(scores != distill.ILLEGAL)} == legal
+        top = {int(i) for i in np.flatnonzero(scores == distill.best_scores(scores[None])[0])}
+        assert top == set(SOLVER.decide(state).moves)
+    assert labels.planes.dtype == np.uint8 and labels.planes.shape == (8, 2, 6, 7)
+    assert np.array_equal(labels.planes[5], GAME.encode(states[5]))
+
+
+def test_label_outcomes_agree_with_a_brute_force_oracle() -> None:
+    oracle = Oracle(GAME)
+    states = _positions(6, seed=4, min_ply=35)
+    labels = distill.label_positions(GAME, states, SOLVER)
+    for state, scores in zip(states, labels.scores, strict=True):
+        mover = GAME.to_move(state)
+        for action in GAME.actions(state):
+            value = oracle.value(GAME.result(state, action), mover)
+            assert np.sign(scores[action]) == np.sign(value), (GAME.format_position(state), action)
+
+
+def test_value_classes_keep_wins_draws_and_losses_apart() -> None:
+    scores = np.array([[0, 1, -1, 18, -18, 40, distill.ILLEGAL]], np.int16)
+    classes = distill.value_classes(scores, 21, 32)[0]
+    draw, slow_win, slow_loss, fast_win, fast_loss, clipped, illegal = classes
+    assert fast_loss < slow_loss < draw < slow_win < fast_win <= clipped == 31
+    assert illegal == -1 and fast_loss >= 0
+    assert distill.policy_targets(scores).tolist() == [[0, 0, 0, 0, 0, 1, 0]]
+    assert distill.policy_targets(np.array([[3, 3, -2]], np.int16)).tolist() == [[0.5, 0.5, 0]]
+
+
+def test_mirror_images_are_one_position() -> None:
+    state, mirror = GAME.parse_position("4412"), GAME.parse_position("4476")
+    key = distill.position_key(GAME, GAME.encode(state))
+    assert key == distill.position_key(GAME, GAME.encode(mirror))
+    assert key != distill.position_key(GAME, GAME.encode(GAME.parse_position("4413")))
+    seen = {key}
+    config = distill.DataConfig(positions=1, min_ply=4, solver_share=0)
+    found = distill.generate_positions(GAME, 60, 7, config, seen=seen)
+    keys = [distill.position_key(GAME, GAME.encode(s)) for s in found]
+    assert len(set(keys)) == 60 and key not in keys and len(seen) == 61
+    assert all(s.moves >= 4 and not GAME.is_terminal(s) for s in found)
+    again = distill.generate_positions(GAME, 20, 7, config, seen=seen)  # the same games again
+    assert not {distill.position_key(GAME, GAME.encode(s)) for s in again} & set(keys)
+
+
+def test_a_game_with_too_few_positions_is_refused() -> None:
+    tiny = make_game("connect4:width=4,height=1")
+    config = distill.DataConfig(positions=1, min_ply=0, solver_share=0)
+    with pytest.raises(SpecError, match="distinct positions"):
+        distill.generate_positions(tiny, 40, 0, config)
+
+
+def _folder(path: Path, positions: int = 100) -> distill.Distillation:
+    data = distill.DataConfig(positions=positions, min_ply=20, chunk_size=40)
+    return distill.open_distillation(path, GAME, "connect4", data)
+
+
+def test_a_rerun_keeps_the_chunks_on_disk(tmp_path: Path) -> None:
+    assert distill.label_chunks(_folder(tmp_path)) == 100
+    chunks = sorted((tmp_path / "data").iterdir())
+    assert [p.name for p in chunks] == ["chunk-0000.npz", "chunk-0001.npz", "chunk-0002.npz"]
+    before = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in chunks}
+    chunks[1].unlink()  # as if stopped while labelling it
+    assert distill.label_chunks(_folder(tmp_path)) == 40
+    after = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in chunks}
+    assert after["chunk-0000.npz"] == before["chunk-0000.npz"]
+    assert after["chunk-0002.npz"] == before["chunk-0002.npz"]
+    assert after["chunk-0001.npz"][1] == before["chunk-0001.npz"][1]  # drawn again the same
+    assert distill.label_chunks(_folder(tmp_path)) == 0
+    data = distill.load_data(_folder(tmp_path))
+    keys = {distill.position_key(GAME, planes) for planes in data.planes}
+    assert len(data) == len(keys) == 100
+
+
+def test_a_foreign_folder_is_refused(tmp_path: Path) -> None:
+    _folder(tmp_path / "a")
+    with pytest.raises(RunFolderError, match="positions 100, not 200"):
+        _folder(tmp_path / "a", positions=200)
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "config.json").write_text('{"format": "plies-run-1"}')
+    with pytest.raises(RunFolderError, match="another kind of run"):
+        _folder(tmp_path / "b")
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "notes.txt").write_text("mine")
+    with pytest.raises(RunFolderError, match="not empty"):
+        _folder(tmp_path / "c")
+
+
+def test_a_distilled_network_makes_fewer_mistakes_than_an_untrained_one(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, positions=400)
+    distill.label_chunks(folder)
+    training = distill.TrainConfig(
+        epochs=12, blocks=1, filters=16, batch_size=64, learning_rate=3e-3
+    )
+    with one_thread():
+        lines = distill.train_model(folder, training, torch.device("cpu"))
+        trained = load_checkpoint(folder.model_file, GAME, ACTION_VALUE)
+        torch.manual_seed(1)
+        untrained = Checkpoint(build_network(trained.shape).eval(), trained.shape, "")
+        entries = read_set(GAME, [GAME.format_position(s) for s in _positions(100, seed=99)])
+        mistakes = {
+            name: summarise_verdicts(
+                judge_moves(GAME, PolicyAgent(GAME, checkpoint, name), entries)
+            ).mistakes
+            for name, checkpoint in (("trained", trained), ("untrained", untrained))
+        }
+    assert mistakes["trained"] < mistakes["untrained"] - 5, mistakes  # measured: 25 and 37
+    assert [line["epoch"] for line in lines] == list(range(1, 13))
+    assert lines[-1]["loss"] < lines[0]["loss"]
+    assert trained.info["epoch"] == 12 and trained.shape.bins == distill.DEFAULT_BINS
+    metrics = [json.loads(line) for line in folder.metrics_file.read_text().splitlines()]
+    assert metrics == lines and {"val_loss", "accuracy", "mistake_rate"} <= set(metrics[0])
+
+
+def test_cli_distills_then_plots(run_cli: Run, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ("learn", "distill", "connect4", "--out", str(out), "--positions", "30")
+    small = ("--epochs", "2", "--blocks", "1", "--filters", "8", "--min-ply", "24")
+    result = run_cli(*args, *small, "--device", "cpu")
+    assert result.code == 0, result
+    assert f"plies play connect4 --second policy:model={out / 'model.pt'}" in result.out
+    assert "labelled 30 new positions" in result.err
+    assert "labelled 0 new positions" in run_cli(*args, *small).err
+    load_checkpoint(out / "model.pt", GAME, ACTION_VALUE)
+    plotted = run_cli("learn", "plot", str(out))
+    assert plotted.code == 0 and (out / "curves.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_plot_draws_a_training_runs_metrics(run_cli: Run, tmp_path: Path) -> None:
+    lines = [
+        {
+            "generation": g,
+            "policy_loss": 2.0 / g,
+            "value_loss": 1.0 / g,
+            "simulations_per_second": 900,
+            "evaluation": {
+                "policy_vs_random": 0.5 + g / 10,
+                "policy_mistake_rate": 0.4 / g,
+                "az_mistake_rate": 0.2 / g,
+            },
+        }
+        for g in (1, 2, 3)
+    ]
+    (tmp_path / "metrics.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = run_cli("learn", "plot", str(tmp_path), "--out", str(tmp_path / "c.png"))
+    assert result.code == 0, result
+    assert (tmp_path / "c.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("distill", "tictactoe", "--positions", "5"), "has no perfect solver"),
+        (("distill", "nim", "--positions", "5"), "has no tensor encoding"),
+        (("distill", "connect4:k=5", "--positions", "5"), "out of its perfect solver's reach"),
+        (("distill", "connect4", "--positions", "0"), "--positions"),
+        (("distill", "connect4", "--positions", "5", "--bins", "1"), "--bins"),
+        (("distill", "connect4", "--positions", "5", "--out", "{foreign}"), "another kind"),
+        (("plot", "{empty}"), "has no metrics.jsonl"),
+        (("plot", "{garbled}"), "line 2 is not JSON"),
+        (("plot", "{plotted}", "--out", "{empty}/c.svg"), "name a .png file"),
+        (("plot", "{plotted}", "--out", "{empty}/no/c.png"), "there is no directory"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    run_cli: Run, tmp_path: Path, args: tuple[str, ...], fragment: str
+) -> None:
+    names = ("foreign", "empty", "garbled", "plotted", "new")
+    folders = {name: tmp_path / name for name in names}
+    for folder in folders.values():
+        folder.mkdir()
+    (folders["foreign"] / "config.json").write_text('{"format": "plies-run-1"}')
+    (folders["garbled"] / "metrics.jsonl").write_text('{"epoch": 1, "loss": 2}\n{oops\n')
+    (folders["plotted"] / "metrics.jsonl").write_text('{"epoch": 1, "loss": 2}\n')
+    given = [a.format(**{k: str(v) for k, v in folders.items()}) for a in args]
+    if given[0] == "distill" and "--out" not in given:
+        given += ["--out", str(folders["new"])]
+    assert_one_line_error(run_cli("learn", *given), fragment)
