@@ -95,9 +95,7 @@ def test_virtual_loss_batches_leaves_of_one_tree_and_still_counts_every_simulati
 def test_root_noise_changes_the_priors_and_keeps_them_a_distribution() -> None:
     game = make_game("connect4")
     plain = Tree(game, game.initial_state(), PUCTConfig(), np.random.default_rng(0))
-    noisy = Tree(
-        game, game.initial_state(), PUCTConfig(noise_alpha=1.0), np.random.default_rng(0)
-    )
+    noisy = Tree(game, game.initial_state(), PUCTConfig(noise_alpha=1.0), np.random.default_rng(0))
     for tree in (plain, noisy):
         run_simulations([tree], UniformEvaluator(), 1)
     assert np.allclose(plain.root.priors, 1 / 7)

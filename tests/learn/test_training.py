@@ -174,7 +174,7 @@ def test_run_folders_refuse_what_they_cannot_be(tmp_path: Path) -> None:
     (taken / "notes.txt").write_text("mine")
     with pytest.raises(RunFolderError, match="already exists and is not empty"):
         _run(taken)
-    with pytest.raises(RunFolderError, match="no config.json"):
+    with pytest.raises(RunFolderError, match=r"no config\.json"):
         open_run(tmp_path / "nowhere", make_game)
     broken = tmp_path / "broken"
     broken.mkdir()

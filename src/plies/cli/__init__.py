@@ -17,6 +17,7 @@ from plies.cli.demo import demo
 from plies.cli.effort import effort
 from plies.cli.evaluate import evaluate_command
 from plies.cli.games import games
+from plies.cli.learn import learn
 from plies.cli.match import match_command
 from plies.cli.perft import perft_command
 from plies.cli.play import play
@@ -42,6 +43,7 @@ for command in (
     match_command,
     evaluate_command,
     train_command,
+    learn,
     perft_command,
     effort,
     games,

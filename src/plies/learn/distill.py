@@ -1,0 +1,576 @@
+"""Learned evaluation without search, distilled from a perfect solver: the recipe of
+"Grandmaster-level chess without search" (Ruoss et al. 2024) at Connect Four's scale.
+
+Positions of random and noisy-solver games are labelled with the exact score of every legal
+move (the solver's ``analyze``, where the paper used Stockfish's action values); an
+:class:`~plies.learn.network.ActionValueNet` learns each move's value as a class over equal
+value bins (the paper's cross-entropy over bins, its best target), and plays the move of
+highest expected value (``policy:model=DIR/model.pt``).
+
+A distillation is a folder, written atomically as it goes, so a stopped run resumes with only
+the chunk in flight lost:
+
+- ``config.json``: the game, the data settings, the seed;
+- ``data/chunk-CCCC.npz``: labelled positions, :attr:`DataConfig.chunk_size` at a time, chunk
+  C drawn from its own seed and distinct (mirror images included) from every earlier chunk;
+- ``model.pt``: the network after the last finished epoch (kind ``action-value``);
+- ``metrics.jsonl``: one line per epoch (losses, held-out move accuracy and mistake rate).
+
+Labelling cost on this project's CPU (one core, standard board): ``analyze`` takes about
+12 s at ply 4, 3 s at ply 6, 0.8 s at ply 8, 0.2 to 0.4 s at ply 10, 60 to 110 ms at ply 12,
+25 to 60 ms at ply 14, 4 to 10 ms at ply 16, 1 ms at ply 20 and well under 1 ms from ply 24,
+so positions start at ply :data:`MIN_PLY` by default. Generating and labelling together run at
+about 45 positions/s from ply 12, 160/s from ply 16 and 135/s from ply 20 (where generating,
+games that end too soon included, costs the most).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from plies import __version__
+from plies.capabilities import HasPerfectSolver, HasTensorEncoding, require
+from plies.errors import RunFolderError, SpecError, UnsupportedGameError
+from plies.game import Game, random_move
+from plies.learn.checkpoint import game_identity, save_checkpoint, write_atomically
+from plies.learn.network import (
+    ACTION_VALUE,
+    MAX_BINS,
+    MAX_BLOCKS,
+    MAX_FILTERS,
+    NetShape,
+    bin_centres,
+    build_network,
+)
+from plies.learn.training import augment
+from plies.solvers.base import PerfectSolver
+
+FORMAT = "plies-distill-1"
+PURPOSE = "distilling a perfect solver"
+MIN_PLY = 12
+"""Default first ply of the positions: ``analyze`` costs about 0.1 s there, 0.8 s at ply 8."""
+SOLVER_FROM = 16
+"""Default first ply where noisy-solver games ask the solver (``decide``, about 1 ms there)."""
+DEFAULT_BINS = 32
+MAX_POSITIONS = 10_000_000
+MAX_EPOCHS = 10_000
+ILLEGAL = np.iinfo(np.int16).min
+"""The score stored for an action index with no legal move."""
+
+
+@dataclass(frozen=True)
+class DataConfig:
+    """``positions`` distinct positions (mirror images count once) of ply ``min_ply`` or more,
+    from games whose moves are random or, in a ``solver_share`` of the games, from ply
+    ``solver_from`` on, the solver's best move with probability ``solver_moves``; labelled
+    ``chunk_size`` at a time, chunk C drawn from (``seed``, C)."""
+
+    positions: int
+    seed: int = 0
+    min_ply: int = MIN_PLY
+    solver_share: float = 0.5
+    solver_moves: float = 0.75
+    solver_from: int = SOLVER_FROM
+    chunk_size: int = 256
+
+    def __post_init__(self) -> None:
+        checks = (
+            (1 <= self.positions <= MAX_POSITIONS, f"positions must be 1 to {MAX_POSITIONS:,}"),
+            (0 <= self.min_ply <= 1000, f"min ply={self.min_ply} must be 0 to 1000"),
+            (0 <= self.solver_share <= 1, f"solver share={self.solver_share} must be 0 to 1"),
+            (0 <= self.solver_moves <= 1, f"solver moves={self.solver_moves} must be 0 to 1"),
+            (0 <= self.solver_from <= 1000, f"solver from={self.solver_from} must be 0 to 1000"),
+            (1 <= self.chunk_size <= 65536, f"chunk size={self.chunk_size} must be 1 to 65536"),
+        )
+        for ok, message in checks:
+            if not ok:
+                raise SpecError(message)
+
+    @property
+    def chunks(self) -> int:
+        return math.ceil(self.positions / self.chunk_size)
+
+    def chunk_positions(self, chunk: int) -> int:
+        """How many positions chunk ``chunk`` holds (the last may hold fewer)."""
+        return min(self.chunk_size, self.positions - chunk * self.chunk_size)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """``epochs`` passes over the positions but a held-out ``validation`` share, in batches of
+    ``batch_size`` each turned by a random board symmetry when ``augment``, with AdamW; the
+    network has ``bins`` value classes and a trunk of ``blocks`` x ``filters`` (None: the
+    board's default)."""
+
+    epochs: int = 10
+    bins: int = DEFAULT_BINS
+    blocks: int | None = None
+    filters: int | None = None
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    validation: float = 0.05
+    augment: bool = True
+
+    def __post_init__(self) -> None:
+        checks = (
+            (1 <= self.epochs <= MAX_EPOCHS, f"epochs={self.epochs} must be 1 to {MAX_EPOCHS}"),
+            (2 <= self.bins <= MAX_BINS, f"bins={self.bins} must be 2 to {MAX_BINS}"),
+            (
+                1 <= (self.blocks or 1) <= MAX_BLOCKS,
+                f"blocks={self.blocks} must be 1 to {MAX_BLOCKS}",
+            ),
+            (
+                1 <= (self.filters or 1) <= MAX_FILTERS,
+                f"filters={self.filters} must be 1 to {MAX_FILTERS}",
+            ),
+            (1 <= self.batch_size <= 65536, f"batch size={self.batch_size} must be 1 to 65536"),
+            (0 < self.learning_rate <= 1, f"learning rate={self.learning_rate} must be in (0, 1]"),
+            (0 <= self.weight_decay <= 1, f"weight decay={self.weight_decay} must be 0 to 1"),
+            (0 <= self.validation < 1, f"validation={self.validation} must be in [0, 1)"),
+        )
+        for ok, message in checks:
+            if not ok:
+                raise SpecError(message)
+
+
+class Reporter:
+    """What a distillation tells its front end; every method does nothing here."""
+
+    def labelled(self, done: int, total: int) -> None: ...
+
+    def epoch(self, done: int, total: int) -> None: ...
+
+    def finished(self, metrics: dict[str, Any]) -> None: ...
+
+
+# Positions ------------------------------------------------------------------------------------
+
+
+def position_key(encoding: HasTensorEncoding, planes: np.ndarray) -> bytes:
+    """The same bytes for a position and its symmetric images: the least of the encoded planes
+    turned by each board symmetry."""
+    flat = np.ascontiguousarray(planes, dtype=np.uint8).reshape(planes.shape[0], -1)
+    return min(flat[:, list(s.cells)].tobytes() for s in encoding.symmetries())
+
+
+def perfect_solver(game: Game[Any, Any]) -> PerfectSolver:
+    """The game's perfect solver, or the error naming why there is none."""
+    solver = require(game, HasPerfectSolver, PURPOSE).perfect_solver()
+    if solver is None:
+        raise UnsupportedGameError(f"game '{game.name}' is out of its perfect solver's reach")
+    return solver
+
+
+def generate_positions(
+    game: Game[Any, Any],
+    count: int,
+    seed: int,
+    config: DataConfig | None = None,
+    *,
+    solver: PerfectSolver | None = None,
+    seen: set[bytes] | None = None,
+) -> list[Any]:
+    """``count`` non-terminal positions, distinct up to the board's symmetries and from the
+    keys (:func:`position_key`) in ``seen``, to which theirs are added; each is one game's
+    state at a ply drawn from ``config.min_ply`` to the board's cell count (or, when the game
+    ends first, among its states from ``min_ply`` on). ``config`` gives the plies and the
+    solver's share (not the count or the seed). Raises :class:`SpecError` when the game has too
+    few such positions."""
+    config = config or DataConfig(positions=count, seed=seed)
+    encoding = require(game, HasTensorEncoding, PURPOSE)
+    if config.solver_share > 0 and solver is None:
+        solver = perfect_solver(game)
+    _, rows, columns = encoding.tensor_shape()
+    seen = set() if seen is None else seen
+    rng = random.Random(seed)
+    found: list[Any] = []
+    games = 0
+    while len(found) < count:
+        games += 1
+        if games > 1000 + 50 * count:
+            raise SpecError(
+                f"only {len(found)} new distinct positions of ply >= {config.min_ply} found "
+                f"in {games - 1:,} games of '{game.name}'"
+            )
+        noisy = solver if rng.random() < config.solver_share else None
+        stop = rng.randint(config.min_ply, max(config.min_ply, rows * columns))
+        states = _play(game, rng, stop, config, noisy)[config.min_ply :]
+        if not states:
+            continue
+        state = states[-1] if len(states) == stop - config.min_ply + 1 else rng.choice(states)
+        key = position_key(encoding, encoding.encode(state))
+        if key not in seen:
+            seen.add(key)
+            found.append(state)
+    return found
+
+
+def _play(
+    game: Game[Any, Any],
+    rng: random.Random,
+    plies: int,
+    config: DataConfig,
+    solver: PerfectSolver | None,
+) -> list[Any]:
+    """The non-terminal states of a game of ``plies`` moves at most, the initial one first: a
+    random move each ply, or with ``solver`` from ``config.solver_from`` on its best move with
+    probability ``config.solver_moves``."""
+    state = game.initial_state()
+    states = []
+    while not game.is_terminal(state):
+        states.append(state)
+        if len(states) > plies:
+            break
+        ply = len(states) - 1
+        if solver is not None and ply >= config.solver_from and rng.random() < config.solver_moves:
+            state = game.result(state, rng.choice(solver.decide(state).moves))
+        else:
+            state = game.result(state, random_move(game, state, rng))
+    return states
+
+
+# Labels ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LabelledPositions:
+    """``planes`` (uint8, the game's encoding) and ``scores`` (int16 [positions, actions]:
+    the solver's exact score of each action index for the mover, :data:`ILLEGAL` where no
+    legal move)."""
+
+    planes: np.ndarray
+    scores: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"planes": self.planes, "scores": self.scores}
+
+    def take(self, rows: np.ndarray) -> LabelledPositions:
+        return LabelledPositions(self.planes[rows], self.scores[rows])
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[LabelledPositions]) -> LabelledPositions:
+        return cls(
+            np.concatenate([p.planes for p in parts]), np.concatenate([p.scores for p in parts])
+        )
+
+
+def label_positions(
+    game: Game[Any, Any],
+    states: Iterable[Any],
+    solver: PerfectSolver,
+    progress: Callable[[], None] | None = None,
+) -> LabelledPositions:
+    """Every state encoded, with each legal move's exact score from ``solver.analyze``;
+    ``progress()`` is called after each state."""
+    encoding = require(game, HasTensorEncoding, PURPOSE)
+    slots = {label: slot for slot, label in enumerate(solver.slot_labels())}
+    planes, scores = [], []
+    for state in states:
+        analysis = solver.analyze(state)
+        row = np.full(encoding.action_count(), ILLEGAL, np.int16)
+        for action in game.actions(state):
+            score = analysis[slots[game.format_action(state, action)]]
+            if score is None:
+                raise UnsupportedGameError(f"the solver scores no legal move {action!r}")
+            row[encoding.action_index(state, action)] = score
+        planes.append(encoding.encode(state).astype(np.uint8))
+        scores.append(row)
+        if progress is not None:
+            progress()
+    return LabelledPositions(
+        np.array(planes, np.uint8).reshape(len(scores), *encoding.tensor_shape()),
+        np.array(scores, np.int16).reshape(len(scores), encoding.action_count()),
+    )
+
+
+def value_classes(scores: np.ndarray, scale: int, bins: int) -> np.ndarray:
+    """The class (int64, -1 where illegal) of each score among ``bins`` equal bins of [-1, 1].
+
+    A score becomes a value for the mover that keeps the outcome apart from the margin: 0 for
+    a draw, ``±(1 + |score| / scale) / 2`` (clipped to ±1) for a win or a loss, so a win never
+    shares a bin with a draw however slow it is (a plain ``score / scale`` puts a win by the
+    last stone in the draw's bin)."""
+    magnitude = np.minimum(np.abs(scores.astype(np.float64)), scale) / scale
+    values = np.sign(scores) * (1 + magnitude) / 2
+    classes = np.minimum(np.floor((values + 1) / 2 * bins), bins - 1).astype(np.int64)
+    masked: np.ndarray = np.where(scores == ILLEGAL, -1, classes)
+    return masked
+
+
+def best_scores(scores: np.ndarray) -> np.ndarray:
+    """Each position's best score (its legal moves' highest)."""
+    best: np.ndarray = np.where(scores == ILLEGAL, np.iinfo(np.int16).min, scores).max(axis=1)
+    return best
+
+
+def policy_targets(scores: np.ndarray) -> np.ndarray:
+    """The supervised policy view of the labels (the paper's behavioural-cloning target): a
+    distribution [positions, actions] spread evenly over each position's best moves."""
+    chosen = ((scores != ILLEGAL) & (scores == best_scores(scores)[:, None])).astype(np.float32)
+    spread: np.ndarray = chosen / chosen.sum(axis=1, keepdims=True)
+    return spread
+
+
+# The folder -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Distillation:
+    """A distillation folder: its game (and the spec that named it), the data settings and
+    the score that maps to a value of ±1 (``score_scale``)."""
+
+    directory: Path
+    game: Game[Any, Any]
+    spec: str
+    data: DataConfig
+    score_scale: int
+
+    def chunk_file(self, chunk: int) -> Path:
+        return self.directory / "data" / f"chunk-{chunk:04d}.npz"
+
+    @property
+    def model_file(self) -> Path:
+        return self.directory / "model.pt"
+
+    @property
+    def metrics_file(self) -> Path:
+        return self.directory / "metrics.jsonl"
+
+    def labelled(self) -> int:
+        """Positions already labelled on disk."""
+        return sum(
+            self.data.chunk_positions(c)
+            for c in range(self.data.chunks)
+            if self.chunk_file(c).is_file()
+        )
+
+    def config_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "game": self.spec,
+            "game_identity": game_identity(self.game),
+            "data": asdict(self.data),
+            "score_scale": self.score_scale,
+            "plies": __version__,
+        }
+
+
+def open_distillation(
+    directory: Path, game: Game[Any, Any], spec: str, data: DataConfig
+) -> Distillation:
+    """The distillation in ``directory``: a new one in an absent or empty folder, else the one
+    there when it was started with the same game and data settings (then its chunks are
+    kept); a :class:`RunFolderError` for any other folder."""
+    encoding = require(game, HasTensorEncoding, PURPOSE)
+    perfect_solver(game)
+    _, rows, columns = encoding.tensor_shape()
+    wanted = Distillation(directory, game, spec, data, (rows * columns + 1) // 2)
+    config_file = directory / "config.json"
+    if directory.exists() and not directory.is_dir():
+        raise RunFolderError(f"{str(directory)!r} is not a folder")
+    if config_file.is_file():
+        try:
+            found = json.loads(config_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise RunFolderError(f"{str(config_file)!r} is unreadable ({error})") from None
+        if not isinstance(found, dict) or found.get("format") != FORMAT:
+            raise RunFolderError(f"{str(directory)!r} holds another kind of run, not {FORMAT}")
+        mine = {"game": wanted.config_json()["game_identity"], **asdict(data)}
+        theirs = {"game": found.get("game_identity"), **(found.get("data") or {})}
+        changed = [f"{k} {theirs.get(k)}, not {v}" for k, v in mine.items() if theirs.get(k) != v]
+        if changed:
+            raise RunFolderError(
+                f"{str(directory)!r} was started with other settings ({'; '.join(changed)}); "
+                "choose a new folder"
+            )
+        return wanted
+    if directory.exists() and any(directory.iterdir()):
+        raise RunFolderError(f"{str(directory)!r} is not empty and holds no distillation")
+    text = json.dumps(wanted.config_json(), indent=2) + "\n"
+    write_atomically(config_file, lambda f: f.write(text.encode()))
+    return wanted
+
+
+def _seed(*parts: int) -> int:
+    return int(np.random.SeedSequence(list(parts)).generate_state(1)[0])
+
+
+def label_chunks(distillation: Distillation, reporter: Reporter | None = None) -> int:
+    """Generate and label the chunks not yet on disk, saving each as it is done; returns the
+    number of positions labelled now (0 when every chunk was there)."""
+    reporter = reporter or Reporter()
+    data, game = distillation.data, distillation.game
+    encoding = require(game, HasTensorEncoding, PURPOSE)
+    solver = perfect_solver(game)
+    seen: set[bytes] = set()
+    done = before = distillation.labelled()
+    reporter.labelled(done, data.positions)
+
+    def advance() -> None:
+        nonlocal done
+        done += 1
+        reporter.labelled(done, data.positions)
+
+    for chunk in range(data.chunks):
+        path = distillation.chunk_file(chunk)
+        if path.is_file():
+            seen.update(position_key(encoding, planes) for planes in _load_chunk(path).planes)
+            continue
+        count, seed = data.chunk_positions(chunk), _seed(data.seed, chunk)
+        states = generate_positions(game, count, seed, data, solver=solver, seen=seen)
+        labelled = label_positions(game, states, solver, advance)
+        write_atomically(path, lambda f, d=labelled: np.savez_compressed(f, **d.arrays()))
+    return done - before
+
+
+def _load_chunk(path: Path) -> LabelledPositions:
+    try:
+        with np.load(path) as arrays:
+            return LabelledPositions(arrays["planes"], arrays["scores"])
+    except (OSError, ValueError, KeyError) as error:
+        raise RunFolderError(f"{str(path)!r} is not a readable chunk ({error})") from None
+
+
+def load_data(distillation: Distillation) -> LabelledPositions:
+    """Every labelled chunk on disk, in chunk order."""
+    parts = [
+        _load_chunk(distillation.chunk_file(c))
+        for c in range(distillation.data.chunks)
+        if distillation.chunk_file(c).is_file()
+    ]
+    if not parts:
+        raise RunFolderError(f"{str(distillation.directory)!r} holds no labelled positions")
+    return LabelledPositions.concatenate(parts)
+
+
+# Training -------------------------------------------------------------------------------------
+
+
+def train_model(
+    distillation: Distillation,
+    training: TrainConfig,
+    device: torch.device,
+    reporter: Reporter | None = None,
+) -> list[dict[str, Any]]:
+    """Train a fresh network on the folder's positions (seeded by the data seed), saving the
+    model and a metrics line after every epoch; returns the metrics."""
+    reporter = reporter or Reporter()
+    data = load_data(distillation)
+    encoding = require(distillation.game, HasTensorEncoding, PURPOSE)
+    seed = distillation.data.seed
+    rng = np.random.default_rng(_seed(seed, 1))
+    order = rng.permutation(len(data))
+    held = int(len(data) * training.validation)
+    validation, train = data.take(order[:held]), data.take(order[held:])
+    torch.manual_seed(_seed(seed, 2))
+    shape = NetShape.for_game(
+        encoding, ACTION_VALUE, training.blocks, training.filters, training.bins
+    )
+    network = build_network(shape).to(device)
+    optimiser = torch.optim.AdamW(
+        network.parameters(), lr=training.learning_rate, weight_decay=training.weight_decay
+    )
+    symmetries = list(encoding.symmetries()) if training.augment else []
+    lines: list[dict[str, Any]] = []
+    reporter.epoch(0, training.epochs)
+    for epoch in range(1, training.epochs + 1):
+        began = time.perf_counter()
+        network.train()
+        loss = _epoch(network, optimiser, train, distillation, training, symmetries, rng, device)
+        metrics = {"epoch": epoch, "positions": len(train), "loss": round(loss, 5)}
+        if len(validation):
+            metrics |= evaluate_network(
+                network, validation, distillation.score_scale, training.bins, device
+            )
+        metrics["seconds"] = round(time.perf_counter() - began, 3)
+        lines.append(metrics)
+        info = {"epoch": epoch, "score_scale": distillation.score_scale, **asdict(training)}
+        save_checkpoint(distillation.model_file, network, shape, distillation.game, **info)
+        text = "".join(json.dumps(line) + "\n" for line in lines)
+        write_atomically(distillation.metrics_file, lambda f, t=text: f.write(t.encode()))
+        reporter.epoch(epoch, training.epochs)
+        reporter.finished(metrics)
+    return lines
+
+
+def _epoch(
+    network: nn.Module,
+    optimiser: torch.optim.Optimizer,
+    data: LabelledPositions,
+    distillation: Distillation,
+    training: TrainConfig,
+    symmetries: list[Any],
+    rng: np.random.Generator,
+    device: torch.device,
+) -> float:
+    """One pass over ``data`` in shuffled batches; the mean loss."""
+    order = rng.permutation(len(data))
+    total, batches = 0.0, 0
+    for start in range(0, len(order), training.batch_size):
+        rows = order[start : start + training.batch_size]
+        planes, scores = data.planes[rows], data.scores[rows]
+        if symmetries:
+            planes, scores = augment(planes, scores, symmetries, rng)
+        classes = value_classes(scores, distillation.score_scale, training.bins)
+        logits = network(torch.from_numpy(planes.astype(np.float32)).to(device))
+        loss = _loss(logits, torch.from_numpy(classes).to(device))
+        optimiser.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        optimiser.step()
+        total, batches = total + loss.item(), batches + 1
+    return total / max(batches, 1)
+
+
+def _loss(logits: torch.Tensor, classes: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy over the value bins of every legal move (illegal ones, class -1, left
+    out): the paper's action-value loss."""
+    bins = logits.shape[-1]
+    return nn.functional.cross_entropy(
+        logits.reshape(-1, bins), classes.reshape(-1), ignore_index=-1
+    )
+
+
+def evaluate_network(
+    network: nn.Module, data: LabelledPositions, scale: int, bins: int, device: torch.device
+) -> dict[str, float]:
+    """On labelled positions: the loss, the share of positions where the move of highest
+    expected value is a best move (``accuracy``, the paper's action accuracy), and the share
+    where its outcome is worse than the best move's (``mistake_rate``, as
+    :mod:`plies.mistakes` counts it)."""
+    network.eval()
+    centres = bin_centres(bins).to(device)
+    losses, hits, mistakes = [], 0.0, 0
+    with torch.inference_mode():
+        for start in range(0, len(data), 1024):
+            planes = data.planes[start : start + 1024].astype(np.float32)
+            scores = data.scores[start : start + 1024]
+            classes = torch.from_numpy(value_classes(scores, scale, bins)).to(device)
+            logits = network(torch.from_numpy(planes).to(device))
+            losses.append(_loss(logits, classes).item() * len(scores))
+            expected = torch.softmax(logits.float(), dim=-1) @ centres
+            expected[classes < 0] = -math.inf
+            chosen = expected.argmax(dim=1).cpu().numpy()
+            rows = np.arange(len(scores))
+            hits += float((policy_targets(scores)[rows, chosen] > 0).sum())
+            best = best_scores(scores)
+            mistakes += int((np.sign(scores[rows, chosen]) < np.sign(best)).sum())
+    return {
+        "val_loss": round(sum(losses) / len(data), 5),
+        "accuracy": round(hits / len(data), 4),
+        "mistake_rate": round(mistakes / len(data), 4),
+    }
