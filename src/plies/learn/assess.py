@@ -20,7 +20,8 @@ from plies.testing import random_position
 def sample_positions(game: Game[Any, Any], count: int, seed: int) -> list[SetEntry]:
     """``count`` distinct positions of random games (10 to 24 plies: quick to solve), as set
     entries."""
-    if count == 0 or not isinstance(game, HasPositionNotation):
+    solvable = isinstance(game, HasPerfectSolver) and isinstance(game, HasPositionNotation)
+    if count == 0 or not solvable:
         return []
     rng = random.Random(seed)
     lines: dict[str, None] = {}

@@ -1,0 +1,185 @@
+"""The az and policy agents, and every way a model, device or option can be wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from plies.agents import make_agent
+from plies.errors import CheckpointError, DeviceError, MissingCapabilityError, SpecError
+from plies.games import make_game
+from plies.learn.checkpoint import load_checkpoint, save_checkpoint
+from plies.learn.network import ACTION_VALUE, POLICY_VALUE, NetShape, build_network
+from plies.play import play_game
+
+TICTACTOE = make_game("tictactoe")
+CONNECT4 = make_game("connect4")
+
+
+def _save(path: Path, game: Any, kind: str = POLICY_VALUE, seed: int = 0) -> Path:
+    torch.manual_seed(seed)
+    shape = NetShape.for_game(
+        game, kind, blocks=1, filters=8, bins=8 if kind == ACTION_VALUE else 0
+    )
+    save_checkpoint(path, build_network(shape), shape, game, generation=0)
+    return path
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("models")
+    return {
+        "tictactoe": _save(folder / "ttt.pt", TICTACTOE),
+        "connect4": _save(folder / "c4.pt", CONNECT4),
+        "connect4-values": _save(folder / "c4-values.pt", CONNECT4, ACTION_VALUE),
+        "tictactoe-4x4": _save(folder / "ttt44.pt", make_game("tictactoe:m=4,n=4")),
+    }
+
+
+def test_az_plays_whole_games_of_legal_moves_and_reports_its_search(
+    models: dict[str, Path],
+) -> None:
+    az = make_agent(f"az:model={models['connect4']},simulations=40", CONNECT4, seed=1)
+    record = play_game(CONNECT4, {"X": az, "O": make_agent("random", CONNECT4, seed=2)})
+    assert record.finished
+    assert az.last is not None and az.last.algorithm == "az"
+    assert az.last.stats.iterations == 40
+    visits = [move.visits for move in az.last.root or ()]
+    assert visits == sorted(visits, reverse=True) and az.last.action == az.last.root[0].action  # type: ignore[index]
+    assert -1 <= az.last.value <= 1
+
+
+def test_az_keeps_its_tree_between_moves(models: dict[str, Path]) -> None:
+    az: Any = make_agent(f"az:model={models['connect4']},simulations=50", CONNECT4, seed=1)
+    state = CONNECT4.initial_state()
+    state = CONNECT4.result(state, az(CONNECT4, state))
+    state = CONNECT4.result(state, CONNECT4.actions(state)[0])
+    az(CONNECT4, state)
+    assert az.tree.root.state == state
+    assert az.tree.root.visited > 49  # the visits it had from the first search stayed
+
+
+def test_az_with_a_time_limit_searches_about_that_long(models: dict[str, Path]) -> None:
+    az = make_agent(f"az:model={models['tictactoe']},time=0.05", TICTACTOE)
+    az(TICTACTOE, TICTACTOE.initial_state())
+    assert az.last is not None and 0.05 <= az.last.stats.time < 1
+    assert az.last.stats.iterations >= 8
+
+
+def test_policy_plays_the_networks_most_probable_legal_move(models: dict[str, Path]) -> None:
+    checkpoint = load_checkpoint(models["tictactoe"], TICTACTOE, POLICY_VALUE)
+    state = TICTACTOE.parse_position("X../.O./...")
+    planes = torch.from_numpy(TICTACTOE.encode(state)[None])
+    logits = checkpoint.network(planes)[0][0].detach().numpy()
+    legal = list(TICTACTOE.actions(state))
+    expected = legal[int(np.argmax(logits[legal]))]
+    agent = make_agent(f"policy:model={models['tictactoe']}", TICTACTOE)
+    assert agent(TICTACTOE, state) == expected
+
+
+def test_policy_plays_an_action_value_network_too(models: dict[str, Path]) -> None:
+    agent = make_agent(f"policy:model={models['connect4-values']}", CONNECT4)
+    assert agent(CONNECT4, CONNECT4.initial_state()) in CONNECT4.actions(CONNECT4.initial_state())
+
+
+@pytest.mark.parametrize(
+    ("spec", "game", "error", "message"),
+    [
+        ("az:model=/no/such/file.pt", "connect4", CheckpointError, "neither a file nor a shipped"),
+        ("az:model={tictactoe}", "connect4", CheckpointError, "is for TicTacToe"),
+        ("policy:model={tictactoe}", "tictactoe:m=4,n=4", CheckpointError, "not TicTacToe"),
+        ("az:model={tictactoe-4x4}", "tictactoe", CheckpointError, "is for TicTacToe(m=4"),
+        ("az:model={connect4-values}", "connect4", CheckpointError, "this needs policy-value"),
+        ("az:model={tictactoe},simulations=0", "tictactoe", SpecError, "simulations"),
+        ("az:model={tictactoe},c=nan", "tictactoe", SpecError, "finite"),
+        ("az:model={tictactoe},leaves=1000", "tictactoe", SpecError, "at most 256"),
+        ("az:model={tictactoe},device=tpu", "tictactoe", SpecError, "device"),
+        ("policy:model={tictactoe}", "nim", MissingCapabilityError, "tensor encoding"),
+    ],
+)
+def test_bad_models_and_options_are_refused_with_one_line(
+    models: dict[str, Path], spec: str, game: str, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as raised:
+        make_agent(spec.format(**models), make_game(game))
+    assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a GPU")
+def test_cuda_without_a_gpu_is_refused(models: dict[str, Path]) -> None:
+    with pytest.raises(DeviceError, match="no CUDA GPU"):
+        make_agent(f"policy:model={models['tictactoe']},device=cuda", TICTACTOE)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"not a checkpoint at all", b"PK\x03\x04 broken zip"],
+    ids=["empty", "text", "broken-zip"],
+)
+def test_corrupt_checkpoints_are_refused(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "bad.pt"
+    path.write_bytes(content)
+    with pytest.raises(CheckpointError, match="is not a plies network checkpoint"):
+        load_checkpoint(path, TICTACTOE, POLICY_VALUE)
+
+
+def test_a_foreign_torch_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "foreign.pt"
+    torch.save({"model": torch.zeros(3)}, path)
+    with pytest.raises(CheckpointError, match="is not a plies network checkpoint"):
+        load_checkpoint(path, TICTACTOE, POLICY_VALUE)
+
+
+def test_weights_that_do_not_fit_their_recorded_shape_are_refused(
+    tmp_path: Path, models: dict[str, Path]
+) -> None:
+    payload = torch.load(models["tictactoe"], weights_only=True)
+    payload["shape"]["filters"] = 16
+    torch.save(payload, tmp_path / "lying.pt")
+    with pytest.raises(CheckpointError, match="weights do not fit"):
+        load_checkpoint(tmp_path / "lying.pt", TICTACTOE, POLICY_VALUE)
+
+
+CliRun = Callable[..., Any]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["train", "nim", "--out", "{tmp}/a"], "tensor encoding"),
+        (["train", "tictactoe"], "give either --out DIR"),
+        (["train", "--resume", "{tmp}/nothing"], "no config.json"),
+        (["train", "tictactoe", "--out", "{tmp}/b", "--simulations", "0"], "--simulations"),
+        (["train", "tictactoe", "--out", "{tmp}/c", "--lr", "inf"], "--lr"),
+        (["train", "tictactoe", "--out", "{tmp}/d", "--device", "tpu"], "tpu"),
+        (["play", "tictactoe", "--first", "az:model={tmp}/none.pt"], "neither a file"),
+    ],
+)
+def test_cli_refuses_bad_training_input_with_one_line(
+    run_cli: CliRun, tmp_path: Path, args: list[str], message: str
+) -> None:
+    result = run_cli(*(a.format(tmp=tmp_path) for a in args))
+    assert result.code == 2
+    assert message in result.err and len(result.err.strip().splitlines()) == 1
+    assert "Traceback" not in result.err
+
+
+def test_cli_trains_resumes_and_plots(run_cli: CliRun, tmp_path: Path) -> None:
+    folder = str(tmp_path / "run")
+    settings = ["--games", "4", "--parallel", "2", "--simulations", "8", "--eval-games", "2"]
+    first = run_cli("train", "tictactoe", "--out", folder, "--generations", "1", *settings)
+    assert first.code == 0, first.err
+    assert "generation 1 of 1 saved" in first.out
+    again = run_cli("train", "tictactoe", "--out", folder, "--generations", "1")
+    assert again.code == 2 and "--resume" in again.err
+    resumed = run_cli("train", "--resume", folder, "--generations", "2")
+    assert resumed.code == 0, resumed.err
+    assert (tmp_path / "run" / "checkpoints" / "gen-0002.pt").is_file()
+    assert len((tmp_path / "run" / "metrics.jsonl").read_text().splitlines()) == 2
+    plotted = run_cli("learn", "plot", folder)
+    assert plotted.code == 0 and (tmp_path / "run" / "curves.png").stat().st_size > 1000
