@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from plies.agents import make_agent
-from plies.capabilities import HasPerfectSolver, HasPositionNotation
+from plies.capabilities import HasPerfectSolver, HasPositionNotation, require
 from plies.game import Game
 from plies.match import run_match, summarise
 from plies.mistakes import judge_moves, summarise_verdicts
@@ -20,15 +20,15 @@ from plies.testing import random_position
 def sample_positions(game: Game[Any, Any], count: int, seed: int) -> list[SetEntry]:
     """``count`` distinct positions of random games (10 to 24 plies: quick to solve), as set
     entries."""
-    solvable = isinstance(game, HasPerfectSolver) and isinstance(game, HasPositionNotation)
-    if count == 0 or not solvable:
+    if count == 0 or not isinstance(game, HasPerfectSolver):
         return []
+    notation = require(game, HasPositionNotation, "positions to judge moves on")
     rng = random.Random(seed)
     lines: dict[str, None] = {}
     for _ in range(count * 20):
         state = random_position(game, rng, range(10, 25))
         if not game.is_terminal(state):
-            lines[game.format_position(state)] = None
+            lines[notation.format_position(state)] = None
         if len(lines) == count:
             break
     return read_set(game, list(lines))
