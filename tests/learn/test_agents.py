@@ -183,3 +183,34 @@ def test_cli_trains_resumes_and_plots(run_cli: CliRun, tmp_path: Path) -> None:
     assert len((tmp_path / "run" / "metrics.jsonl").read_text().splitlines()) == 2
     plotted = run_cli("learn", "plot", folder)
     assert plotted.code == 0 and (tmp_path / "run" / "curves.png").stat().st_size > 1000
+
+
+def test_export_drops_the_optimiser_and_keeps_a_loadable_model(
+    run_cli: CliRun, tmp_path: Path
+) -> None:
+    folder = tmp_path / "run"
+    trained = run_cli(
+        "train",
+        "tictactoe",
+        "--out",
+        str(folder),
+        "--generations",
+        "1",
+        "--games",
+        "2",
+        "--simulations",
+        "4",
+        "--eval-games",
+        "0",
+    )
+    assert trained.code == 0, trained.err
+    source = folder / "checkpoints" / "gen-0001.pt"
+    target = tmp_path / "model.pt"
+    exported = run_cli("learn", "export", str(source), "--out", str(target), "--note", "tiny")
+    assert exported.code == 0, exported.err
+    assert target.stat().st_size < source.stat().st_size / 2
+    checkpoint = load_checkpoint(target, TICTACTOE, POLICY_VALUE)
+    assert checkpoint.info == {"generation": 1, "note": "tiny"}
+    original = load_checkpoint(source, TICTACTOE, POLICY_VALUE)
+    for key, value in original.network.state_dict().items():
+        assert torch.equal(value, checkpoint.network.state_dict()[key])

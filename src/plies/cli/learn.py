@@ -143,3 +143,20 @@ def plot_command(directory: Path, out: Path | None) -> None:
     target = out or directory / "curves.png"
     plot_metrics(metrics, target)
     click.echo(f"curves of {len(metrics)} lines written to {target}")
+
+
+@learn.command("export")
+@click.argument("checkpoint", type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The model file.")
+@click.option("--note", default="", help="A line saying how the model was made.")
+def export_command(checkpoint: Path, out: Path, note: str) -> None:
+    """Copy a checkpoint without its optimiser state: the model file to share or ship.
+
+    CHECKPOINT is a run's checkpoints/gen-NNNN.pt or a distillation's model.pt; agents load
+    the copy with model=FILE."""
+    try:
+        from plies.learn.checkpoint import export_checkpoint
+    except ImportError:
+        raise PliesError("exporting needs PyTorch: pip install 'plies[learn]'") from None
+    export_checkpoint(checkpoint, out, **({"note": note} if note else {}))
+    click.echo(f"model written to {out} ({out.stat().st_size:,} bytes)")

@@ -123,8 +123,16 @@ def line_notation(game: Game[Any, Any], state: Any, line: tuple[Any, ...]) -> li
 
 
 def search_summary(result: SearchResult[Any]) -> str:
-    """``N nodes, N leaves, N cutoffs, T s (R nodes/s)``."""
+    """``N nodes, N leaves, N cutoffs, T s (R nodes/s)``; for searches that count iterations
+    (MCTS, az) ``N iterations, N nodes, N evaluations, T s (R iterations/s)``."""
     stats = result.stats
+    if stats.iterations:
+        per_second = stats.iterations / stats.time if stats.time > 0 else 0.0
+        return (
+            f"{plural(stats.iterations, 'iteration')}, {plural(stats.nodes, 'node')}, "
+            f"{plural(stats.leaves, 'evaluation')}, "
+            f"{stats.time:.3f} s ({per_second:,.0f} iterations/s)"
+        )
     rate = stats.nodes / stats.time if stats.time > 0 else 0.0
     return (
         f"{plural(stats.nodes, 'node')}, {plural(stats.leaves, 'leaf', 'leaves')}, "

@@ -117,6 +117,19 @@ def load_checkpoint(
     return Checkpoint(network, shape, payload["game"], dict(payload.get("info") or {}))
 
 
+def export_checkpoint(source: Path, target: Path, **info: Any) -> None:
+    """Copy the checkpoint ``source`` to ``target`` without its optimiser state (a third of
+    the size: what a shipped or shared model needs), adding ``info``."""
+    if not source.is_file():
+        raise CheckpointError(f"checkpoint {str(source)!r} does not exist")
+    payload = _read_payload(source)
+    payload["info"] = {
+        **{k: v for k, v in dict(payload.get("info") or {}).items() if k != "optimiser"},
+        **info,
+    }
+    write_atomically(target, lambda file: torch.save(payload, file))
+
+
 def _read_payload(path: Path) -> dict[str, Any]:
     where = f"checkpoint {str(path)!r}"
     try:

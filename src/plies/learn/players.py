@@ -141,7 +141,11 @@ class AZAgent:
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         started = time.perf_counter()
         tree = self._tree_at(game, state)
-        batch = self.config.leaves_per_tree
+        batch, positions, calls = (
+            self.config.leaves_per_tree,
+            self.evaluator.positions,
+            self.evaluator.calls,
+        )
         with one_thread():
             if self.seconds is None:
                 run_simulations([tree], self.evaluator, self.simulations)
@@ -152,12 +156,21 @@ class AZAgent:
                     run_simulations([tree], self.evaluator, batch)
                     simulations += batch
         action = tree.choose(0.0)
-        self.last = self._report(tree, state, action, simulations, started)
+        evaluated = (self.evaluator.positions - positions, self.evaluator.calls - calls)
+        self.last = self._report(tree, state, action, simulations, evaluated, started)
         return action
 
     def _report(
-        self, tree: Tree, state: Any, action: Any, simulations: int, started: float
+        self,
+        tree: Tree,
+        state: Any,
+        action: Any,
+        simulations: int,
+        evaluated: tuple[int, int],
+        started: float,
     ) -> SearchResult[Any]:
+        """The search as a :class:`SearchResult`: ``nodes`` and ``leaves`` are the positions
+        the network evaluated (each added to the tree), ``iterations`` the simulations."""
         root = tree.root
         moves = sorted(
             (
@@ -171,12 +184,15 @@ class AZAgent:
             action=action,
             pv=tuple(tree.principal_variation()),
             stats=SearchStats(
-                nodes=simulations, iterations=simulations, time=time.perf_counter() - started
+                nodes=evaluated[0],
+                leaves=evaluated[0],
+                iterations=simulations,
+                time=time.perf_counter() - started,
             ),
             algorithm="az",
             max_player=tree.game.to_move(state),
             root=tuple(moves),
-            note=f"{simulations} simulations, {root.visited} visits at the root",
+            note=f"{evaluated[1]} network calls, {root.visited} visits at the root",
         )
 
 
