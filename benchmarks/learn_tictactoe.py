@@ -241,6 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--window", type=int, default=4, help="generations trained on (4)")
     parser.add_argument("--steps", type=int, help="gradient steps a generation (default: 8 uses)")
     parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--value-mix", type=float, default=0.0, help="search value share (0)")
+    parser.add_argument(
+        "--augment", action=argparse.BooleanOptionalAction, default=True, help="symmetries"
+    )
     parser.add_argument("--blocks", type=int, help="residual blocks (default: per board, 2)")
     parser.add_argument("--filters", type=int, help="filters (default: per board, 32)")
     parser.add_argument("--workers", type=int, default=2, help="self-play processes (2)")
@@ -268,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
             batch_size=args.batch_size,
             learning_rate=args.learning_rate,
             window=args.window,
+            value_mix=args.value_mix,
+            augment=args.augment,
             eval_games=0,
         )
     except PliesError as error:
@@ -279,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{selfplay.simulations} simulations a move, temperature for {args.temperature_plies} "
         f"plies, {training.games} games a generation ({training.parallel} at once); training: "
         f"learning rate {training.learning_rate:g}, window {training.window}, batch "
-        f"{training.batch_size}, steps {training.steps or 'auto (8 uses a position)'}; "
+        f"{training.batch_size}, steps {training.steps or 'auto (8 uses a position)'}, "
+        f"symmetries {'on' if training.augment else 'off'}, value mix {training.value_mix:g}; "
         f"seed {args.seed}"
     )
     where = "in this process" if args.workers == 1 else f"in {args.workers} processes"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -44,3 +45,13 @@ def assert_one_line_error(result: CliRun, fragment: str) -> None:
     assert result.err.count("\n") == 1, result.err
     assert fragment in result.err
     assert "Traceback" not in result.err + result.out
+
+
+@pytest.fixture(scope="session")
+def ray_local() -> Iterator[Any]:
+    """A local Ray instance of 2 CPUs, started once per test session (it costs seconds);
+    skips where Ray (the extra 'distributed') is not installed."""
+    ray = pytest.importorskip("ray", reason="Ray is in the 'distributed' extra")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()

@@ -125,19 +125,18 @@ def _weights(run: Run) -> dict[str, torch.Tensor]:
     return torch.load(run.checkpoint(0), weights_only=True)["weights"]  # type: ignore[no-any-return]
 
 
-def test_ray_actors_play_the_same_games_as_the_process_pool(tmp_path: Path) -> None:
-    ray = pytest.importorskip("ray", reason="Ray is in the 'distributed' extra")
+def test_ray_actors_play_the_same_games_as_the_process_pool(
+    tmp_path: Path, ray_local: object
+) -> None:
     from plies.learn.workers import RayPool
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    run = _run(tmp_path / "run", games=6, parallel=3)
+    network = Network(TICTACTOE, run.shape, _weights(run), 0)
+    pool = RayPool("auto", 2)
     try:
-        run = _run(tmp_path / "run", games=6, parallel=3)
-        network = Network(TICTACTOE, run.shape, _weights(run), 0)
-        pool = RayPool("auto", 2)
         there = dict(pool.play(network, run.chunks(1), run.selfplay))
-        pool.close()
     finally:
-        ray.shutdown()
+        pool.close()
     here = dict(InProcessPool(CPU).play(network, run.chunks(1), run.selfplay))
     assert sum(d.games for d in there.values()) == sum(d.games for d in here.values()) == 6
     for chunk, data in here.items():

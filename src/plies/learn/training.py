@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -260,7 +261,10 @@ def run_generation(
     evaluate: Evaluate | None,
     reporter: Reporter,
 ) -> dict[str, Any]:
-    """Self-play with the previous network, training, checkpoint, evaluation, metrics."""
+    """Self-play with the previous network, training, evaluation, metrics, checkpoint. The
+    checkpoint is written beside its final name first and moved there last, so a generation
+    with a checkpoint always has its metrics line (a stop before that redoes the generation,
+    which gives the same network)."""
     previous = load_checkpoint(run.checkpoint(generation - 1), run.game, POLICY_VALUE, device)
     data = _self_play(run, generation, previous.network, pool, reporter)
     first = max(1, generation - run.training.window + 1)
@@ -270,8 +274,10 @@ def run_generation(
     if "optimiser" in previous.info:
         optimiser.load_state_dict(previous.info["optimiser"])
     losses = train_network(run, generation, network, optimiser, window, device, reporter)
+    final = run.checkpoint(generation)
+    candidate = final.with_name(f".{final.stem}-candidate.pt")
     save_checkpoint(
-        run.checkpoint(generation),
+        candidate,
         network,
         run.shape,
         run.game,
@@ -292,8 +298,9 @@ def run_generation(
         **losses,
     }
     if evaluate is not None:
-        metrics["evaluation"] = evaluate(run.game, run.checkpoint(generation), generation)
+        metrics["evaluation"] = evaluate(run.game, candidate, generation)
     _append_metrics(run, metrics)
+    os.replace(candidate, final)
     return metrics
 
 
