@@ -9,8 +9,13 @@ from typing import Any
 
 import click
 
-from plies.cli.output import Number, exit_interrupted, progress_bar, until_interrupted
-from plies.errors import PliesError
+from plies.cli.output import (
+    Number,
+    exit_interrupted,
+    learning_module,
+    progress_bar,
+    until_interrupted,
+)
 from plies.games import make_game
 from plies.learn import DEVICES
 from plies.spec import NumberRange
@@ -26,14 +31,6 @@ RATE = NumberRange(0, 1, above_minimum=True)
 @click.group("learn")
 def learn() -> None:
     """Learned evaluation without search, and training curves."""
-
-
-def _distill_module() -> Any:
-    try:
-        from plies.learn import distill
-    except ImportError:
-        raise PliesError("distillation needs PyTorch: pip install 'plies[learn]'") from None
-    return distill
 
 
 @learn.command("distill")
@@ -66,10 +63,8 @@ def distill_command(
     images counted once. Ctrl-C stops; the same command on the same folder keeps the labelled
     chunks and goes on.
     """
-    distill = _distill_module()
-    from plies.learn.checkpoint import resolve_device
-
-    where = resolve_device(device)
+    distill = learning_module("distill", "distillation")
+    where = learning_module("checkpoint", "distillation").resolve_device(device)
     game = make_game(game_spec)
     data = distill.DataConfig(positions=positions, seed=seed, min_ply=min_ply)
     training = distill.TrainConfig(
@@ -154,9 +149,6 @@ def export_command(checkpoint: Path, out: Path, note: str) -> None:
 
     CHECKPOINT is a run's checkpoints/gen-NNNN.pt or a distillation's model.pt; agents load
     the copy with model=FILE."""
-    try:
-        from plies.learn.checkpoint import export_checkpoint
-    except ImportError:
-        raise PliesError("exporting needs PyTorch: pip install 'plies[learn]'") from None
-    export_checkpoint(checkpoint, out, **({"note": note} if note else {}))
+    checkpoints = learning_module("checkpoint", "exporting a model")
+    checkpoints.export_checkpoint(checkpoint, out, **({"note": note} if note else {}))
     click.echo(f"model written to {out} ({out.stat().st_size:,} bytes)")

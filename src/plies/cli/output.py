@@ -6,6 +6,7 @@ then prints what was done and ends with :func:`exit_interrupted` (a line on stde
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import sys
@@ -19,7 +20,7 @@ from rich.console import Console
 from rich.progress import Progress, ProgressColumn
 
 from plies.capabilities import HasPositionNotation, require
-from plies.errors import SpecError
+from plies.errors import PliesError, SpecError
 from plies.game import Game
 from plies.games import make_game
 from plies.search import SearchResult
@@ -139,3 +140,14 @@ def search_summary(result: SearchResult[Any]) -> str:
         f"{plural(stats.cutoffs, 'cutoff')}, "
         f"{stats.time:.3f} s ({rate:,.0f} nodes/s)"
     )
+
+
+def learning_module(name: str, purpose: str) -> Any:
+    """The module ``plies.learn.NAME``, or a one-line error saying that ``purpose`` needs
+    PyTorch (the extra ``learn``) when it is not installed."""
+    try:
+        return importlib.import_module(f"plies.learn.{name}")
+    except ImportError as error:
+        if error.name is not None and not error.name.startswith("torch"):
+            raise
+        raise PliesError(f"{purpose} needs PyTorch: pip install 'plies[learn]'") from None

@@ -7,7 +7,13 @@ from typing import Any
 
 import click
 
-from plies.cli.output import Number, exit_interrupted, progress_bar, until_interrupted
+from plies.cli.output import (
+    Number,
+    exit_interrupted,
+    learning_module,
+    progress_bar,
+    until_interrupted,
+)
 from plies.errors import PliesError
 from plies.games import make_game
 from plies.learn import DEVICES
@@ -18,14 +24,6 @@ SMALL = NumberRange(0, 10_000, integer=True)
 FRACTION = NumberRange(0, 1)
 RATE = NumberRange(0, 1, above_minimum=True)
 TRUNK = NumberRange(1, 512, integer=True)
-
-
-def _learning() -> Any:
-    try:
-        from plies.learn import training
-    except ImportError:
-        raise PliesError("training needs PyTorch: pip install 'plies[learn]'") from None
-    return training
 
 
 @click.command("train")
@@ -67,10 +65,8 @@ def train_command(
     generations, saves a checkpoint and a metrics line, and scores the network.
     Ctrl-C stops; --resume DIR continues with nothing lost but the games in flight.
     """
-    training = _learning()
-    from plies.learn.checkpoint import resolve_device
-
-    where = resolve_device(device)
+    training = learning_module("training", "training")
+    where = learning_module("checkpoint", "training").resolve_device(device)
     if (out is None) == (resume is None):
         raise PliesError("give either --out DIR (a new run) or --resume DIR")
     if resume is not None:
