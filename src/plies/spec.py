@@ -70,11 +70,17 @@ SECONDS = NumberRange(0, 10**6, above_minimum=True)
 TABLE_MB = NumberRange(0, 8192)
 """Transposition table sizes in MB (0: no table)."""
 EXPLORATION = NumberRange(0, 10**6)
+"""MCTS exploration constants."""
 GAMES = NumberRange(1, 10**6, integer=True)
-"""Games of a match."""
+"""Games of a match (and of a training generation)."""
 PLIES = NumberRange(0, MAX_DEPTH, integer=True)
 """Random plies before each opening of a match."""
-"""MCTS exploration constants."""
+SIMULATIONS = NumberRange(1, 10**6, integer=True)
+"""PUCT simulations a move."""
+TRUNK = NumberRange(1, 512, integer=True)
+"""A network's residual blocks or filters."""
+LEARNING_RATE = NumberRange(0, 1, above_minimum=True)
+FRACTION = NumberRange(0, 1)
 
 
 @dataclass

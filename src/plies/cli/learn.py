@@ -18,14 +18,12 @@ from plies.cli.output import (
 )
 from plies.games import make_game
 from plies.learn import DEVICES
-from plies.spec import NumberRange
+from plies.spec import LEARNING_RATE, TRUNK, NumberRange
 
 POSITIONS = NumberRange(1, 10_000_000, integer=True)
 EPOCHS = NumberRange(1, 10_000, integer=True)
 BINS = NumberRange(2, 256, integer=True)
-TRUNK = NumberRange(1, 512, integer=True)
 PLY = NumberRange(0, 1000, integer=True)
-RATE = NumberRange(0, 1, above_minimum=True)
 
 
 @click.group("learn")
@@ -43,7 +41,7 @@ def learn() -> None:
 @click.option("--filters", type=Number(TRUNK), help="Filters per block [default: per board].")
 @click.option("--min-ply", type=Number(PLY), default=12, show_default=True)
 @click.option("--batch-size", type=Number(NumberRange(1, 65536, integer=True)), default=256)
-@click.option("--lr", type=Number(RATE), default=1e-3, show_default=True)
+@click.option("--lr", type=Number(LEARNING_RATE), default=1e-3, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
 def distill_command(

@@ -17,13 +17,10 @@ from plies.cli.output import (
 from plies.errors import PliesError
 from plies.games import make_game
 from plies.learn import DEVICES
-from plies.spec import NumberRange
+from plies.spec import FRACTION, GAMES, LEARNING_RATE, SIMULATIONS, TRUNK, NumberRange
 
 COUNT = NumberRange(1, 1_000_000, integer=True)
 SMALL = NumberRange(0, 10_000, integer=True)
-FRACTION = NumberRange(0, 1)
-RATE = NumberRange(0, 1, above_minimum=True)
-TRUNK = NumberRange(1, 512, integer=True)
 
 
 @click.command("train")
@@ -31,8 +28,8 @@ TRUNK = NumberRange(1, 512, integer=True)
 @click.option("--out", type=click.Path(path_type=Path), help="The new run's folder.")
 @click.option("--resume", type=click.Path(path_type=Path), help="Continue the run in this folder.")
 @click.option("--generations", type=Number(COUNT), default=10, show_default=True)
-@click.option("--games", type=Number(COUNT), default=64, show_default=True, help="Per generation.")
-@click.option("--simulations", type=Number(COUNT), default=100, show_default=True)
+@click.option("--games", type=Number(GAMES), default=64, show_default=True, help="Per generation.")
+@click.option("--simulations", type=Number(SIMULATIONS), default=100, show_default=True)
 @click.option("--workers", type=Number(NumberRange(1, 256, integer=True)), default=1)
 @click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
 @click.option("--ray", "ray_address", help="Self-play in Ray actors: ADDRESS or auto.")
@@ -41,7 +38,7 @@ TRUNK = NumberRange(1, 512, integer=True)
 @click.option("--parallel", type=Number(NumberRange(1, 4096, integer=True)), default=32)
 @click.option("--steps", type=Number(COUNT), help="Gradient steps a generation.")
 @click.option("--batch-size", type=Number(NumberRange(1, 65536, integer=True)), default=256)
-@click.option("--lr", type=Number(RATE), default=1e-3, show_default=True)
+@click.option("--lr", type=Number(LEARNING_RATE), default=1e-3, show_default=True)
 @click.option("--window", type=Number(NumberRange(1, 1000, integer=True)), default=4)
 @click.option("--value-mix", type=Number(FRACTION), default=0.0, show_default=True)
 @click.option("--augment/--no-augment", default=True, show_default=True)

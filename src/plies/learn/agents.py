@@ -10,9 +10,8 @@ from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.errors import PliesError
 from plies.game import Game
 from plies.learn import DEVICES
-from plies.spec import SECONDS, NumberRange
+from plies.spec import SECONDS, SIMULATIONS, NumberRange
 
-SIMULATIONS = NumberRange(1, 1_000_000, integer=True)
 C_PUCT = NumberRange(0, 100, above_minimum=True)
 LEAVES = NumberRange(1, 256, integer=True)
 
