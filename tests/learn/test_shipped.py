@@ -39,7 +39,7 @@ def _never_loses(agent: Any, me: str) -> tuple[bool, list[Any]]:
 
 
 def test_the_shipped_models_are_listed() -> None:
-    assert {"tictactoe", "connect4"} <= set(shipped_models())
+    assert {"tictactoe", "connect4", "connect4-distilled"} <= set(shipped_models())
 
 
 @pytest.mark.parametrize("spec", ["policy", "az:simulations=48"])
@@ -58,5 +58,5 @@ def test_a_random_player_fails_the_same_check() -> None:
 def test_the_shipped_connect4_models_play_legal_moves() -> None:
     game = make_game("connect4")
     state = game.parse_position("4453")
-    for spec in ("az:simulations=32", "policy"):
+    for spec in ("az:simulations=32", "policy", "policy:model=connect4-distilled"):
         assert make_agent(spec, game)(game, state) in game.actions(state)

@@ -63,6 +63,7 @@ def write_atomically(path: Path, write: Any) -> None:
             write(file)
             file.flush()
             os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide a shared model from others
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
