@@ -172,6 +172,7 @@ def test_cli_refuses_bad_training_input_with_one_line(
 def test_cli_trains_resumes_and_plots(run_cli: CliRun, tmp_path: Path) -> None:
     folder = str(tmp_path / "run")
     settings = ["--games", "4", "--parallel", "2", "--simulations", "8", "--eval-games", "2"]
+    settings += ["--workers", "1"]
     first = run_cli("train", "tictactoe", "--out", folder, "--generations", "1", *settings)
     assert first.code == 0, first.err
     assert "generation 1 of 1 saved" in first.out

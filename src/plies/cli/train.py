@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,13 @@ SMALL = NumberRange(0, 10_000, integer=True)
 @click.option("--generations", type=Number(COUNT), default=10, show_default=True)
 @click.option("--games", type=Number(GAMES), default=64, show_default=True, help="Per generation.")
 @click.option("--simulations", type=Number(SIMULATIONS), default=100, show_default=True)
-@click.option("--workers", type=Number(NumberRange(1, 256, integer=True)), default=1)
+@click.option(
+    "--workers",
+    type=Number(NumberRange(1, 256, integer=True)),
+    default=os.cpu_count() or 1,
+    show_default="the number of cores",
+    help="Self-play processes (1: in this process).",
+)
 @click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
 @click.option("--ray", "ray_address", help="Self-play in Ray actors: ADDRESS or auto.")
 @click.option("--blocks", type=Number(TRUNK), help="Residual blocks [default: per board].")
