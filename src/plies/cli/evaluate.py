@@ -52,7 +52,7 @@ def evaluate_command(
 
     A mistake worsens the outcome (a win drawn or lost, a draw lost); an exact move keeps the
     best solved score. Agents: random, alphabeta:depth=N, engine:time=S, mcts:iterations=N,
-    perfect.
+    az (simulations=N), policy (model=NAME|FILE), perfect.
     """
     game = make_game(game_spec)
     if parse_spec(spec).name == "human":
