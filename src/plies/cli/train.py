@@ -136,10 +136,11 @@ def _train(training: Any, run: Any, generations: int, pool: Any, device: Any) ->
         )
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
-        reporter = _RichReporter(bar)
-        training.train(run, generations, pool, device, evaluate, reporter)
-    pool.close()
+    try:
+        with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
+            training.train(run, generations, pool, device, evaluate, _RichReporter(bar))
+    finally:
+        pool.close()
     last = run.last_generation()
     click.echo(f"run {run.directory}: generation {last} of {generations} saved")
     if stop.happened:

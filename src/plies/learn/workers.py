@@ -5,8 +5,8 @@ data back to the driver, which alone writes the run folder.
 
 from __future__ import annotations
 
-import concurrent.futures
 import multiprocessing
+import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -87,32 +87,36 @@ def _one_thread() -> None:
     torch.set_num_threads(1)
 
 
+def _worker_start() -> None:
+    """A worker process: one PyTorch thread, and Ctrl-C left to the driver (which stops the
+    workers itself), so an interrupted run prints no traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _one_thread()
+
+
+def _play_task(task: tuple[Network, Chunk, SelfPlayConfig]) -> tuple[Chunk, SelfPlayData]:
+    network, chunk, config = task
+    return chunk, play_chunk(network, chunk, config, "cpu")
+
+
 class ProcessPool:
-    """``workers`` processes on this machine (spawned, one PyTorch thread each)."""
+    """``workers`` processes on this machine (spawned, one PyTorch thread each); closing it
+    stops them at once, chunks in flight included."""
 
     def __init__(self, workers: int) -> None:
         if not 1 <= workers <= MAX_WORKERS:
             raise SpecError(f"workers={workers} must be 1 to {MAX_WORKERS}")
-        self.executor = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_one_thread
-        )
+        self.pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_worker_start)
 
     def play(
         self, network: Network, chunks: Sequence[Chunk], config: SelfPlayConfig
     ) -> Iterator[tuple[Chunk, SelfPlayData]]:
-        futures = {
-            self.executor.submit(play_chunk, network, chunk, config, "cpu"): chunk
-            for chunk in chunks
-        }
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                yield futures[future], future.result()
-        finally:
-            for future in futures:
-                future.cancel()
+        tasks = [(network, chunk, config) for chunk in chunks]
+        yield from self.pool.imap_unordered(_play_task, tasks)
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.pool.terminate()
+        self.pool.join()
 
 
 class RayPool:
