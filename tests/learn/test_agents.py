@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -215,3 +219,22 @@ def test_export_drops_the_optimiser_and_keeps_a_loadable_model(
     original = load_checkpoint(source, TICTACTOE, POLICY_VALUE)
     for key, value in original.network.state_dict().items():
         assert torch.equal(value, checkpoint.network.state_dict()[key])
+
+
+def test_sigterm_stops_training_as_ctrl_c_does(tmp_path: Path) -> None:
+    """A background run (which ignores Ctrl-C) is stopped by kill: exit 130, the resume
+    command, and every finished generation kept."""
+    folder = tmp_path / "run"
+    command = [sys.executable, "-m", "plies", "train", "tictactoe", "--out", str(folder)]
+    command += ["--generations", "1000", "--games", "4", "--simulations", "4", "--workers", "1"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = folder / "checkpoints" / "gen-0001.pt"
+    deadline = time.monotonic() + 120
+    while not first.is_file() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.2)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "resume with: plies train --resume" in err and "Traceback" not in err
+    saved = int(out.split("generation ")[1].split(" of")[0])
+    assert saved >= 1 and (folder / "checkpoints" / f"gen-{saved:04d}.pt").is_file()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -82,14 +83,24 @@ class Interruption:
     happened: bool = False
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 @contextmanager
-def until_interrupted() -> Iterator[Interruption]:
-    """Run the block until it ends or Ctrl-C stops it; what it did so far stays usable."""
+def until_interrupted(terminate: bool = False) -> Iterator[Interruption]:
+    """Run the block until it ends or Ctrl-C stops it; what it did so far stays usable. With
+    ``terminate``, SIGTERM (``kill``, a job scheduler, a background job, which ignores Ctrl-C)
+    stops it the same way."""
     interruption = Interruption()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if terminate else None
     try:
         yield interruption
     except KeyboardInterrupt:
         interruption.happened = True
+    finally:
+        if terminate:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def exit_interrupted(message: str) -> NoReturn:

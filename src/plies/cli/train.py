@@ -67,7 +67,8 @@ def train_command(
     Each generation plays --games games with --simulations PUCT simulations a move (in
     --workers processes, or Ray actors with --ray), trains the network on the last --window
     generations, saves a checkpoint and a metrics line, and scores the network.
-    Ctrl-C stops; --resume DIR continues with nothing lost but the games in flight.
+    Ctrl-C (or SIGTERM) stops; --resume DIR continues with nothing lost but the games in
+    flight.
     """
     training = learning_module("training", "training")
     where = learning_module("checkpoint", "training").resolve_device(device)
@@ -137,7 +138,10 @@ def _train(training: Any, run: Any, generations: int, pool: Any, device: Any) ->
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     try:
-        with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
+        with (
+            progress_bar(*columns, TimeElapsedColumn()) as bar,
+            until_interrupted(terminate=True) as stop,
+        ):
             training.train(run, generations, pool, device, evaluate, _RichReporter(bar))
     finally:
         pool.close()
