@@ -19,6 +19,7 @@ from plies.errors import CheckpointError, DeviceError, MissingCapabilityError, S
 from plies.games import make_game
 from plies.learn.checkpoint import load_checkpoint, save_checkpoint
 from plies.learn.network import ACTION_VALUE, POLICY_VALUE, NetShape, build_network
+from plies.learn.players import model_path
 from plies.play import play_game
 
 TICTACTOE = make_game("tictactoe")
@@ -238,3 +239,31 @@ def test_sigterm_stops_training_as_ctrl_c_does(tmp_path: Path) -> None:
     assert "resume with: plies train --resume" in err and "Traceback" not in err
     saved = int(out.split("generation ")[1].split(" of")[0])
     assert saved >= 1 and (folder / "checkpoints" / f"gen-{saved:04d}.pt").is_file()
+
+
+def test_a_run_can_start_from_a_shipped_model(run_cli: CliRun, tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    settings = ["--games", "2", "--simulations", "4", "--eval-games", "0", "--workers", "1"]
+    started = run_cli(
+        "train",
+        "tictactoe",
+        "--out",
+        str(folder),
+        "--init",
+        "tictactoe",
+        "--generations",
+        "1",
+        *settings,
+    )
+    assert started.code == 0, started.err
+    shipped = load_checkpoint(model_path("tictactoe"), TICTACTOE, POLICY_VALUE)
+    first = load_checkpoint(folder / "checkpoints" / "gen-0000.pt", TICTACTOE, POLICY_VALUE)
+    for key, value in shipped.network.state_dict().items():
+        assert torch.equal(value, first.network.state_dict()[key])
+    assert "initial" in (folder / "config.json").read_text()
+    sized = run_cli(
+        "train", "tictactoe", "--out", str(tmp_path / "b"), "--init", "tictactoe", "--blocks", "3"
+    )
+    assert sized.code == 2 and "--init takes the network's size" in sized.err
+    foreign = run_cli("train", "tictactoe", "--out", str(tmp_path / "c"), "--init", "connect4")
+    assert foreign.code == 2 and "is for ConnectFour" in foreign.err

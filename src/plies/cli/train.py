@@ -40,6 +40,7 @@ SMALL = NumberRange(0, 10_000, integer=True)
 )
 @click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
 @click.option("--ray", "ray_address", help="Self-play in Ray actors: ADDRESS or auto.")
+@click.option("--init", "initial", help="Start from this model (a file or a shipped name).")
 @click.option("--blocks", type=Number(TRUNK), help="Residual blocks [default: per board].")
 @click.option("--filters", type=Number(TRUNK), help="Filters per block [default: per board].")
 @click.option("--parallel", type=Number(NumberRange(1, 4096, integer=True)), default=32)
@@ -89,14 +90,26 @@ def train_command(
 
 def _new_run(training: Any, spec: str, out: Path, settings: dict[str, Any]) -> Any:
     from plies.capabilities import HasTensorEncoding, require
-    from plies.learn.network import NetShape
+    from plies.learn.network import POLICY_VALUE, NetShape
     from plies.learn.selfplay import SelfPlayConfig
 
     game = make_game(spec)
-    shape = NetShape.for_game(
-        require(game, HasTensorEncoding, "training"),
-        blocks=settings["blocks"],
-        filters=settings["filters"],
+    initial = None
+    if settings["initial"] is not None:
+        if settings["blocks"] is not None or settings["filters"] is not None:
+            raise PliesError(
+                "--init takes the network's size from its model: drop --blocks/--filters"
+            )
+        players = learning_module("players", "training")
+        initial = players.load_model(game, settings["initial"], (POLICY_VALUE,), "cpu")
+    shape = (
+        initial.shape
+        if initial is not None
+        else NetShape.for_game(
+            require(game, HasTensorEncoding, "training"),
+            blocks=settings["blocks"],
+            filters=settings["filters"],
+        )
     )
     config = training.TrainingConfig(
         games=settings["games"],
@@ -111,7 +124,7 @@ def _new_run(training: Any, spec: str, out: Path, settings: dict[str, Any]) -> A
         eval_positions=settings["eval_positions"],
     )
     selfplay = SelfPlayConfig(simulations=settings["simulations"])
-    return training.create_run(out, game, spec, shape, selfplay, config, settings["seed"])
+    return training.create_run(out, game, spec, shape, selfplay, config, settings["seed"], initial)
 
 
 def _pool(device: Any, workers: int, ray_address: str | None) -> Any:

@@ -35,6 +35,7 @@ from plies.capabilities import HasTensorEncoding, Symmetry, require
 from plies.errors import RunFolderError, SpecError
 from plies.game import Game
 from plies.learn.checkpoint import (
+    Checkpoint,
     game_identity,
     load_checkpoint,
     save_checkpoint,
@@ -177,19 +178,29 @@ def create_run(
     selfplay: SelfPlayConfig,
     training: TrainingConfig,
     seed: int,
+    initial: Checkpoint | None = None,
 ) -> Run:
-    """A new run folder (refused when ``directory`` already holds files)."""
+    """A new run folder (refused when ``directory`` already holds files), its generation 0
+    a fresh network of ``shape`` or, given ``initial``, a copy of that network (whose shape
+    must be ``shape``)."""
     require(game, HasTensorEncoding, "training")
+    if initial is not None and initial.shape != shape:
+        raise SpecError(f"the initial network's shape {initial.shape} is not {shape}")
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
         raise RunFolderError(
             f"{str(directory)!r} already exists and is not empty; "
             "resume a run with --resume, or choose a new folder"
         )
     run = Run(directory, game, spec, shape, selfplay, training, seed)
-    text = json.dumps(run.config_json(), indent=2) + "\n"
+    config = run.config_json()
+    if initial is not None:
+        config["initial"] = {"game": initial.game, **initial.info}
+    text = json.dumps(config, indent=2) + "\n"
     write_atomically(directory / "config.json", lambda f: f.write(text.encode()))
     torch.manual_seed(seed)
     network = build_network(shape)
+    if initial is not None:
+        network.load_state_dict(initial.network.state_dict())
     optimiser = _optimiser(network, training)
     save_checkpoint(
         run.checkpoint(0), network, shape, game, generation=0, optimiser=optimiser.state_dict()
