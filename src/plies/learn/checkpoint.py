@@ -86,9 +86,13 @@ def save_checkpoint(
 
 
 def load_checkpoint(
-    path: Path | str, game: Game[Any, Any], kind: str, device: torch.device | None = None
+    path: Path | str,
+    game: Game[Any, Any],
+    kind: str | tuple[str, ...],
+    device: torch.device | None = None,
 ) -> Checkpoint:
-    """The network saved at ``path`` for ``game``, of head ``kind``, in eval mode; a
+    """The network saved at ``path`` for ``game``, of head ``kind`` (or one of several), in
+    eval mode; a
     :class:`CheckpointError` naming the problem when the file is missing, unreadable, or made
     for another game, board size, head or shape."""
     path = Path(path)
@@ -102,10 +106,13 @@ def load_checkpoint(
         shape = NetShape(**payload["shape"])
     except (TypeError, KeyError, SpecError) as error:
         raise CheckpointError(f"{where} has an unreadable network shape ({error})") from None
-    if shape.kind != kind:
-        raise CheckpointError(f"{where} holds a {shape.kind} network; this needs {kind}")
+    kinds = (kind,) if isinstance(kind, str) else kind
+    if shape.kind not in kinds:
+        raise CheckpointError(
+            f"{where} holds a {shape.kind} network; this needs {' or '.join(kinds)}"
+        )
     if not isinstance(game, HasTensorEncoding) or shape != NetShape.for_game(
-        game, kind, shape.blocks, shape.filters, shape.bins
+        game, shape.kind, shape.blocks, shape.filters, shape.bins
     ):
         raise CheckpointError(f"{where}: its tensor shape does not match {game_identity(game)}")
     network = build_network(shape)

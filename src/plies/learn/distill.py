@@ -53,7 +53,7 @@ from plies.learn.network import (
     bin_centres,
     build_network,
 )
-from plies.learn.training import augment
+from plies.learn.training import augment, derived_seed
 from plies.solvers.base import PerfectSolver
 
 FORMAT = "plies-distill-1"
@@ -406,10 +406,6 @@ def open_distillation(
     return wanted
 
 
-def _seed(*parts: int) -> int:
-    return int(np.random.SeedSequence(list(parts)).generate_state(1)[0])
-
-
 def label_chunks(distillation: Distillation, reporter: Reporter | None = None) -> int:
     """Generate and label the chunks not yet on disk, saving each as it is done; returns the
     number of positions labelled now (0 when every chunk was there)."""
@@ -431,7 +427,7 @@ def label_chunks(distillation: Distillation, reporter: Reporter | None = None) -
         if path.is_file():
             seen.update(position_key(encoding, planes) for planes in _load_chunk(path).planes)
             continue
-        count, seed = data.chunk_positions(chunk), _seed(data.seed, chunk)
+        count, seed = data.chunk_positions(chunk), derived_seed(data.seed, chunk)
         states = generate_positions(game, count, seed, data, solver=solver, seen=seen)
         labelled = label_positions(game, states, solver, advance)
         write_atomically(path, lambda f, d=labelled: np.savez_compressed(f, **d.arrays()))
@@ -473,11 +469,11 @@ def train_model(
     data = load_data(distillation)
     encoding = require(distillation.game, HasTensorEncoding, PURPOSE)
     seed = distillation.data.seed
-    rng = np.random.default_rng(_seed(seed, 1))
+    rng = np.random.default_rng(derived_seed(seed, 1))
     order = rng.permutation(len(data))
     held = int(len(data) * training.validation)
     validation, train = data.take(order[:held]), data.take(order[held:])
-    torch.manual_seed(_seed(seed, 2))
+    torch.manual_seed(derived_seed(seed, 2))
     shape = NetShape.for_game(
         encoding, ACTION_VALUE, training.blocks, training.filters, training.bins
     )

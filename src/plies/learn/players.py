@@ -52,14 +52,7 @@ def model_path(model: str) -> Path:
 def load_model(game: Game[Any, Any], model: str, kinds: tuple[str, ...], device: str) -> Checkpoint:
     """The checkpoint of ``model`` for ``game``, of one of ``kinds``, on ``device``."""
     require(game, HasTensorEncoding, "a learned agent")
-    path, where = model_path(model), resolve_device(device)
-    for kind in kinds[:-1]:
-        try:
-            return load_checkpoint(path, game, kind, where)
-        except CheckpointError as error:
-            if "network; this needs" not in str(error):
-                raise
-    return load_checkpoint(path, game, kinds[-1], where)
+    return load_checkpoint(model_path(model), game, kinds, resolve_device(device))
 
 
 class PolicyAgent:

@@ -136,7 +136,7 @@ class Run:
     def chunks(self, generation: int) -> list[Chunk]:
         """Generation ``generation``'s chunks; game i's seed depends on (seed, generation, i)."""
         games, size = self.training.games, self.training.parallel
-        seeds = [_seed(self.seed, generation, i) for i in range(games)]
+        seeds = [derived_seed(self.seed, generation, i) for i in range(games)]
         return [
             Chunk(c, generation, tuple(seeds[c * size : (c + 1) * size]))
             for c in range(math.ceil(games / size))
@@ -166,7 +166,9 @@ class Run:
         }
 
 
-def _seed(*parts: int) -> int:
+def derived_seed(*parts: int) -> int:
+    """A seed drawn from ``parts`` (run seed, generation, index...) by NumPy's SeedSequence:
+    the same parts give the same seed in every process."""
     return int(np.random.SeedSequence(list(parts)).generate_state(1)[0])
 
 
@@ -358,8 +360,8 @@ def train_network(
     data = SelfPlayData.concatenate(window)
     new = len(window[-1].outcomes)
     steps = training.steps or max(1, math.ceil(REUSE * new / training.batch_size))
-    rng = np.random.default_rng(_seed(run.seed, generation, 1))
-    torch.manual_seed(_seed(run.seed, generation, 2))
+    rng = np.random.default_rng(derived_seed(run.seed, generation, 1))
+    torch.manual_seed(derived_seed(run.seed, generation, 2))
     symmetries = run.encoding.symmetries() if training.augment else []
     network.train()
     totals = np.zeros(2)
