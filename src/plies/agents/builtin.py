@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from plies.agents.live import Watch
 from plies.agents.registry import (
     Agent,
     AgentKind,
@@ -50,7 +51,7 @@ from plies.capabilities import HasEvaluation, HasValueBounds, require
 from plies.errors import BudgetExhaustedError, SpecError, UnsupportedGameError
 from plies.game import Game, WinLossDrawGame, define_game, require_two_player_zero_sum
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
-from plies.search.engine import EngineOptions, Limits, TranspositionTable, search
+from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
 from plies.search.maxn import maxn, paranoid
 from plies.search.mcts import DEFAULT_C, MCTS, SELECTIONS, heuristic_evaluator
 from plies.solvers import perfect_solver
@@ -173,9 +174,18 @@ class EngineAgent:
     table: TranspositionTable | None = field(default=None, repr=False)
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.think(game, state, Watch())
+
+    def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
+        """The move, each completed iteration reported; ``watch.stop`` ends the search as if
+        its time had run out."""
         if self.table is None and self.options.tt_mb > 0:
             self.table = TranspositionTable(self.options.tt_mb)
-        self.last = search(game, state, self.limits, self.options, self.table)
+        limits = replace(self.limits, stop=watch.stop)
+        for result in iterate(game, state, limits, self.options, self.table):
+            self.last = result
+            watch.report(result)
+        assert self.last is not None
         return self.last.action
 
     def reset(self) -> None:
@@ -207,6 +217,40 @@ class PerfectAgent:
     last: SearchResult[Any] | None = field(default=None, repr=False)
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.think(game, state, Watch())
+
+    def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
+        """The move, reported once decided; while anyone watches (``watch.report`` set), the
+        exact score of every move is then solved within the budget's remainder and reported
+        too (``move_scores``)."""
+        action = self._decide(game, state)
+        assert self.last is not None
+        watch.report(self.last)
+        if watch.watched and self.last.solved and not watch.stop.is_set():
+            scores = self._move_scores(game, state)
+            if scores:
+                self.last = replace(self.last, move_scores=scores)
+                watch.report(self.last)
+        return action
+
+    def _move_scores(self, game: Game[Any, Any], state: Any) -> tuple[tuple[Any, int], ...]:
+        """The exact score of each move (the mover's view) the solver finishes within what
+        is left of the budget, with the table the decision filled."""
+        assert self.last is not None
+        seconds = None if self.seconds is None else self.seconds - self.last.stats.time
+        scores = []
+        began = time.perf_counter()
+        for action in game.actions(state):
+            left = None if seconds is None else seconds - (time.perf_counter() - began)
+            if left is not None and left <= 0:
+                break
+            try:
+                scores.append((action, self.solver.move_score(state, action, self.nodes, left)))
+            except BudgetExhaustedError:
+                break
+        return tuple(scores)
+
+    def _decide(self, game: Game[Any, Any], state: Any) -> Any:
         began = time.perf_counter()
         budget = None if self.seconds is None else self.seconds * SOLVER_SHARE
         try:
@@ -243,6 +287,10 @@ class PerfectAgent:
         self.last = None
 
 
+WATCH_EVERY = 500
+"""MCTS iterations between two reports of a watched search (a few dozen a second)."""
+
+
 @dataclass
 class MCTSAgent:
     """Plays the move Monte Carlo tree search chooses; the tree carries over between moves."""
@@ -254,7 +302,24 @@ class MCTSAgent:
     last: SearchResult[Any] | None = field(default=None, repr=False)
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        self.last = self.mcts.search(state, iterations=self.iterations, seconds=self.seconds)
+        return self.think(game, state, Watch())
+
+    def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
+        """The move, the search reported every :data:`WATCH_EVERY` iterations and stopped
+        between them once ``watch.stop`` is set; the last result carries the tree's first
+        levels (:meth:`~plies.search.mcts.MCTS.visit_tree`)."""
+        searches = self.mcts.iterate(
+            state, iterations=self.iterations, seconds=self.seconds, every=WATCH_EVERY
+        )
+        for result in searches:
+            self.last = result
+            if watch.stop.is_set():
+                searches.close()
+                break
+            watch.report(result)
+        assert self.last is not None
+        self.last = replace(self.last, tree=self.mcts.visit_tree())
+        watch.report(self.last)
         return self.last.action
 
     def reset(self) -> None:

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,3 +60,30 @@ def best_moves(
     pick = max if game.to_move(state) == max_player else min
     best = pick(move.value for move in moves)
     return [move for move in moves if move.value == best]
+
+
+def estimate_tree_size(
+    game: Game[Any, Any], state: Any, samples: int = 256, seed: int = 0
+) -> float:
+    """The number of nodes of the game tree below ``state`` (itself included), estimated as
+    Knuth does for backtrack trees ("Estimating the efficiency of backtrack programs", Math.
+    Comp. 29, 1975): along a random path, the running product of the branching factors is an
+    unbiased estimate of the nodes at each depth; their sum, averaged over ``samples`` paths.
+    Chance nodes branch like the others (all their outcomes are searched).
+
+    >>> from plies.games import make_game
+    >>> game = make_game("tictactoe")
+    >>> 3e5 < estimate_tree_size(game, game.initial_state(), samples=2000) < 8e5  # 549,946
+    True
+    """
+    rng = random.Random(seed)
+    total = 0.0
+    for _ in range(samples):
+        node, width, size = state, 1.0, 1.0
+        while not game.is_terminal(node) and width < 1e30:
+            actions = game.actions(node)
+            width *= len(actions)
+            size += width
+            node = game.result(node, rng.choice(actions))
+        total += size
+    return total / samples

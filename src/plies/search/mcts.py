@@ -43,13 +43,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Hashable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from plies.capabilities import HasEvaluation, HasRandomPlayout, HasValueBounds, require
 from plies.errors import GameDefinitionError, GameOverError, SpecError, UnsupportedGameError
 from plies.game import CHANCE, Game, WinLossDrawGame, checked_outcomes, has_chance, sample_outcome
-from plies.search.result import RootMove, SearchResult, SearchStats
+from plies.search.result import RootMove, SearchResult, SearchStats, VisitNode
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -252,7 +252,7 @@ class MCTS(Generic[S, A]):
         iterations: int | None = None,
         seconds: float | None = None,
         every: int = REPORT_EVERY,
-    ) -> Iterator[SearchResult[A]]:
+    ) -> Generator[SearchResult[A], None, None]:
         """Search as :meth:`search` does, yielding the result so far after every ``every``
         iterations and the final result last (the clock starts at the first ``next``). An
         interrupted search forgets its tree."""
@@ -270,7 +270,7 @@ class MCTS(Generic[S, A]):
 
     def _run(
         self, root: _Node, limit: float, seconds: float, every: int
-    ) -> Iterator[SearchResult[A]]:
+    ) -> Generator[SearchResult[A], None, None]:
         started = time.perf_counter()
         deadline = started + seconds
         done, max_depth, self._simulations, self._expanded = 0, 0, 0, 0
@@ -497,6 +497,24 @@ class MCTS(Generic[S, A]):
             self._set_scale(self._seen_low, self._seen_high)
 
     # Results -------------------------------------------------------------------------------
+
+    def visit_tree(self, levels: int = 3, width: int = 8) -> tuple[VisitNode, ...]:
+        """The first ``levels`` of the kept tree below its root, at most ``width`` children
+        per node, most visited first (unvisited children left out); empty before any search.
+        A proven node's value is its exact utility for the player who chose its action."""
+
+        def summary(node: _Node, level: int) -> VisitNode:
+            proved = node.outcome is not None
+            value = node.outcome[node.owner] if node.outcome is not None else node.mean
+            children: tuple[VisitNode, ...] = ()
+            if level < levels:
+                visited = sorted((c for c in node.children if c.visits > 0), key=_visits)
+                children = tuple(summary(c, level + 1) for c in reversed(visited[-width:]))
+            return VisitNode(node.action, node.visits, value, proved, children)
+
+        if self._root is None:
+            return ()
+        return summary(self._root, 0).children
 
     def _choose(self, node: _Node) -> _Node | None:
         """The child to play: most visited (ties: the first), among those achieving a proven

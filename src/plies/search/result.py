@@ -113,11 +113,26 @@ TraceEvent = Enter | Leaf | Cutoff | Backup | Expectation
 
 @dataclass(frozen=True)
 class RootMove:
-    """Per root move, MCTS: visits and mean value for the player to move at the root."""
+    """Per root move, MCTS and PUCT: visits and mean value for the player to move at the root,
+    and PUCT's prior (the network's probability of the move; None for MCTS)."""
 
     action: Any
     visits: int
     value: float
+    prior: float | None = None
+
+
+@dataclass(frozen=True)
+class VisitNode:
+    """A node of a Monte Carlo search tree as the search left it: the ``action`` that reaches
+    it, its ``visits``, its mean ``value`` for the player who chose the action, whether the
+    solver ``proved`` that value exact, and its most visited children (first levels only)."""
+
+    action: Any
+    visits: int
+    value: float
+    proved: bool
+    children: tuple[VisitNode, ...]
 
 
 @dataclass(frozen=True)
@@ -168,7 +183,13 @@ class SearchResult(Generic[A]):
     a vector (max^n); None for the others, whose ``value`` is ``max_player``'s alone."""
     trace: tuple[TraceEvent, ...] | None = field(default=None, repr=False)
     root: tuple[RootMove, ...] | None = None
-    """MCTS: every root move searched, most visited first."""
+    """MCTS and PUCT: every root move searched, most visited first."""
+    tree: tuple[VisitNode, ...] | None = None
+    """MCTS: the first levels of its tree below the root, most visited first, when asked for
+    (:meth:`plies.search.mcts.MCTS.visit_tree`)."""
+    move_scores: tuple[tuple[A, int], ...] | None = None
+    """The perfect solver: the exact score of each root move it solved within its budget (its
+    own convention, the root mover's view)."""
 
     @property
     def nps(self) -> float:

@@ -66,6 +66,13 @@ class PerfectSolver(Protocol):
         a slot with no legal move."""
         ...
 
+    def move_score(
+        self, state: Any, action: Any, nodes: int | None = None, seconds: float | None = None
+    ) -> int:
+        """The score of playing ``action`` in ``state`` for the side to move, within a budget
+        and with the table kept."""
+        ...
+
     def slot_labels(self) -> list[str]:
         """The notation of each slot :meth:`analyze` scores (Connect Four: columns 1 to 7)."""
         ...

@@ -30,7 +30,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from plies.errors import BudgetExhaustedError, GameOverError, SpecError, UnsupportedGameError
+from plies.errors import (
+    BudgetExhaustedError,
+    GameOverError,
+    IllegalMoveError,
+    SpecError,
+    UnsupportedGameError,
+)
 from plies.games.connect4 import ConnectFour, ConnectFourState
 from plies.solvers.base import Decision, Solution
 
@@ -155,15 +161,38 @@ class Connect4Solver:
         children."""
         self._check(state)
         self.reset()
-        game = self.game
-        scores: list[int | None] = [None] * game.width
-        for column in game.actions(state):
-            child = game.result(state, column)
-            if child.won:
-                scores[column] = 1 if weak else (self._cells + 1 - state.moves) // 2
-            else:
-                scores[column] = -self._solve(child, weak, None, None).score
+        scores: list[int | None] = [None] * self.game.width
+        for column in self.game.actions(state):
+            scores[column] = self._move_score(state, column, weak, None, None)
         return scores
+
+    def move_score(
+        self,
+        state: ConnectFourState,
+        column: int,
+        nodes: int | None = None,
+        seconds: float | None = None,
+    ) -> int:
+        """:meth:`analyze`'s score of one column, with the table kept and a budget as in
+        :meth:`solve` (:class:`~plies.errors.BudgetExhaustedError` when it runs out)."""
+        self._check(state)
+        if column not in self.game.actions(state):
+            raise IllegalMoveError(f"column {column + 1} is full")
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        return self._move_score(state, column, False, nodes, deadline)
+
+    def _move_score(
+        self,
+        state: ConnectFourState,
+        column: int,
+        weak: bool,
+        nodes: int | None,
+        deadline: float | None,
+    ) -> int:
+        child = self.game.result(state, column)
+        if child.won:
+            return 1 if weak else (self._cells + 1 - state.moves) // 2
+        return -self._solve(child, weak, nodes, deadline).score
 
     def decide(
         self,
