@@ -267,3 +267,23 @@ def test_a_run_can_start_from_a_shipped_model(run_cli: CliRun, tmp_path: Path) -
     assert sized.code == 2 and "--init takes the network's size" in sized.err
     foreign = run_cli("train", "tictactoe", "--out", str(tmp_path / "c"), "--init", "connect4")
     assert foreign.code == 2 and "is for ConnectFour" in foreign.err
+
+
+def test_az_reports_priors_while_watched_and_stops_when_told(models: dict[str, Path]) -> None:
+    from plies.agents.live import Watch, choose_move
+
+    reports: list[Any] = []
+
+    def stop_after_three(result: Any) -> None:
+        reports.append(result)
+        if len(reports) == 3:
+            watch.stop.set()
+
+    watch = Watch(report=stop_after_three)
+    az = make_agent(f"az:model={models['connect4']},simulations=100000", CONNECT4, seed=1)
+    move = choose_move(az, CONNECT4, CONNECT4.initial_state(), watch)
+    final = reports[-1]
+    assert move == final.action and final.stats.iterations < 100000
+    priors = [m.prior for m in final.root]
+    assert all(p is not None and 0 <= p <= 1 for p in priors)
+    assert abs(sum(priors) - 1) < 1e-4  # every root move is listed with its prior

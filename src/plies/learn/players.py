@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from plies.agents.live import Watch
 from plies.capabilities import HasTensorEncoding, require
 from plies.errors import CheckpointError
 from plies.game import Game
@@ -26,6 +27,10 @@ from plies.learn.puct import PUCTConfig, Tree, run_simulations
 from plies.search import SearchResult
 from plies.search.result import RootMove, SearchStats
 
+WATCH_BATCH = 64
+"""PUCT simulations between two looks at the clock and the stop flag while watched."""
+WATCH_INTERVAL = 0.1
+"""Seconds between two reports of a watched search."""
 MODELS = "plies.learn.models"
 
 
@@ -132,26 +137,43 @@ class AZAgent:
         return self.tree
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.think(game, state, Watch())
+
+    def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
+        """The move after the simulations (or the seconds), the search reported about ten
+        times a second while anyone watches, and stopped between batches once
+        ``watch.stop`` is set."""
         started = time.perf_counter()
         tree = self._tree_at(game, state)
-        batch, positions, calls = (
-            self.config.leaves_per_tree,
-            self.evaluator.positions,
-            self.evaluator.calls,
-        )
+        positions, calls = self.evaluator.positions, self.evaluator.calls
+
+        def report(simulations: int) -> SearchResult[Any]:
+            evaluated = (self.evaluator.positions - positions, self.evaluator.calls - calls)
+            return self._report(tree, state, tree.choose(0.0), simulations, evaluated, started)
+
+        simulations, reported = 0, started
         with one_thread():
-            if self.seconds is None:
-                run_simulations([tree], self.evaluator, self.simulations)
-                simulations = self.simulations
-            else:
-                simulations = 0
-                while time.perf_counter() - started < self.seconds or simulations == 0:
-                    run_simulations([tree], self.evaluator, batch)
-                    simulations += batch
-        action = tree.choose(0.0)
-        evaluated = (self.evaluator.positions - positions, self.evaluator.calls - calls)
-        self.last = self._report(tree, state, action, simulations, evaluated, started)
-        return action
+            while (step := self._next_step(simulations, started, watch.watched)) > 0:
+                run_simulations([tree], self.evaluator, step)
+                simulations += step
+                if watch.stop.is_set():
+                    break
+                if watch.watched and time.perf_counter() - reported > WATCH_INTERVAL:
+                    reported = time.perf_counter()
+                    watch.report(report(simulations))
+        self.last = report(simulations)
+        watch.report(self.last)
+        return self.last.action
+
+    def _next_step(self, done: int, started: float, watched: bool) -> int:
+        """The simulations to run next (0: the search is over): all that are left at once,
+        or :data:`WATCH_BATCH` at a time while watched; under a clock, one batch of leaves
+        (always one at least)."""
+        if self.seconds is not None:
+            running = done == 0 or time.perf_counter() - started < self.seconds
+            return self.config.leaves_per_tree if running else 0
+        left = self.simulations - done
+        return min(left, WATCH_BATCH) if watched else left
 
     def _report(
         self,
@@ -167,8 +189,10 @@ class AZAgent:
         root = tree.root
         moves = sorted(
             (
-                RootMove(a, int(n), tree.scale(float(w / n)) if n else float("nan"))
-                for a, n, w in zip(root.actions, root.visits, root.totals, strict=True)
+                RootMove(a, int(n), tree.scale(float(w / n)) if n else float("nan"), float(p))
+                for a, n, w, p in zip(
+                    root.actions, root.visits, root.totals, root.priors, strict=True
+                )
             ),
             key=lambda move: -move.visits,
         )
