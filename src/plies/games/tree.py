@@ -269,8 +269,11 @@ def parse_tree(text: str) -> Node:
     stripped = text.strip()
     if not stripped:
         raise TreeError("tree: empty input")
-    raw = _parse_json_tree(stripped) if _JSON_START.match(stripped) else _parse_bracketed(stripped)
-    return _label(raw)
+    parse = _parse_json_tree if _JSON_START.match(stripped) else _parse_bracketed
+    try:
+        return _label(parse(stripped))
+    except RecursionError:
+        raise TreeError("tree: nested too deeply to read (hundreds of levels)") from None
 
 
 def _is_float(word: str) -> bool:
@@ -292,7 +295,10 @@ def _number(word: str, where: str) -> float:
     try:
         finite = math.isfinite(value)
     except OverflowError:
-        raise TreeError(f"tree: leaf {word!r} {where} is too large for a float") from None
+        shown = word if len(word) <= 24 else f"{word[:12]}...{word[-6:]}"
+        raise TreeError(
+            f"tree: leaf {shown!r} ({len(word)} characters) {where} is too large for a float"
+        ) from None
     if not finite:
         raise TreeError(f"tree: leaf {word!r} {where} is not a finite number")
     return value
