@@ -3,7 +3,7 @@ order children are searched in, checked against the lectures' figures worked by 
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from plies.games.tree import parse_tree
@@ -15,6 +15,7 @@ from plies.lectures.tree_report import (
     searched_text,
     trace_lines,
 )
+from tests.lectures.strategies import chance_trees, trees
 
 LECTURE = "[[3,12,8],[2,4,6],[14,5,2]]"
 # CS188's trees with two ghosts: Pacman (MAX), ghost 1 (MIN), ghost 2 (MIN), then the leaves.
@@ -90,11 +91,6 @@ def test_right_to_left_on_the_mirrored_tree_is_the_lecture_search() -> None:
 
 # Every tree, every order, every layering --------------------------------------------------
 
-trees = st.recursive(
-    st.integers(min_value=-9, max_value=9),
-    lambda children: st.lists(children, min_size=1, max_size=4),
-    max_leaves=30,
-)
 LAYERS = [("MAX", "MIN"), ("MIN", "MAX"), CS188, ("MAX",), ("MIN", "MIN", "MAX", "MAX")]
 
 
@@ -125,23 +121,23 @@ def test_what_alphabeta_proves(
     _check_bounds(analyse_tree(parse_tree(str(data)), strict=strict, layers=layers, order=order))
 
 
-def _chance_text(children: list[str]) -> str:
-    shares = {1: ["1"], 2: ["1/2", "1/2"], 3: ["1/4", "1/4", "1/2"]}[len(children)]
-    return "{" + ", ".join(f"{p}: {c}" for p, c in zip(shares, children, strict=True)) + "}"
-
-
-chance_trees = st.recursive(
-    st.integers(min_value=-9, max_value=9).map(str),
-    lambda children: st.one_of(
-        st.lists(children, min_size=1, max_size=3).map(lambda cs: "[" + ", ".join(cs) + "]"),
-        st.lists(children, min_size=1, max_size=3).map(_chance_text),
-    ),
-    max_leaves=20,
-)
-
-
 @settings(max_examples=300, deadline=None)
 @given(chance_trees, st.sampled_from(["ltr", "rtl"]), st.sampled_from(LAYERS))
+# Empty windows: below A = MIN(0, ...) with leaves in [0, 1], the chance node gives its child
+# the window (0, 0). C (MAX) cuts after c1 = 0 >= beta: a lower bound, not an upper one...
+@example(text="[0, {1: [0, 1]}]", order="ltr", layers=("MIN", "MAX"))
+# ...and C (MIN) cuts after D = 0 <= alpha, where D (MAX) proved only D >= 0: C >= 0 too.
+@example(text="[0, {1: [[0, 1], 1]}]", order="ltr", layers=("MIN", "MIN", "MAX", "MAX"))
 def test_what_star1_proves(text: str, order: str, layers: tuple[str, ...]) -> None:
     # Binary-fraction probabilities and integer leaves: the sums are exact in floats.
     _check_bounds(analyse_tree(parse_tree(text), "star1", layers=layers, order=order))
+
+
+def test_an_empty_window_is_read_by_what_was_proved() -> None:
+    report = analyse_tree(
+        parse_tree("[0, {1: [[0, 1], 1]}]"), "star1", layers=("MIN", "MIN", "MAX", "MAX")
+    )
+    window = [(report.node(p).alpha_in, report.node(p).beta_in) for p in [(1, 0), (1, 0, 0)]]
+    assert window == [(0, 0), (0, 0)]
+    # C (MIN) and D (MAX) both stop at 0 with alpha = beta = 0; both are worth 1.
+    assert [searched_text(report.node(p)) for p in [(1, 0), (1, 0, 0)]] == [">=0", ">=0"]

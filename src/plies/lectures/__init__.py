@@ -3,6 +3,10 @@
 * :mod:`plies.lectures.tree_report`: every node of a textbook tree searched by minimax,
   alpha-beta, expectiminimax or Star1, with its true value, what the search proved about it,
   and what was pruned (:func:`~plies.lectures.tree_report.analyse_tree`);
+* :mod:`plies.lectures.quiz`: a student's values and pruned edges checked against the search,
+  the first mistake explained in words;
+* :mod:`plies.lectures.random_tree`: random exercise trees (with chance nodes if asked) and
+  their text;
 * :mod:`plies.lectures.effort`: the lecture's table of nodes visited by moves already played;
 * :mod:`plies.lectures.draw`: pictures of searched trees through Graphviz;
 * :mod:`plies.lectures.files`: output files (pictures, plots) checked before the work.

@@ -6,7 +6,8 @@ as a game) with the trace on, and reads the per-node facts off the trace. The tr
 of every node is computed separately by plain recursion, the oracle the searched values are
 shown against. Trees with chance nodes are searched by expectiminimax (or Star1, its pruning
 version); their true values are then expectiminimax values, a chance node's the
-probability-weighted sum of its children's.
+probability-weighted sum of its children's. :func:`steps` replays the trace one event at a
+time, each node's value so far and window as the lecture's board shows them.
 
 >>> from plies.games.tree import parse_tree
 >>> report = analyse_tree(parse_tree("[[3,12,8],[2,4,6],[14,5,2]]"))
@@ -30,7 +31,7 @@ from typing import Any
 
 from plies.errors import SpecError, TreeError
 from plies.game import CHANCE
-from plies.games.tree import Node, Path, TreeGame, tree_game
+from plies.games.tree import DECIDERS, Node, Path, TreeGame, tree_game
 from plies.search import (
     ALGORITHMS,
     NON_STRICT,
@@ -193,13 +194,24 @@ def _exact_values(game: TreeGame) -> dict[Path, float]:
     return values
 
 
-def _bound(value: float, alpha: float | None, beta: float | None) -> Bound:
-    """Fail-soft reading: a value at or outside the entry window is only a bound."""
-    if alpha is not None and value <= alpha:
+def _bound(
+    value: float, alpha: float | None, beta: float | None, proved: tuple[float, float]
+) -> Bound:
+    """The side of a searched value that is not exact, by the fail-soft reading of Figure 5.7:
+    at or below the entry window's alpha an upper bound, at or above its beta a lower one.
+
+    An empty window (alpha == beta, as Star1's clipped windows can be) reads both ways when
+    the value equals it, and only one is proved: a MAX node cut off by ``v >= beta`` may have
+    returned a MIN child's upper bound. ``proved``, the interval the true value is known to
+    lie in, then decides: an upper bound when the value is its top, else a lower bound.
+    """
+    fails_low = alpha is not None and value <= alpha
+    fails_high = beta is not None and value >= beta
+    if fails_low and fails_high:
+        return Bound.UPPER if value >= proved[1] else Bound.LOWER
+    if fails_low:
         return Bound.UPPER
-    if beta is not None and value >= beta:
-        return Bound.LOWER
-    return Bound.EXACT
+    return Bound.LOWER if fails_high else Bound.EXACT
 
 
 def _node_reports(game: TreeGame) -> dict[Path, NodeReport]:
@@ -279,7 +291,9 @@ def _prove_bounds(
                 known[path] = (pick(c[0] for c in children), pick(c[1] for c in children))
         low, high = known[path]
         report.bound = (
-            Bound.EXACT if low == high else _bound(report.value, report.alpha_in, report.beta_in)
+            Bound.EXACT
+            if low == high
+            else _bound(report.value, report.alpha_in, report.beta_in, (low, high))
         )
 
 
@@ -506,62 +520,127 @@ def searched_text(node: NodeReport) -> str:
 
 
 def trace_lines(report: TreeReport) -> list[str]:
-    """The trace as indented lines, one event each."""
-    lines = []
+    """The trace as indented lines, one event each, leaves' Enter events left out (their
+    Leaf event follows)."""
+    return [
+        "  " * (len(event.path) + isinstance(event, Cutoff)) + event_text(report, event)
+        for event in report.trace
+        if not (isinstance(event, Enter) and report.node(event.path).player == "leaf")
+    ]
+
+
+def _window_text(alpha: float | None, beta: float | None) -> str:
+    return "" if alpha is None else f"alpha={number(alpha)} beta={number(beta)}"
+
+
+def event_text(report: TreeReport, event: TraceEvent) -> str:
+    """One event of ``report.trace`` in words: ``enter C (MIN) alpha=3 beta=+inf``,
+    ``leaf c1 = 2``, ``cutoff at C: v=2 <= alpha=3, prune c2, c3``, ``C = 2 via c1 (...)``,
+    ``B = 1/2*3 + 1/2*2 = 2.5 (expected value)``; a leaf's Enter reads ``enter c1 (leaf)``."""
+    node = report.node(event.path)
+    if isinstance(event, Enter):
+        window = _window_text(event.alpha, event.beta)
+        return f"enter {node.label} ({node.player})" + (f" {window}" if window else "")
+    if isinstance(event, Leaf):
+        return f"leaf {node.label} = {number(event.value)}"
+    if isinstance(event, Cutoff):
+        return f"cutoff at {node.label}: {cutoff_test(report, event)}, prune " + ", ".join(
+            report.node((*event.path, a)).label for a in event.skipped
+        )
+    window = _window_text(event.alpha, event.beta)
+    window = f" ({window})" if window else ""
+    if isinstance(event, Backup):
+        best = report.node((*event.path, event.action)).label
+        return f"{node.label} = {number(event.value)} via {best}{window}"
+    if node.bound != Bound.EXACT:
+        test = "<=" if node.bound == Bound.UPPER else ">="
+        return f"{node.label} {test} {number(event.value)} (bound on the expected value){window}"
+    terms = " + ".join(
+        f"{probability_text(child.probability or 0.0)}*{number(child.value)}"
+        for child in report.children(event.path)
+    )
+    return f"{node.label} = {terms} = {number(event.value)} (expected value){window}"
+
+
+def cutoff_test(report: TreeReport, cutoff: Cutoff) -> str:
+    """The test that stopped a node: ``v=2 <= alpha=3`` (``<`` under the strict rule), or at a
+    chance node ``expected value <= 1.5 <= alpha=2``."""
+    if cutoff.player == CHANCE:
+        low = cutoff.value <= cutoff.alpha
+        test, bound, limit = ("<=", "alpha", cutoff.alpha) if low else (">=", "beta", cutoff.beta)
+        return f"expected value {test} {number(cutoff.value)} {test} {bound}={number(limit)}"
+    test = ">=" if cutoff.player == "MAX" else "<="
+    if report.rule == STRICT:
+        test = test[0]
+    bound = "beta" if cutoff.player == "MAX" else "alpha"
+    limit = cutoff.beta if cutoff.player == "MAX" else cutoff.alpha
+    return f"v={number(cutoff.value)} {test} {bound}={number(limit)}"
+
+
+# The trace replayed ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One node as the lecture's board shows it after an event: its value so far (None before
+    any), the bound that value is once backed up (None while the node is searched), and its
+    alpha and beta (None for minimax and expectiminimax)."""
+
+    path: Path
+    value: float | None
+    bound: Bound | None
+    alpha: float | None
+    beta: float | None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of the trace: the event, its text, and the nodes whose board entry it changes
+    (the event's node, and its parent when a value comes back to it)."""
+
+    event: TraceEvent
+    text: str
+    shown: tuple[Shown, ...]
+
+
+def steps(report: TreeReport) -> tuple[Step, ...]:
+    """The trace replayed on the lecture's board, one step per event of ``report.trace``
+    (leaves' Enter events included, unlike :func:`trace_lines`).
+
+    A decision node searching its children shows v of Figure 5.7's loop, the best value come
+    back so far, and the window it passes on: alpha raised to v at MAX, beta lowered to v at
+    MIN. A chance node shows its value once it is backed up.
+    """
+    board: dict[Path, Shown] = {}
+    replay = []
     for event in report.trace:
-        node = report.node(event.path)
-        indent = "  " * len(event.path)
-        if isinstance(event, Enter):
-            window = (
-                ""
-                if event.alpha is None
-                else f" alpha={number(event.alpha)} beta={number(event.beta)}"
-            )
-            if node.player != "leaf":
-                lines.append(f"{indent}enter {node.label} ({node.player}){window}")
-        elif isinstance(event, Leaf):
-            lines.append(f"{indent}leaf {node.label} = {number(event.value)}")
-        elif isinstance(event, Cutoff) and event.player == CHANCE:
-            low = event.value <= event.alpha
-            test, bound, limit = ("<=", "alpha", event.alpha) if low else (">=", "beta", event.beta)
-            skipped = ", ".join(report.node((*event.path, a)).label for a in event.skipped)
-            lines.append(
-                f"{indent}  cutoff at {node.label}: expected value {test} {number(event.value)} "
-                f"{test} {bound}={number(limit)}, prune {skipped}"
-            )
-        elif isinstance(event, Cutoff):
-            test = ">=" if event.player == "MAX" else "<="
-            if report.rule == STRICT:
-                test = test[0]
-            bound = "beta" if event.player == "MAX" else "alpha"
-            limit = event.beta if event.player == "MAX" else event.alpha
-            skipped = ", ".join(report.node((*event.path, a)).label for a in event.skipped)
-            lines.append(
-                f"{indent}  cutoff at {node.label}: v={number(event.value)} {test} "
-                f"{bound}={number(limit)}, prune {skipped}"
-            )
-        else:
-            window = (
-                ""
-                if event.alpha is None
-                else f" (alpha={number(event.alpha)} beta={number(event.beta)})"
-            )
-            if isinstance(event, Backup):
-                best = report.node((*event.path, event.action)).label
-                lines.append(f"{indent}{node.label} = {number(event.value)} via {best}{window}")
-            elif node.bound != Bound.EXACT:
-                test = "<=" if node.bound == Bound.UPPER else ">="
-                lines.append(
-                    f"{indent}{node.label} {test} {number(event.value)} "
-                    f"(bound on the expected value){window}"
-                )
-            else:
-                terms = " + ".join(
-                    f"{probability_text(child.probability or 0.0)}*{number(child.value)}"
-                    for child in report.children(event.path)
-                )
-                lines.append(
-                    f"{indent}{node.label} = {terms} = {number(event.value)} "
-                    f"(expected value){window}"
-                )
-    return lines
+        changed = [_shown_after(report, event, board)]
+        if isinstance(event, Leaf | Backup | Expectation) and event.path:
+            parent = board[event.path[:-1]]
+            if report.node(parent.path).player in DECIDERS:
+                changed.append(_running(report.node(parent.path).player, parent, event.value))
+        board.update((shown.path, shown) for shown in changed)
+        replay.append(Step(event, event_text(report, event), tuple(changed)))
+    return tuple(replay)
+
+
+def _shown_after(report: TreeReport, event: TraceEvent, board: dict[Path, Shown]) -> Shown:
+    """The event's own node after it."""
+    if isinstance(event, Enter):
+        return Shown(event.path, None, None, event.alpha, event.beta)
+    if isinstance(event, Leaf):
+        entered = board[event.path]
+        return Shown(event.path, event.value, Bound.EXACT, entered.alpha, entered.beta)
+    bound = None if isinstance(event, Cutoff) else report.node(event.path).bound
+    return Shown(event.path, event.value, bound, event.alpha, event.beta)
+
+
+def _running(player: str, parent: Shown, value: float) -> Shown:
+    """A MAX or MIN node once a child's ``value`` came back: v = max(v, value) and
+    alpha = max(alpha, v) at MAX, the mirror image at MIN (AIMA Figure 5.7)."""
+    pick = max if player == "MAX" else min
+    v = value if parent.value is None else pick(parent.value, value)
+    alpha, beta = parent.alpha, parent.beta
+    if alpha is not None and beta is not None:
+        alpha, beta = (max(alpha, v), beta) if player == "MAX" else (alpha, min(beta, v))
+    return Shown(parent.path, v, None, alpha, beta)
