@@ -33,7 +33,7 @@ stalemate); in a dead position (insufficient material) any legal move draws and 
 End of input ends the loop once a search with a limit has ended (one without is stopped).
 
 Scores are the engine's, from the side to move's view: ``score cp`` in centipawns
-(:func:`centipawns` inverts the chess evaluation's mapping of centipawns into (-1, 1)), and
+(:func:`~plies.games.chess.centipawns` inverts the evaluation's mapping into (-1, 1)), and
 ``score mate N`` in moves, negative when the engine is the side mated.
 
 >>> lines: list[str] = []
@@ -61,7 +61,7 @@ import chess
 
 from plies import __version__
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, PliesError, SpecError
-from plies.games.chess import CENTIPAWN_SCALE, FIFTY_MOVES, UCI_MOVE, Chess, ChessState
+from plies.games.chess import FIFTY_MOVES, UCI_MOVE, Chess, ChessState, centipawns
 from plies.search import SearchResult
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
 
@@ -219,16 +219,6 @@ def claimable_draws_lifted(state: ChessState) -> ChessState:
         board = board.copy(stack=False)
         board.halfmove_clock = FIFTY_MOVES - 1
     return ChessState(board, tuple(key for key in state.history if key != state.position))
-
-
-def centipawns(score: float) -> int:
-    """An engine score strictly inside (-1, 1) back in centipawns: the inverse of the chess
-    evaluation's ``lead = cp / (|cp| + CENTIPAWN_SCALE)`` (see :mod:`plies.games.chess`).
-
-    >>> centipawns(150 / (150 + CENTIPAWN_SCALE)), centipawns(0.0), centipawns(-0.5)
-    (150, 0, -800)
-    """
-    return round(CENTIPAWN_SCALE * score / (1 - abs(score)))
 
 
 def score_text(report: SearchResult[chess.Move]) -> str:

@@ -534,6 +534,17 @@ _STATUS_TEXT = {
 CENTIPAWN_SCALE = 800
 """The lead is ``cp / (|cp| + CENTIPAWN_SCALE)``: 800 centipawns ahead is a lead of 1/2."""
 
+
+def centipawns(score: float) -> int:
+    """An engine score strictly inside (-1, 1) back in centipawns: the inverse of the
+    evaluation's ``lead = cp / (|cp| + CENTIPAWN_SCALE)``.
+
+    >>> centipawns(150 / (150 + CENTIPAWN_SCALE)), centipawns(0.0), centipawns(-0.5)
+    (150, 0, -800)
+    """
+    return round(CENTIPAWN_SCALE * score / (1 - abs(score)))
+
+
 MIDGAME_VALUE = {
     chess.PAWN: 82,
     chess.KNIGHT: 337,
