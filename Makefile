@@ -5,20 +5,31 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-plies
 
-.PHONY: demo test lint pytest clean
+.PHONY: demo test lint pytest browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,learn,distributed]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,learn,distributed,web]'
 	touch $(STAMP)
 
+# The web app (plies demo is the terminal tour).
 demo: $(STAMP)
-	$(BIN)/plies demo
+	$(BIN)/plies serve
+
+# The browser tests drive Debian's Chromium: installed with apt-get where missing and possible.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Chromium for the browser tests (apt-get)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "Chromium is missing and cannot be installed here (needs root and apt-get): the browser tests will be skipped"; \
+	  fi; }
 
 test: pytest lint
 
-pytest: $(STAMP)
+pytest: $(STAMP) browser
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

@@ -22,6 +22,7 @@ from plies.cli.match import match_command
 from plies.cli.perft import perft_command
 from plies.cli.play import play
 from plies.cli.search import search_command
+from plies.cli.serve import serve
 from plies.cli.solve import solve
 from plies.cli.train import train_command
 from plies.cli.tree import tree
@@ -49,6 +50,7 @@ for command in (
     games,
     agents_command,
     demo,
+    serve,
     uci_command,
 ):
     cli.add_command(command)

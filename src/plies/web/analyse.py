@@ -1,0 +1,393 @@
+"""Routes of the Analyse page: the exact score of every Connect Four column (Pons's solver)
+and the engine's evaluation and line of a chess position, each within a time budget.
+
+Both answer the board to draw (:func:`plies.web.boards.board_view`) and its legal moves
+(:func:`plies.web.boards.move_paths`), so the page can play on from the analysed position.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import chess
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, Field
+
+from plies.errors import BudgetExhaustedError
+from plies.games.chess import Chess, ChessState, centipawns
+from plies.games.connect4 import ConnectFour, ConnectFourState
+from plies.search.engine import Limits, iterate
+from plies.search.result import SearchResult
+from plies.solvers.connect4 import Connect4Solver
+from plies.web.boards import board_view, move_paths
+from plies.web.reports import line_notation
+
+router = APIRouter(tags=["analyse"])
+
+CONNECT4_SECONDS = 5.0
+"""The Connect Four solver's time unless the request says otherwise."""
+CONNECT4_MAX_SECONDS = 60.0
+CHESS_SECONDS = 3.0
+"""The chess engine's time unless the request says otherwise."""
+CHESS_MAX_SECONDS = 30.0
+SOLVERS = 2
+"""Connect Four analyses run at once (each solver's table takes 64 MiB); more wait."""
+
+CONNECT4 = ConnectFour()
+CHESS = Chess()
+
+
+# Connect Four ------------------------------------------------------------------------------
+
+
+class Connect4Request(BaseModel):
+    """A Connect Four position to solve."""
+
+    position: str = Field(
+        "",
+        max_length=100,
+        description="the columns played from the empty 7x6 grid, 1-based, as Pons's solver "
+        "reads them (4453); empty for the empty grid",
+    )
+    seconds: float = Field(
+        CONNECT4_SECONDS,
+        gt=0,
+        le=CONNECT4_MAX_SECONDS,
+        allow_inf_nan=False,
+        description="the solver's time budget; early positions (few stones) need long",
+    )
+    solve: bool = Field(True, description="false: only the board and its legal moves")
+
+
+class ColumnScore(BaseModel):
+    """One column of the grid, for the side to move."""
+
+    column: str = Field(description="1 to 7, from the left")
+    playable: bool = Field(description="false for a full column")
+    score: int | None = Field(
+        description="Pons's score of playing there, for the side to move (positive: it wins, "
+        "the sooner the higher; 0: a draw); null for a full column or one not solved in time"
+    )
+    meaning: str | None = Field(description="the score in words")
+    best: bool = Field(description="whether the column keeps the position's score")
+
+
+class Connect4Analysis(BaseModel):
+    """A solved Connect Four position: its score, and every column's."""
+
+    position: str = Field(description="the position as given")
+    stones: int
+    to_move: str | None = Field(description="X or O; null when the game is over")
+    over: bool
+    status: str = Field(description="who moves, or how the game ended")
+    solved: bool = Field(description="whether the position's score and best columns are known")
+    complete: bool = Field(description="whether every playable column was scored")
+    message: str | None = Field(description="what was not solved in time, and what to do")
+    score: int | None = Field(description="the position's score for the side to move (Pons's)")
+    meaning: str | None = Field(description="the score in words")
+    best: list[str] = Field(description="the columns that keep the score")
+    columns: list[ColumnScore] = Field(description="columns 1 to 7, from the left")
+    nodes: int = Field(description="positions the solver explored")
+    seconds: float = Field(description="time the analysis took")
+    view: dict[str, Any] = Field(description="the board to draw (plies.web.boards.board_view)")
+    moves: list[dict[str, Any]] = Field(
+        description="the legal moves and their clicks (plies.web.boards.move_paths)"
+    )
+
+
+class SolverPool:
+    """Connect Four solvers, each lent to one request at a time and kept with its table: an
+    analysis after a related one (a move further on) reuses what the earlier one proved."""
+
+    def __init__(self, size: int) -> None:
+        self._idle: list[Connect4Solver] = []
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(size)
+
+    @contextmanager
+    def solver(self, wait: float) -> Iterator[Connect4Solver]:
+        """A solver for the ``with`` block, waiting up to ``wait`` seconds for a free one;
+        raises a 503 when none frees up in time."""
+        if not self._slots.acquire(timeout=wait):
+            raise HTTPException(503, "every Connect Four solver is busy: try again in a moment")
+        try:
+            with self._lock:
+                solver = self._idle.pop() if self._idle else None
+            if solver is None:
+                solver = Connect4Solver(CONNECT4)
+            try:
+                yield solver
+            finally:
+                with self._lock:
+                    self._idle.append(solver)
+        finally:
+            self._slots.release()
+
+
+_POOL_LOCK = threading.Lock()
+
+
+def solver_pool(request: Request) -> SolverPool:
+    """The app's solvers (one pool per app)."""
+    with _POOL_LOCK:
+        pool = getattr(request.app.state, "connect4_solvers", None)
+        if pool is None:
+            pool = request.app.state.connect4_solvers = SolverPool(SOLVERS)
+    return pool
+
+
+@router.post(
+    "/analyse/connect4",
+    response_model=Connect4Analysis,
+    summary="Solve a Connect Four position: its score and every column's",
+)
+def analyse_connect4(body: Connect4Request, request: Request) -> Connect4Analysis:
+    """Pascal Pons's perfect solver: the position's score for the side to move, the columns
+    that keep it, and every column's exact score, within ``seconds``. Scores count from the
+    end: a win scores 22 minus the winner's stones when it wins (a win with the 4th stone is
+    18), a loss the negative, a draw 0. When time runs out the answer says what was solved
+    (``solved``, ``complete``) and why not the rest (``message``); a position that cannot
+    arise is a 400. With ``solve`` false, only the board and its legal moves."""
+    began = time.perf_counter()
+    text = body.position.strip()
+    state = CONNECT4.parse_position(text)
+    view = board_view(CONNECT4, state, int(text[-1]) - 1 if text else None)
+    answer = Connect4Analysis(
+        position=text,
+        stones=state.moves,
+        to_move=view["to_move"],
+        over=view["over"],
+        status=view["status"],
+        solved=False,
+        complete=False,
+        message=None,
+        score=None,
+        meaning=None,
+        best=[],
+        columns=[],
+        nodes=0,
+        seconds=0.0,
+        view=view,
+        moves=move_paths(CONNECT4, state),
+    )
+    if body.solve and not answer.over:
+        with solver_pool(request).solver(body.seconds) as solver:
+            _solve_columns(solver, state, began + body.seconds, body.seconds, answer)
+    answer.seconds = round(time.perf_counter() - began, 3)
+    return answer
+
+
+def _solve_columns(
+    solver: Connect4Solver,
+    state: ConnectFourState,
+    deadline: float,
+    budget: float,
+    answer: Connect4Analysis,
+) -> None:
+    """Fill ``answer`` with the position's score and best columns (one solve and a null-window
+    test per move: they keep the score exactly), then the other columns' scores, centre first,
+    until the ``deadline``."""
+    scores: dict[int, int] = {}
+    best: list[int] = []
+    try:
+        decision = solver.decide(state, keep_table=True, seconds=_left(deadline))
+        answer.nodes = decision.nodes
+        answer.solved, answer.score, best = True, decision.score, decision.moves
+        answer.meaning = solver.meaning(decision.score)
+        scores = dict.fromkeys(best, decision.score)
+        for column in CONNECT4.actions(state):
+            if column not in scores:
+                child = CONNECT4.result(state, column)
+                solution = solver.solve(child, keep_table=True, seconds=_left(deadline))
+                scores[column] = -solution.score
+                answer.nodes += solution.nodes
+        answer.complete = True
+    except BudgetExhaustedError:
+        longer = f"a longer time (up to {CONNECT4_MAX_SECONDS:g} s)"
+        answer.message = (
+            f"not every column solved within {budget:g} s: give {longer} for the others"
+            if answer.solved
+            else f"not solved within {budget:g} s: try a position with more stones, or {longer}"
+        )
+    answer.best = [str(column + 1) for column in best]
+    playable = set(CONNECT4.actions(state))
+    answer.columns = [
+        ColumnScore(
+            column=str(column + 1),
+            playable=column in playable,
+            score=scores.get(column),
+            meaning=None if column not in scores else solver.meaning(scores[column]),
+            best=column in best,
+        )
+        for column in range(CONNECT4.width)
+    ]
+
+
+def _left(deadline: float) -> float:
+    """Seconds to the deadline; a sliver when it has passed, so the solver stops at once."""
+    return max(deadline - time.perf_counter(), 1e-3)
+
+
+# Chess -------------------------------------------------------------------------------------
+
+
+class ChessRequest(BaseModel):
+    """A chess position to evaluate."""
+
+    fen: str = Field("startpos", max_length=200, description="a FEN, or startpos")
+    move: str | None = Field(
+        None,
+        max_length=12,
+        description="a move to play first, in SAN (Nf3) or UCI (g1f3): the analysis is then "
+        "of the position after it",
+    )
+    seconds: float = Field(
+        CHESS_SECONDS,
+        gt=0,
+        le=CHESS_MAX_SECONDS,
+        allow_inf_nan=False,
+        description="the engine's time",
+    )
+
+
+class ChessScore(BaseModel):
+    """An evaluation from one side's point of view."""
+
+    pawns: float | None = Field(description="the advantage in pawns; null with a forced mate")
+    mate: int | None = Field(
+        description="moves to a forced mate: positive when this side mates, negative when it "
+        "is mated; null without one"
+    )
+    text: str = Field(description="+0.35, mate in 3 or mated in 2")
+
+
+class ChessIteration(BaseModel):
+    """One iteration of the engine's iterative deepening."""
+
+    depth: int = Field(description="the iteration's depth (the one cut short, if it was)")
+    score: ChessScore = Field(description="from the side to move's point of view")
+    pv: list[str] = Field(description="the principal variation in SAN")
+    nodes: int
+    seconds: float
+    complete: bool = Field(description="false when the time cut the iteration short")
+
+
+class ChessAnalysis(BaseModel):
+    """The engine's evaluation and principal variation of a chess position."""
+
+    fen: str = Field(description="the position analysed (after the move, if one was given)")
+    to_move: str | None = Field(description="White or Black; null when the game is over")
+    over: bool
+    status: str = Field(description="who moves, or how the game ended")
+    depth: int | None = Field(description="the deepest iteration completed")
+    seldepth: int | None = Field(description="the deepest ply reached (quiescence included)")
+    score: ChessScore | None = Field(description="from the side to move's point of view")
+    white: ChessScore | None = Field(description="the same score from White's point of view")
+    best: str | None = Field(description="the best move found, in SAN")
+    pv: list[str] = Field(description="the principal variation in SAN")
+    line: str = Field(description="the principal variation with move numbers (1. e4 e5)")
+    nodes: int
+    nps: int = Field(description="nodes per second")
+    seconds: float = Field(description="time the search took")
+    iterations: list[ChessIteration]
+    view: dict[str, Any] = Field(description="the board to draw (plies.web.boards.board_view)")
+    moves: list[dict[str, Any]] = Field(
+        description="the legal moves and their clicks (plies.web.boards.move_paths)"
+    )
+
+
+@router.post(
+    "/analyse/chess",
+    response_model=ChessAnalysis,
+    summary="Evaluate a chess position with the engine",
+)
+def analyse_chess(body: ChessRequest) -> ChessAnalysis:
+    """The plies engine (iterative deepening alpha-beta with PeSTO's evaluation) searches the
+    position, after ``move`` when one is given, for ``seconds``: the depth reached, the score
+    (pawns, or moves to mate) for the side to move and for White, the principal variation,
+    nodes and nodes per second, and each iteration. A bad FEN or an illegal move is a 400
+    naming the problem; a finished game is answered without a search."""
+    state = CHESS.parse_position(body.fen)
+    last = None
+    if body.move is not None:
+        last = CHESS.parse_action(state, body.move)
+        state = CHESS.result(state, last)
+    view = board_view(CHESS, state, last)
+    answer = ChessAnalysis(
+        fen=CHESS.format_position(state),
+        to_move=view["to_move"],
+        over=view["over"],
+        status=view["status"],
+        depth=None,
+        seldepth=None,
+        score=None,
+        white=None,
+        best=None,
+        pv=[],
+        line="",
+        nodes=0,
+        nps=0,
+        seconds=0.0,
+        iterations=[],
+        view=view,
+        moves=move_paths(CHESS, state),
+    )
+    if not answer.over:
+        reports = list(iterate(CHESS, state, Limits(seconds=body.seconds)))
+        _report(answer, state, reports)
+    return answer
+
+
+def _report(answer: ChessAnalysis, state: ChessState, reports: list[SearchResult[Any]]) -> None:
+    """Fill ``answer`` from the engine's iterations (the last is the search's result)."""
+    final = reports[-1]
+    pv = list(final.pv)
+    answer.iterations = [
+        ChessIteration(
+            depth=(report.depth or 0) + (not report.complete),
+            score=_score(report),
+            pv=line_notation(CHESS, state, report.pv),
+            nodes=report.stats.nodes,
+            seconds=round(report.stats.time, 3),
+            complete=report.complete,
+        )
+        for report in reports
+    ]
+    answer.depth = final.depth
+    answer.seldepth = final.stats.max_depth
+    answer.score = _score(final)
+    answer.white = answer.score if state.board.turn == chess.WHITE else _negated(answer.score)
+    answer.pv = line_notation(CHESS, state, final.pv)
+    answer.best = answer.pv[0] if answer.pv else None
+    answer.line = state.board.variation_san(pv[: len(answer.pv)])
+    answer.nodes = final.stats.nodes
+    answer.nps = round(final.nps)
+    answer.seconds = round(final.stats.time, 3)
+
+
+def _score(report: SearchResult[Any]) -> ChessScore:
+    """The engine's score of ``report`` for the side to move."""
+    plies = report.mate
+    if plies is not None:
+        moves = (plies + 1) // 2 if plies > 0 else -(-plies // 2)
+        return ChessScore(pawns=None, mate=moves, text=_mate_text(moves))
+    assert report.score is not None and math.isfinite(report.score)
+    pawns = centipawns(report.score) / 100
+    return ChessScore(pawns=pawns, mate=None, text=f"{pawns:+.2f}")
+
+
+def _negated(score: ChessScore) -> ChessScore:
+    """The same score from the other side's point of view."""
+    if score.mate is not None:
+        return ChessScore(pawns=None, mate=-score.mate, text=_mate_text(-score.mate))
+    pawns = 0.0 - (score.pawns or 0.0)  # never -0.0
+    return ChessScore(pawns=pawns, mate=None, text=f"{pawns:+.2f}")
+
+
+def _mate_text(moves: int) -> str:
+    return f"mate in {moves}" if moves > 0 else f"mated in {-moves}"

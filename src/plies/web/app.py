@@ -1,0 +1,73 @@
+"""The FastAPI application: the pages, the JSON API under ``/api`` (documented at ``/docs``),
+and errors as 4xx JSON answers ``{"error": "one line naming the problem"}``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from plies import __version__
+from plies.errors import PliesError
+
+STATIC = Path(__file__).parent / "static"
+PAGES = {
+    "/": "index.html",
+    "/trees": "trees.html",
+    "/play": "play.html",
+    "/analyse": "analyse.html",
+}
+"""The pages, each one HTML file of ``static/`` that loads its own script."""
+
+
+def error_answer(status: int, message: str) -> JSONResponse:
+    """The one shape of every error answer."""
+    return JSONResponse(status_code=status, content={"error": message})
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    """The first problem of a request body in a line: where it is and what is wrong."""
+    problems = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+        problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
+    return "bad request: " + "; ".join(problems[:3])
+
+
+def create_app() -> FastAPI:
+    """The application with every router, the static files and the error handlers."""
+    from plies.web import analyse, play, trees
+
+    app = FastAPI(
+        title="plies",
+        version=__version__,
+        description="Adversarial search in the browser: alpha-beta exercises, games against "
+        "any agent with the search shown live, Connect Four and chess analysis.",
+    )
+
+    @app.exception_handler(PliesError)
+    async def library_error(request: Request, error: PliesError) -> JSONResponse:
+        return error_answer(400, str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        return error_answer(422, _validation_message(error))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        return error_answer(error.status_code, str(error.detail))
+
+    for router in (trees.router, play.router, analyse.router):
+        app.include_router(router, prefix="/api")
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    for route, name in PAGES.items():
+        app.add_api_route(route, lambda name=name: page(name), include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

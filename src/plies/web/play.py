@@ -1,0 +1,176 @@
+"""Routes of the Play page: the games and agents there are, game sessions (create, move,
+undo, new game, stop the thinking agent, the search behind a move) and the live WebSocket
+that sends every change and the thinking agent's search as it goes."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field
+
+from plies.agents import AGENTS
+from plies.games import GAMES, make_game
+from plies.web.sessions import GameSession, Sessions
+
+router = APIRouter(tags=["play"])
+
+
+class NewSession(BaseModel):
+    """A game to start: its spec, who plays each side, and optionally where it starts."""
+
+    game: str = Field(description="a game spec, such as connect4 or tictactoe:m=4,n=4,k=3")
+    players: dict[str, str] = Field(
+        default_factory=dict,
+        description="an agent spec (or 'human') per player, such as {'X': 'human', "
+        "'O': 'engine:time=0.5'}; a player left out gets the game's default opponent",
+    )
+    position: str | None = Field(None, description="a start position in the game's notation")
+    seed: int | None = Field(None, ge=0, lt=2**63, description="seeds the agents and the dice")
+
+
+class Move(BaseModel):
+    move: str = Field(description="a move in the game's notation, such as b2, 4, e2e4 or 11x18")
+
+
+def sessions(request: Request) -> Sessions:
+    """The app's sessions (one store per app)."""
+    store = getattr(request.app.state, "sessions", None)
+    if store is None:
+        store = request.app.state.sessions = Sessions()
+    return store
+
+
+def _session(request: Request, session_id: str) -> GameSession:
+    session = sessions(request).get(session_id)
+    if session is None:
+        raise HTTPException(404, f"no game session {session_id!r} (it may have ended)")
+    return session
+
+
+@router.get("/games", summary="The games, their options and players")
+def list_games() -> list[dict[str, Any]]:
+    games = []
+    for name, entry in GAMES.items():
+        game = make_game(name)
+        games.append(
+            {
+                "name": name,
+                "summary": entry.summary,
+                "options": entry.options,
+                "players": list(game.players),
+                "default_opponent": game.default_opponent,
+            }
+        )
+    return games
+
+
+@router.get("/agents", summary="The agents and their options")
+def list_agents() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": kind.name,
+            "summary": kind.summary,
+            "options": [
+                {
+                    "key": option.key,
+                    "kind": option.kind,
+                    "help": option.help,
+                    "usage": option.text(),
+                    "default": option.default,
+                    "choices": list(option.choices),
+                }
+                for option in kind.options
+            ],
+        }
+        for kind in AGENTS.values()
+    ]
+
+
+@router.post("/sessions", status_code=201, summary="Start a game")
+def create_session(body: NewSession, request: Request) -> dict[str, Any]:
+    """Seat the players (every spec checked, including that a textbook search to the end of
+    the game is quick enough for the web) and start; an agent that moves first starts
+    thinking at once."""
+    session = sessions(request).create(body.game, body.players, body.position, body.seed)
+    return session.snapshot()
+
+
+@router.get("/sessions/{session_id}", summary="A game: board, legal moves, moves, thinking")
+def get_session(session_id: str, request: Request) -> dict[str, Any]:
+    return _session(request, session_id).snapshot()
+
+
+@router.post("/sessions/{session_id}/move", summary="Play a human's move")
+def play_move(session_id: str, body: Move, request: Request) -> dict[str, Any]:
+    session = _session(request, session_id)
+    session.play(body.move)
+    return session.snapshot()
+
+
+@router.post("/sessions/{session_id}/undo", summary="Take back the last human move")
+def undo(session_id: str, request: Request) -> dict[str, Any]:
+    session = _session(request, session_id)
+    session.undo()
+    return session.snapshot()
+
+
+@router.post("/sessions/{session_id}/new", summary="Start the game again")
+def new_game(session_id: str, request: Request) -> dict[str, Any]:
+    session = _session(request, session_id)
+    session.new_game()
+    return session.snapshot()
+
+
+@router.post("/sessions/{session_id}/stop", summary="Make the thinking agent move now")
+def stop(session_id: str, request: Request) -> dict[str, Any]:
+    session = _session(request, session_id)
+    session.stop()
+    return session.snapshot()
+
+
+@router.get("/sessions/{session_id}/moves/{ply}/search", summary="The search behind a move")
+def move_search(session_id: str, ply: int, request: Request) -> dict[str, Any]:
+    """MCTS's first levels (visits and values per move), the engine's line at each depth,
+    and the search's summary."""
+    return _session(request, session_id).turn_tree(ply)
+
+
+@router.websocket("/sessions/{session_id}/live")
+async def live(websocket: WebSocket, session_id: str) -> None:
+    """Every change of the session (``{"type": "state", "session": ...}``, the first sent at
+    once) and the thinking agent's search (``{"type": "search", "player", "report"}``)."""
+    store = getattr(websocket.app.state, "sessions", None)
+    session = None if store is None else store.get(session_id)
+    await websocket.accept()
+    if session is None:
+        await websocket.send_json({"type": "error", "error": f"no game session {session_id!r}"})
+        await websocket.close(code=4404)
+        return
+    loop = asyncio.get_running_loop()
+    events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    def listener(event: dict[str, Any]) -> None:
+        loop.call_soon_threadsafe(events.put_nowait, event)
+
+    session.subscribe(listener)
+    receiving: asyncio.Future[str] | None = None
+    try:
+        await websocket.send_json({"type": "state", "session": session.snapshot()})
+        receiving = asyncio.ensure_future(websocket.receive_text())
+        while True:
+            sending = asyncio.ensure_future(events.get())
+            done, _ = await asyncio.wait({receiving, sending}, return_when=asyncio.FIRST_COMPLETED)
+            if receiving in done:
+                sending.cancel()
+                receiving.result()  # raises WebSocketDisconnect when the page went away
+                receiving = asyncio.ensure_future(websocket.receive_text())
+            if sending in done:
+                await websocket.send_json(sending.result())
+    except WebSocketDisconnect:
+        pass
+    finally:
+        session.unsubscribe(listener)
+        if receiving is not None:
+            receiving.cancel()

@@ -1,0 +1,210 @@
+// The Analyse page: Connect Four positions solved column by column, chess positions evaluated
+// by the engine. The URL holds the position (?game=connect4&position=4453 or
+// ?game=chess&fen=...), so an analysis can be shared.
+import { api, el, guarded } from "/static/common.js";
+import { renderBoard } from "/static/boards.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+let latest = 0; // the newest request: answers to older ones are dropped
+
+function remember(entries) {
+  const url = new URLSearchParams(entries);
+  history.replaceState(null, "", `${location.pathname}?${url}`);
+}
+
+function showTab(name) {
+  for (const tab of ["connect4", "chess"]) {
+    $(tab).hidden = tab !== name;
+    $(`tab-${tab}`).classList.toggle("secondary", tab !== name);
+    $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
+  }
+}
+
+function pending(box, text) {
+  box.replaceChildren(el("p", { class: "pending" }, text));
+}
+
+// Connect Four ------------------------------------------------------------------------------
+
+const c4 = { position: "", busy: null };
+
+/** Draw ``position`` and, if ``solve``, solve it; keeps the last good position on an error. */
+async function analyseConnect4(position, solve = true) {
+  const ticket = ++latest;
+  const seconds = Number($("c4-time").value);
+  if (solve) pending($("c4-result"), `solving… (up to ${seconds} s)`);
+  const answer = await guarded(() =>
+    api("/api/analyse/connect4", { position, seconds, solve }));
+  if (ticket !== latest) return;
+  if (!answer) {
+    $("c4-position").value = c4.position;
+    if (solve) $("c4-result").replaceChildren();
+    return;
+  }
+  c4.position = answer.position;
+  $("c4-position").value = answer.position;
+  remember({ game: "connect4", position: answer.position, seconds });
+  renderBoard($("c4-board"), answer.view, answer.moves, {
+    onMove: (column) => analyseConnect4(c4.position + column, $("c4-auto").checked),
+    lastMove: answer.position.slice(-1) || null,
+  });
+  if (solve || answer.over) showConnect4(answer);
+  else $("c4-result").replaceChildren(el("p", { class: "muted" }, `${answer.status}: press Solve.`));
+}
+
+function scoreClass(score) {
+  return score === null ? "muted" : score > 0 ? "good" : score < 0 ? "bad" : "draw";
+}
+
+function signed(score) {
+  return score === null ? "–" : score > 0 ? `+${score}` : String(score);
+}
+
+function showConnect4(answer) {
+  const box = $("c4-result");
+  const say = (meaning) => meaning.replace(/^the side to move/, answer.to_move);
+  if (answer.over) {
+    box.replaceChildren(el("p", { class: "headline" }, answer.status));
+    return;
+  }
+  const parts = [el("p", { class: "headline", id: "c4-headline" },
+    `${answer.to_move} to move`,
+    answer.solved ? [": score ", el("strong", { class: scoreClass(answer.score) }, signed(answer.score)),
+      ` – ${say(answer.meaning)}`] : null)];
+  if (answer.best.length) {
+    parts.push(el("p", {}, `Best column${answer.best.length > 1 ? "s" : ""}: `,
+      el("strong", { id: "c4-best" }, answer.best.join(", "))));
+  }
+  if (answer.message) parts.push(el("p", { class: "notice", id: "c4-message" }, answer.message));
+  if (answer.solved) parts.push(columnTable(answer, say));
+  parts.push(el("p", { class: "muted" },
+    `${answer.stones} stones · ${answer.nodes.toLocaleString("en")} positions in ${answer.seconds} s`));
+  box.replaceChildren(...parts);
+}
+
+/** Every column's score and meaning, the best ones starred. */
+function columnTable(answer, say) {
+  const row = (column) => el("tr", { class: column.best ? "best" : undefined, "data-column": column.column },
+    el("td", {}, column.column + (column.best ? " ★" : "")),
+    el("td", { class: `num ${scoreClass(column.score)}` }, column.playable ? signed(column.score) : "full"),
+    el("td", {}, !column.playable ? "the column is full"
+      : column.meaning ? say(column.meaning) : "not solved in time"));
+  return el("table", { class: "data", id: "c4-columns" },
+    el("thead", {}, el("tr", {}, ["column", "score", "with perfect play"].map((h) => el("th", {}, h)))),
+    el("tbody", {}, answer.columns.map(row)));
+}
+
+function setUpConnect4() {
+  $("c4-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    analyseConnect4($("c4-position").value.trim());
+  });
+  $("c4-undo").addEventListener("click", () =>
+    analyseConnect4(c4.position.slice(0, -1), $("c4-auto").checked));
+  $("c4-clear").addEventListener("click", () => analyseConnect4("", false));
+}
+
+// Chess -------------------------------------------------------------------------------------
+
+const chess = { fen: "startpos", back: [] };
+
+/** Analyse ``fen``, after ``move`` when one is given. */
+async function analyseChess(fen, move = null) {
+  const ticket = ++latest;
+  const seconds = Number($("chess-time").value);
+  pending($("chess-result"), `the engine is thinking… (${seconds} s)`);
+  const answer = await guarded(() => api("/api/analyse/chess", { fen, move, seconds }));
+  if (ticket !== latest) return;
+  if (!answer) {
+    $("fen").value = chess.fen;
+    $("chess-result").replaceChildren();
+    return;
+  }
+  if (answer.fen !== chess.fen) chess.back.push(chess.fen);
+  chess.fen = answer.fen;
+  $("fen").value = answer.fen;
+  $("chess-back").disabled = chess.back.length === 0;
+  remember({ game: "chess", fen: answer.fen, seconds });
+  renderBoard($("chess-board"), answer.view, answer.moves, {
+    onMove: (san) => analyseChess(chess.fen, san),
+    lastMove: move,
+  });
+  showChess(answer);
+}
+
+function evaluation(answer) {
+  const white = answer.white;
+  if (white.mate !== null) return `${white.mate > 0 ? "White" : "Black"} mates in ${Math.abs(white.mate)}`;
+  return `${white.text} (White's view)`;
+}
+
+function showChess(answer) {
+  const box = $("chess-result");
+  if (answer.over) {
+    box.replaceChildren(el("p", { class: "headline" }, answer.status));
+    return;
+  }
+  const good = (score) => (score.mate !== null ? score.mate > 0 : score.pawns > 0.3);
+  const bad = (score) => (score.mate !== null ? score.mate < 0 : score.pawns < -0.3);
+  const tone = (score) => (good(score) ? "good" : bad(score) ? "bad" : "draw");
+  box.replaceChildren(
+    el("p", { class: "headline", id: "chess-eval" }, "Evaluation ",
+      el("strong", { class: tone(answer.white) }, evaluation(answer))),
+    el("p", {}, `${answer.to_move} to move: `, el("strong", { class: tone(answer.score) }, answer.score.text),
+      ` · best move `, el("strong", { class: "mono", id: "chess-best" }, answer.best || "–")),
+    el("p", { class: "line mono", id: "chess-line" }, answer.line),
+    el("p", { class: "muted" },
+      `depth ${answer.depth} (selective ${answer.seldepth}) · ${answer.nodes.toLocaleString("en")} nodes · ` +
+      `${answer.nps.toLocaleString("en")} nodes/s · ${answer.seconds} s`),
+    el("table", { class: "data", id: "chess-iterations" },
+      el("thead", {}, el("tr", {}, ["depth", "score", "nodes", "time", "line"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, answer.iterations.map((it) => el("tr", {},
+        el("td", { class: "num" }, it.depth + (it.complete ? "" : " (cut short)")),
+        el("td", { class: `num ${tone(it.score)}` }, it.score.text),
+        el("td", { class: "num" }, it.nodes.toLocaleString("en")),
+        el("td", { class: "num" }, `${it.seconds} s`),
+        el("td", { class: "mono" }, it.pv.join(" ")))))));
+}
+
+function setUpChess() {
+  $("chess-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    analyseChess($("fen").value.trim() || "startpos");
+  });
+  $("chess-back").addEventListener("click", () => {
+    if (!chess.back.length) return;
+    const fen = chess.back.pop();
+    chess.fen = fen; // going back is no new step to return from
+    analyseChess(fen);
+  });
+  $("chess-start").addEventListener("click", () => analyseChess("startpos"));
+}
+
+// Start -------------------------------------------------------------------------------------
+
+function start() {
+  setUpConnect4();
+  setUpChess();
+  for (const tab of ["connect4", "chess"]) {
+    $(`tab-${tab}`).addEventListener("click", () => {
+      showTab(tab);
+      if (tab === "chess" && !$("chess-board").hasChildNodes()) analyseChess(chess.fen);
+      if (tab === "connect4") remember({ game: "connect4", position: c4.position, seconds: $("c4-time").value });
+      else remember({ game: "chess", fen: chess.fen, seconds: $("chess-time").value });
+    });
+  }
+  const game = params.get("game") === "chess" || params.has("fen") ? "chess" : "connect4";
+  const seconds = params.get("seconds");
+  const select = $(game === "chess" ? "chess-time" : "c4-time");
+  if (seconds && [...select.options].some((o) => o.value === seconds)) select.value = seconds;
+  showTab(game);
+  if (game === "chess") {
+    analyseChess(params.get("fen") || "startpos");
+  } else {
+    const position = params.get("position") || "";
+    analyseConnect4(position, position !== "");
+  }
+}
+
+start();

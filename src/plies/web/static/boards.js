@@ -1,0 +1,457 @@
+// Boards of every game, drawn from the JSON of plies.web.boards (board_view) and played by
+// clicking the targets of move_paths: a move is the path of target ids clicked to make it.
+import { el, svg } from "/static/common.js";
+
+/**
+ * Draw ``view`` into ``container`` and let the user click one of the ``legal`` moves
+ * (``[{notation, path}]``; empty when the user may not move). ``options``: ``onMove(notation)``
+ * (called once a move is complete; while a promise it returns is pending, clicks are ignored),
+ * ``lastMove`` (a notation shown under the board, or null) and ``disabled``.
+ * Returns ``{reset()}``, which drops a half-entered move.
+ */
+export function renderBoard(container, view, legal = [], options = {}) {
+  const moves = options.disabled ? [] : legal || [];
+  const root = el("div", {
+    class: `board board-${view.kind}` + (moves.length ? " playable" : ""),
+    "data-board": view.game,
+    "data-kind": view.kind,
+  });
+  const draw = DRAWINGS[view.kind] || drawText;
+  root.append(draw(view, legal || []));
+  if (view.buttons && view.buttons.length) {
+    root.append(el("div", { class: "board-buttons" }, view.buttons.map((button) =>
+      el("button", { type: "button", class: "secondary", "data-target": button.id }, button.label))));
+  }
+  if (view.pairs && moves.length > 1) root.append(moveList(moves, options));
+  const chooser = el("div", { class: "board-chooser", hidden: true });
+  root.append(chooser, caption(view, options.lastMove));
+  for (const id of view.last || []) {
+    for (const node of root.querySelectorAll(`[data-target="${CSS.escape(id)}"], [data-cell="${CSS.escape(id)}"]`)) {
+      node.classList.add("last");
+    }
+  }
+  container.replaceChildren(root);
+  const picker = new Picker(root, chooser, moves, view.pairs, options.onMove);
+  return { reset: () => picker.reset() };
+}
+
+// Entering a move ---------------------------------------------------------------------------
+
+/** The clicks of a move being entered, the targets they leave open, and the highlights. */
+class Picker {
+  constructor(root, chooser, moves, pairs, onMove) {
+    this.root = root;
+    this.chooser = chooser;
+    this.moves = moves;
+    this.pairs = Boolean(pairs);
+    this.onMove = onMove || (() => {});
+    this.busy = false;
+    this.path = [];
+    root.addEventListener("click", (event) => this.click(event));
+    const away = (event) => {  // Escape, or a click outside the board, drops the clicks so far
+      if (!root.isConnected) {
+        document.removeEventListener("keydown", away);
+        document.removeEventListener("click", away);
+      } else if (this.path.length && (event.key === "Escape" || (event.type === "click" && !root.contains(event.target)))) {
+        this.reset();
+      }
+    };
+    document.addEventListener("keydown", away);
+    document.addEventListener("click", away);
+    this.show();
+  }
+
+  /** The moves still possible after ``path``: [{move, next: [ids], complete}]. */
+  options(path) {
+    const found = [];
+    for (const move of this.moves) {
+      const state = this.pairs ? pairsLeft(move.path, path) : sequenceLeft(move.path, path);
+      if (state) found.push({ move, ...state });
+    }
+    return found;
+  }
+
+  /** The ids that may be clicked next. */
+  nextTargets() {
+    return new Set(this.options(this.path).flatMap((option) => option.next));
+  }
+
+  click(event) {
+    if (this.busy || !this.moves.length) return;
+    const choice = event.target.closest("[data-choice]");
+    if (choice) return this.finish(choice.dataset.choice);
+    const target = event.target.closest("[data-target]");
+    const id = target && this.root.contains(target) ? target.dataset.target : null;
+    if (id !== null && this.nextTargets().has(id)) {
+      this.path.push(id);
+    } else if (id !== null && this.path.length && this.options([]).some((o) => o.next.includes(id))) {
+      this.path = [id]; // a fresh start: another piece, another column
+    } else {
+      return this.reset();
+    }
+    const open = this.options(this.path);
+    const complete = open.filter((option) => option.complete).map((option) => option.move);
+    const more = open.some((option) => option.next.length);
+    if (complete.length === 1 && !more) return this.finish(complete[0].notation);
+    this.show(complete);
+  }
+
+  finish(notation) {
+    this.reset();
+    this.busy = true;
+    let answer;
+    try {
+      answer = this.onMove(notation);
+    } finally {
+      if (answer && typeof answer.then === "function") {
+        answer.then(() => { this.busy = false; }, () => { this.busy = false; });
+      } else {
+        this.busy = false;
+      }
+    }
+  }
+
+  reset() {
+    this.path = [];
+    this.show();
+  }
+
+  /** Mark the clicked ids and the possible next ones; offer ``complete`` moves to choose. */
+  show(complete = []) {
+    const next = this.nextTargets();
+    const starting = this.path.length === 0;
+    for (const node of this.root.querySelectorAll("[data-target]")) {
+      const id = node.dataset.target;
+      node.classList.toggle("selected", this.path.includes(id));
+      node.classList.toggle("start", starting && next.has(id));
+      node.classList.toggle("target", !starting && next.has(id));
+      if (node.tagName === "BUTTON") node.disabled = !next.has(id);
+    }
+    this.chooser.replaceChildren();
+    this.chooser.hidden = complete.length === 0;
+    if (complete.length) {
+      this.chooser.append(el("span", { class: "muted" }, next.size ? "play, or go on:" : "choose:"),
+        ...complete.map((move) => el("button", { type: "button", "data-choice": move.notation }, move.notation)));
+    }
+  }
+}
+
+/** A path entered in order: what is left of ``full`` after the clicks ``path``, or null. */
+function sequenceLeft(full, path) {
+  if (path.length > full.length || path.some((id, i) => full[i] !== id)) return null;
+  const complete = path.length === full.length;
+  return { next: complete ? [] : [full[path.length]], complete };
+}
+
+/** A path of (from, to) pairs entered in any order: what is left after ``path``, or null. */
+function pairsLeft(full, path) {
+  const rest = [];
+  for (let i = 0; i + 1 < full.length; i += 2) rest.push([full[i], full[i + 1]]);
+  const pending = path.length % 2 ? path[path.length - 1] : null;
+  for (let i = 0; i + 1 < path.length; i += 2) {
+    const at = rest.findIndex(([from, to]) => from === path[i] && to === path[i + 1]);
+    if (at < 0) return null;
+    rest.splice(at, 1);
+  }
+  if (pending !== null) {
+    const next = rest.filter(([from]) => from === pending).map(([, to]) => to);
+    return next.length ? { next, complete: false } : null;
+  }
+  return { next: rest.map(([from]) => from), complete: rest.length === 0 };
+}
+
+/** Every move in a list, for turns that are long to click. */
+function moveList(moves, options) {
+  const select = el("select", { "data-moves": "" },
+    el("option", { value: "" }, `or pick one of the ${moves.length} moves`),
+    moves.map((move) => el("option", { value: move.notation }, move.notation)));
+  const play = el("button", { type: "button", class: "secondary", "data-choice": "" }, "play");
+  select.addEventListener("change", () => { play.dataset.choice = select.value; });
+  play.addEventListener("click", (event) => { if (!select.value) event.stopPropagation(); });
+  return el("div", { class: "board-list row" }, select, play);
+}
+
+function caption(view, lastMove) {
+  const facts = (view.facts || []).map(([label, value]) => `${label} ${value}`);
+  if (lastMove) facts.push(`last move ${lastMove}`);
+  return el("div", { class: "board-caption" },
+    el("strong", { class: "board-status" }, view.status),
+    facts.length ? el("span", { class: "muted" }, " · " + facts.join(" · ")) : null);
+}
+
+// Grids -------------------------------------------------------------------------------------
+
+const GRID_LOOK = {
+  tictactoe: { base: 96, span: 420 },
+  connect4: { base: 64, span: 460 },
+  othello: { base: 56, span: 450 },
+  checkers: { base: 56, span: 450 },
+  tiles: { base: 64, span: 640 },
+};
+
+function drawGrid(view) {
+  const look = GRID_LOOK[view.style] || GRID_LOOK.tictactoe;
+  const size = Math.max(16, Math.min(look.base, Math.floor(look.span / Math.max(view.columns, view.rows))));
+  const left = view.row_labels.length ? 22 : 6;
+  const top = view.style === "connect4" ? 6 : 22;
+  const bottom = view.style === "connect4" || view.style === "tiles" ? 24 : 6;
+  const width = left + view.columns * size + 6;
+  const height = top + view.rows * size + bottom;
+  const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: `grid grid-${view.style}` });
+  const frame = { x: left, y: top, width: view.columns * size, height: view.rows * size };
+  const drawCell = CELLS[view.style] || CELLS.tictactoe;
+  if (view.style === "connect4") {
+    picture.append(svg("rect", { ...frame, x: left - 4, y: top - 4, width: frame.width + 8, height: frame.height + 8, rx: 10, class: "c4-frame" }));
+  } else {
+    picture.append(svg("rect", { ...frame, class: "grid-back" }));
+  }
+  view.cells.forEach((row, r) => row.forEach((cell, c) => {
+    const node = svg("g", { transform: `translate(${left + c * size},${top + r * size})`, "data-cell": cell.id || undefined });
+    if (view.cell_targets && cell.id) node.setAttribute("data-target", cell.id);
+    drawCell(node, cell, size);
+    picture.append(node);
+  }));
+  if (view.style === "connect4") {
+    view.column_targets.forEach((id, c) => picture.append(svg("rect", {
+      x: left + c * size, y: top - 4, width: size, height: frame.height + 8, class: "column-target", "data-target": id,
+    })));
+  }
+  const labelY = view.style === "connect4" || view.style === "tiles" ? top + frame.height + 17 : 15;
+  view.column_labels.forEach((label, c) => picture.append(svg("text", {
+    x: left + (c + 0.5) * size, y: labelY, class: "coord", "text-anchor": "middle",
+  }, label)));
+  view.row_labels.forEach((label, r) => picture.append(svg("text", {
+    x: left - 7, y: top + (r + 0.5) * size + 4, class: "coord", "text-anchor": "end",
+  }, label)));
+  return picture;
+}
+
+const CELLS = {
+  tictactoe(node, cell, size) {
+    node.append(svg("rect", { width: size, height: size, class: "cell" }));
+    if (!cell.piece) return;
+    const m = size * 0.24;
+    const piece = svg("g", { class: `mark mark-${cell.piece}`, "data-piece": cell.piece });
+    if (cell.piece === "X") {
+      piece.append(svg("path", { d: `M${m},${m} L${size - m},${size - m} M${size - m},${m} L${m},${size - m}` }));
+    } else if (cell.piece === "O") {
+      piece.append(svg("circle", { cx: size / 2, cy: size / 2, r: size / 2 - m }));
+    } else if (cell.piece === "Y") {
+      piece.append(svg("path", { d: `M${m},${m} L${size / 2},${size / 2} L${size - m},${m} M${size / 2},${size / 2} L${size / 2},${size - m}` }));
+    } else {
+      piece.append(svg("text", { x: size / 2, y: size / 2 + size * 0.15, "text-anchor": "middle", "font-size": size * 0.45 }, cell.piece));
+    }
+    piece.style.strokeWidth = Math.max(2, size * 0.09);
+    node.append(piece);
+  },
+  connect4(node, cell, size) {
+    node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.38, class: "hole" }));
+    if (cell.piece) {
+      node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.38, class: `disc disc-${cell.piece}`, "data-piece": cell.piece }));
+    }
+  },
+  othello(node, cell, size) {
+    node.append(svg("rect", { width: size, height: size, class: "cell" }));
+    if (cell.piece) {
+      node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.41, class: `disc disc-${cell.piece}`, "data-piece": cell.piece }));
+    } else {
+      node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.11, class: "hint" }));
+    }
+    node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.08, class: "last-mark" }));
+  },
+  checkers(node, cell, size) {
+    node.append(svg("rect", { width: size, height: size, class: cell.dark ? "cell dark" : "cell light" }));
+    if (!cell.dark) return;
+    node.append(svg("text", { x: 3, y: 11, class: "square-number" }, cell.label));
+    if (cell.piece) {
+      const piece = svg("g", { class: `man man-${cell.piece}`, "data-piece": cell.piece, "data-king": cell.king ? "true" : undefined });
+      piece.append(svg("circle", { cx: size / 2, cy: size / 2 + 2, r: size * 0.38, class: "rim" }),
+        svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.38, class: "top" }),
+        svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.27, class: "ring" }));
+      if (cell.king) piece.append(crown(size));
+      node.append(piece);
+    }
+    node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.12, class: "hint" }));
+  },
+  tiles(node, cell, size) {
+    node.append(svg("rect", { x: 2, y: 2, width: size - 4, height: size - 4, rx: 6, class: "cell" }));
+    if (cell.piece) {
+      const token = svg("g", { class: `token token-${cell.piece}`, "data-piece": cell.piece });
+      token.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.32 }),
+        svg("text", { x: size / 2, y: size / 2 + size * 0.12, "text-anchor": "middle", "font-size": size * 0.34 }, cell.piece));
+      node.append(token);
+    }
+  },
+};
+
+function crown(size) {
+  const s = size / 56;
+  const x = size / 2 - 13 * s;
+  const y = size / 2 - 8 * s;
+  const p = (a, b) => `${x + a * s},${y + b * s}`;
+  return svg("path", {
+    class: "crown",
+    d: `M${p(0, 16)} L${p(0, 3)} L${p(7, 10)} L${p(13, 0)} L${p(19, 10)} L${p(26, 3)} L${p(26, 16)} Z`,
+  });
+}
+
+// Nim ---------------------------------------------------------------------------------------
+
+function drawNim(view) {
+  const perLine = 25;
+  const step = 16;
+  const lineHeight = 58;
+  const left = 70;
+  const lines = view.heaps.map((heap) => Math.max(1, Math.ceil(heap.size / perLine)));
+  const height = lines.reduce((a, b) => a + b, 0) * lineHeight + 10;
+  const width = left + perLine * step + 60;
+  const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "nim" });
+  let y = 8;
+  for (const [h, heap] of view.heaps.entries()) {
+    const row = svg("g", { "data-heap": heap.id });
+    row.append(svg("text", { x: 8, y: y + 32, class: "heap-label" }, `heap ${h + 1}`));
+    heap.objects.forEach((id, i) => {
+      const x = left + (i % perLine) * step;
+      const top = y + Math.floor(i / perLine) * lineHeight;
+      const stick = svg("g", { "data-target": id, "data-piece": "stick", class: "stick" },
+        svg("rect", { x: x - 5, y: top, width: step - 2, height: 48, class: "stick-hit" }),
+        svg("rect", { x: x - 2, y: top + 8, width: 5, height: 38, rx: 2, class: "stick-wood" }),
+        svg("circle", { cx: x + 0.5, cy: top + 8, r: 4, class: "stick-head" }));
+      stick.addEventListener("mouseenter", () => markTaking(row, i, true));
+      stick.addEventListener("mouseleave", () => markTaking(row, i, false));
+      row.append(stick);
+    });
+    row.append(svg("text", { x: left + Math.min(heap.size, perLine) * step + 6, y: y + 32, class: "heap-count" }, `(${heap.size})`));
+    picture.append(row);
+    y += lines[h] * lineHeight;
+  }
+  return picture;
+}
+
+/** While the pointer is on a stick that can be taken, mark it and those after it. */
+function markTaking(row, index, on) {
+  const sticks = [...row.querySelectorAll(".stick")];
+  const active = on && sticks[index].matches(".start, .target");
+  sticks.forEach((stick, i) => stick.classList.toggle("taking", active && i >= index));
+}
+
+// Chess -------------------------------------------------------------------------------------
+
+function drawChess(view) {
+  const box = el("div", { class: "chess" });
+  box.innerHTML = view.svg;
+  const overlay = el("div", { class: "chess-overlay" });
+  const pieces = new Map(view.pieces.map((p) => [p.square, p.piece]));
+  const unit = 100 / view.size;
+  for (let rank = 0; rank < 8; rank++) {
+    for (let file = 0; file < 8; file++) {
+      const name = "abcdefgh"[file] + (rank + 1);
+      const column = view.flipped ? 7 - file : file;
+      const row = view.flipped ? rank : 7 - rank;
+      const square = el("div", { class: "square", "data-target": name, "data-piece": pieces.get(name) });
+      square.style.left = `${(view.margin + column * view.square) * unit}%`;
+      square.style.top = `${(view.margin + row * view.square) * unit}%`;
+      square.style.width = square.style.height = `${view.square * unit}%`;
+      overlay.append(square);
+    }
+  }
+  box.append(overlay);
+  return box;
+}
+
+// Backgammon --------------------------------------------------------------------------------
+
+const BG = { point: 40, bar: 40, tray: 46, edge: 12, depth: 176, gap: 56, checker: 34 };
+
+function drawBackgammon(view) {
+  const { point, bar, tray, edge, depth, gap } = BG;
+  const inner = 12 * point + bar;
+  const width = edge * 2 + inner + tray + edge;
+  const height = edge * 2 + 2 * depth + gap + 28;
+  const top = edge + 14;
+  const bottom = top + 2 * depth + gap;
+  const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "backgammon" });
+  picture.append(svg("rect", { width, height, rx: 10, class: "bg-frame" }),
+    svg("rect", { x: edge, y: top, width: inner, height: bottom - top, class: "bg-felt" }));
+  const points = new Map(view.points.map((p) => [p.id, p]));
+  const xOf = (i) => edge + i * point + (i >= 6 ? bar : 0);
+  view.top.forEach((id, i) => picture.append(drawPoint(points.get(id), xOf(i), top, 1, i)));
+  view.bottom.forEach((id, i) => picture.append(drawPoint(points.get(id), xOf(i), bottom, -1, i + 1)));
+  const barX = edge + 6 * point;
+  const sides = [view.bottom_side, view.bottom_side === "White" ? "Black" : "White"];
+  const mover = view.to_move === "White" || view.to_move === "Black" ? view.to_move : null;
+  const middle = (top + bottom) / 2;
+  picture.append(svg("rect", { x: barX, y: top, width: bar, height: bottom - top, class: "bg-bar" }));
+  for (const [k, side] of sides.entries()) {  // the bottom side's bar checkers below the middle
+    const zone = svg("g", { class: "bg-bar-zone", "data-target": side === mover ? "bar" : undefined });
+    zone.append(svg("rect", { x: barX, y: k ? top : middle, width: bar, height: (bottom - top) / 2, class: "zone" }));
+    stack(zone, side, view.bar[side], barX + bar / 2, k ? middle - 24 : middle + 24, k ? -1 : 1);
+    picture.append(zone);
+  }
+  const trayX = edge + inner + 8;
+  for (const [k, side] of sides.entries()) {
+    const zone = svg("g", { class: "bg-off", "data-target": side === mover ? "off" : undefined });
+    const y = k ? top : middle + 4;
+    zone.append(svg("rect", { x: trayX, y, width: tray - 8, height: (bottom - top) / 2 - 4, rx: 4, class: "zone" }));
+    for (let n = 0; n < view.off[side]; n++) {
+      zone.append(svg("rect", {
+        x: trayX + 3, y: k ? y + 4 + n * 10 : y + (bottom - top) / 2 - 18 - n * 10, width: tray - 14, height: 8, rx: 2,
+        class: `slab checker-${side}`, "data-piece": side,
+      }));
+    }
+    picture.append(zone);
+  }
+  drawDice(picture, view, edge + 9 * point + bar, middle, mover);
+  return picture;
+}
+
+function drawPoint(point, x, base, direction, index) {
+  const { point: w, depth } = BG;
+  const tip = base + direction * depth * 0.92;
+  const node = svg("g", { class: "bg-point", "data-target": point.id });
+  node.append(svg("path", { d: `M${x},${base} L${x + w / 2},${tip} L${x + w},${base} Z`, class: index % 2 ? "tri-a" : "tri-b" }),
+    svg("rect", { x, y: direction > 0 ? base : base - depth, width: w, height: depth, class: "zone" }),
+    svg("text", { x: x + w / 2, y: direction > 0 ? base - 4 : base + 13, class: "bg-label", "text-anchor": "middle" }, point.label));
+  if (point.side) stack(node, point.side, point.count, x + w / 2, base + direction * (BG.checker / 2 + 1), direction);
+  return node;
+}
+
+function stack(node, side, count, x, y, direction) {
+  const r = BG.checker / 2 - 1;
+  for (let i = 0; i < Math.min(count, 5); i++) {
+    node.append(svg("circle", { cx: x, cy: y + direction * i * (BG.checker - 2), r, class: `checker checker-${side}`, "data-piece": side }));
+  }
+  if (count > 5) {
+    node.append(svg("text", { x, y: y + direction * 4 * (BG.checker - 2) + 5, class: `stack-count count-${side}`, "text-anchor": "middle" }, String(count)));
+  }
+}
+
+const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]] };
+
+function drawDice(picture, view, x, y, mover) {
+  const size = 30;
+  const dice = view.dice || [];
+  dice.forEach((value, i) => {
+    const left = x + (i - dice.length / 2) * (size + 8) + 4;
+    const die = svg("g", { class: `die die-${mover || "none"}`, "data-die": value });
+    die.append(svg("rect", { x: left, y: y - size / 2, width: size, height: size, rx: 5 }));
+    for (const [a, b] of PIPS[value] || []) {
+      die.append(svg("circle", { cx: left + 7 + a * 8, cy: y - size / 2 + 7 + b * 8, r: 2.7, class: "pip" }));
+    }
+    picture.append(die);
+  });
+  if (dice.length === 2 && dice[0] === dice[1]) {
+    picture.append(svg("text", { x: x + size + 14, y: y + 5, class: "bg-label" }, "×2"));
+  }
+}
+
+// Anything else -----------------------------------------------------------------------------
+
+function drawText(view, legal) {
+  return el("div", { class: "board-text" },
+    el("pre", { class: "mono" }, view.text || ""),
+    legal.length ? el("div", { class: "row" }, legal.map((move) =>
+      el("button", { type: "button", class: "secondary", "data-target": move.path[0] }, move.notation))) : null);
+}
+
+const DRAWINGS = { grid: drawGrid, nim: drawNim, chess: drawChess, backgammon: drawBackgammon, text: drawText };

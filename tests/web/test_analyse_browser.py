@@ -1,0 +1,125 @@
+"""The Analyse page in Chromium: Connect Four positions entered by clicking and by pasting,
+solved column by column; a chess FEN evaluated and played on; bad input shown in the banner
+while the page keeps working."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from plies.games.connect4 import ConnectFour
+from plies.solvers.connect4 import Connect4Solver
+
+QUICK = "52753311433677442422"
+"""A Connect Four position the solver answers in well under a second."""
+
+
+@pytest.fixture()
+def analyse(page: Any, server: str) -> Any:
+    page.goto(server + "/analyse")
+    page.locator('[data-board="connect4"]').wait_for()
+    return page
+
+
+def column_scores(page: Any) -> list[str]:
+    return page.locator("#c4-columns tbody td:nth-child(2)").all_inner_texts()
+
+
+def expected_scores(position: str) -> list[str]:
+    game = ConnectFour()
+    scores = Connect4Solver(game).analyze(game.parse_position(position))
+    return ["full" if s is None else f"+{s}" if s > 0 else str(s) for s in scores]
+
+
+def test_connect4_by_clicking_and_pasting(analyse: Any, screenshot: Any) -> None:
+    page = analyse
+    assert page.locator("header a.here").inner_text() == "Analyse"
+    page.locator("#c4-auto").uncheck()
+    for column in "44":
+        page.locator(f'#c4-board [data-target="col{column}"]').click()
+    page.wait_for_function("document.getElementById('c4-position').value === '44'")
+    assert page.locator('#c4-board [data-piece="O"]').count() == 1
+    assert "press Solve" in page.locator("#c4-result").inner_text()
+    assert "position=44" in page.url
+    page.locator("#c4-undo").click()
+    page.wait_for_function("document.getElementById('c4-position').value === '4'")
+
+    page.locator("#c4-position").fill(QUICK)
+    page.locator("#c4-analyse").click()
+    page.locator("#c4-columns").wait_for()
+    assert column_scores(page) == expected_scores(QUICK)
+    page.locator("#c4-auto").check()
+    page.locator('#c4-board [data-target="col1"]').click()
+    page.wait_for_function(
+        f"document.getElementById('c4-position').value === '{QUICK}1'"
+        " && document.getElementById('c4-columns') !== null"
+    )
+    assert column_scores(page) == expected_scores(QUICK + "1")
+    headline = page.locator("#c4-headline").inner_text()
+    assert headline.startswith("O to move: score +") and "O wins with its stone number" in headline
+    assert page.locator("#c4-columns tr.best").count() >= 1
+    assert "position=" + QUICK + "1" in page.url
+    screenshot(page, "analyse-connect4")
+
+
+def test_connect4_position_from_the_url_and_time_running_out(page: Any, server: str) -> None:
+    page.goto(server + f"/analyse?game=connect4&position={QUICK}&seconds=1")
+    page.locator("#c4-columns").wait_for()
+    assert page.locator("#c4-time").input_value() == "1"
+    assert column_scores(page) == expected_scores(QUICK)
+    page.locator("#c4-position").fill("4")
+    page.locator("#c4-analyse").click()
+    page.locator("#c4-message").wait_for(timeout=20_000)
+    assert "not solved within 1 s" in page.locator("#c4-message").inner_text()
+    assert page.locator("#error").is_hidden()
+
+
+def test_bad_input_shows_the_banner_and_the_page_goes_on(analyse: Any) -> None:
+    page = analyse
+    page.locator("#c4-position").fill("4449")
+    page.locator("#c4-analyse").click()
+    page.locator("#error").wait_for()
+    assert "'9' is not a column" in page.locator("#error").inner_text()
+    page.locator("#c4-position").fill(QUICK)
+    page.locator("#c4-analyse").click()
+    page.locator("#c4-columns").wait_for()
+    assert page.locator("#error").is_hidden()
+
+    page.evaluate("document.getElementById('chess-time').value = '1'")
+    page.locator("#tab-chess").click()
+    page.locator('#chess-board [data-board="chess"]').wait_for()
+    page.locator("#fen").fill("8/8/8/8/8/8/8/8 w - - 0 1")
+    page.locator("#chess-analyse").click()
+    page.wait_for_function("!document.getElementById('error').hidden")
+    assert "impossible position" in page.locator("#error").inner_text()
+    assert page.locator('#chess-board [data-board="chess"]').count() == 1
+
+
+def test_chess_fen_evaluated_and_played_on(page: Any, server: str, screenshot: Any) -> None:
+    page.goto(server + "/analyse?game=chess&seconds=1&fen=7k/8/6K1/8/8/8/8/R7 w - - 0 1")
+    page.locator("#chess-eval").wait_for()
+    assert page.locator("#chess-eval").inner_text() == "Evaluation White mates in 1"
+    assert page.locator("#chess-best").inner_text() == "Ra8#"
+
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    page.locator("#fen").fill(fen)
+    page.locator("#chess-analyse").click()
+    page.wait_for_function(
+        "document.querySelector('#chess-line') !== null"
+        " && document.getElementById('fen').value.startsWith('r1bqkbnr/pppp1ppp/2n5')"
+    )
+    assert "(White's view)" in page.locator("#chess-eval").inner_text()
+    assert page.locator("#chess-line").inner_text().startswith("3. ")
+    assert page.locator("#chess-iterations tbody tr").count() >= 2
+    assert "game=chess" in page.url and "fen=" in page.url
+    screenshot(page, "analyse-chess")
+
+    page.locator('#chess-board [data-target="f1"]').click()
+    page.locator('#chess-board [data-target="b5"]').click()
+    page.wait_for_function("document.getElementById('fen').value.includes(' b KQkq')")
+    last = page.locator("#chess-board .last").evaluate_all("ns => ns.map(n => n.dataset.target)")
+    assert sorted(last) == ["b5", "f1"]
+    assert "Black to move" in page.locator("#chess-result").inner_text()
+    page.locator("#chess-back").click()
+    page.wait_for_function(f"document.getElementById('fen').value === '{fen}'")

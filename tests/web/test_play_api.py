@@ -1,0 +1,295 @@
+"""The Play page's API: sessions that survive a reload, agents thinking in threads (followed
+live, stopped, held to a time limit), every class of bad input answered 4xx with a message."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from plies.games import make_game
+from plies.web import sessions as sessions_module
+
+
+@pytest.fixture(autouse=True)
+def no_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Agents playing each other move at once (the page waits between their moves)."""
+    monkeypatch.setattr(sessions_module, "PACE", 0.0)
+
+
+def create(client: TestClient, game: str, **players: str) -> dict[str, Any]:
+    answer = client.post("/api/sessions", json={"game": game, "players": players, "seed": 7})
+    assert answer.status_code == 201, answer.text
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def wait_for(
+    client: TestClient, session_id: str, done: Callable[[dict[str, Any]], bool], seconds: float = 30
+) -> dict[str, Any]:
+    """Poll the session until ``done`` holds."""
+    deadline = time.monotonic() + seconds
+    while True:
+        session: dict[str, Any] = client.get(f"/api/sessions/{session_id}").json()
+        if done(session):
+            return session
+        assert time.monotonic() < deadline, f"timed out: {session}"
+        time.sleep(0.02)
+
+
+def idle(session: dict[str, Any]) -> bool:
+    return session["thinking"] is None
+
+
+def error(answer: Any, status: int = 400) -> str:
+    assert answer.status_code == status, answer.text
+    message = answer.json()["error"]
+    assert isinstance(message, str) and message and "\n" not in message
+    return message
+
+
+def test_games_and_agents_are_listed(client: TestClient) -> None:
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert games["chess"]["players"] == ["White", "Black"]
+    assert games["tictactoe3"]["players"] == ["X", "O", "Y"]
+    agents = {a["name"]: a for a in client.get("/api/agents").json()}
+    assert {"engine", "mcts", "alphabeta", "perfect", "human"} <= set(agents)
+    assert "time=X" in [option["usage"] for option in agents["engine"]["options"]]
+
+
+def test_a_human_plays_alphabeta_and_the_game_survives_a_reload(client: TestClient) -> None:
+    session = create(client, "tictactoe", X="human", O="alphabeta")
+    assert session["to_move"] == "X" and len(session["legal"]) == 9
+    assert {m["notation"] for m in session["legal"]} == {f"{c}{r}" for c in "abc" for r in "123"}
+    game = make_game("tictactoe")
+    answer = client.post(f"/api/sessions/{session['id']}/move", json={"move": "b2"})
+    assert answer.status_code == 200
+    session = wait_for(client, session["id"], idle)
+    assert [m["player"] for m in session["moves"]] == ["X", "O"]
+    reply = session["moves"][1]
+    assert reply["search"]["algorithm"] == "alphabeta" and reply["search"]["solved"]
+    state = game.initial_state()
+    for move in ("b2", reply["notation"]):
+        state = game.result(state, game.parse_action(state, move))
+    assert session["position"] == game.format_position(state)
+    again = client.get(f"/api/sessions/{session['id']}").json()  # a reload, or a second tab
+    assert again["moves"] == session["moves"] and again["board"] == session["board"]
+
+
+def test_a_game_is_played_to_its_end_and_announced(client: TestClient) -> None:
+    session = create(client, "tictactoe", X="alphabeta", O="alphabeta")
+    session = wait_for(client, session["id"], lambda s: s["finished"])
+    assert session["result"] == "draw" and len(session["moves"]) == 9
+    assert session["legal"] == [] and session["thinking"] is None
+    message = error(client.post(f"/api/sessions/{session['id']}/move", json={"move": "a1"}))
+    assert "game is over" in message
+
+
+def test_undo_takes_back_the_human_move_and_the_reply(client: TestClient) -> None:
+    session = create(client, "connect4", X="human", O="engine:depth=2")
+    assert not session["can_undo"]
+    assert "nothing to undo" in error(client.post(f"/api/sessions/{session['id']}/undo"))
+    client.post(f"/api/sessions/{session['id']}/move", json={"move": "4"})
+    session = wait_for(client, session["id"], lambda s: idle(s) and len(s["moves"]) == 2)
+    client.post(f"/api/sessions/{session['id']}/move", json={"move": "3"})
+    wait_for(client, session["id"], lambda s: idle(s) and len(s["moves"]) == 4)
+    undone = client.post(f"/api/sessions/{session['id']}/undo").json()
+    assert [m["notation"] for m in undone["moves"]] == [m["notation"] for m in session["moves"]]
+    assert undone["to_move"] == "X" and len(undone["legal"]) == 7
+    restarted = client.post(f"/api/sessions/{session['id']}/new").json()
+    assert restarted["moves"] == [] and restarted["position"] == ""
+
+
+def test_undo_while_the_agent_thinks_discards_its_move(client: TestClient) -> None:
+    session = create(client, "connect4", X="human", O="engine:time=30")
+    client.post(f"/api/sessions/{session['id']}/move", json={"move": "4"})
+    thinking = client.get(f"/api/sessions/{session['id']}").json()
+    assert thinking["thinking"]["player"] == "O" and thinking["legal"] == []
+    assert "not your move" in error(
+        client.post(f"/api/sessions/{session['id']}/move", json={"move": "3"})
+    )
+    undone = client.post(f"/api/sessions/{session['id']}/undo").json()
+    assert undone["moves"] == [] and undone["thinking"] is None
+    time.sleep(0.3)
+    assert client.get(f"/api/sessions/{session['id']}").json()["moves"] == []
+
+
+def test_stop_makes_the_engine_move_at_once(client: TestClient) -> None:
+    session = create(client, "connect4", X="engine:time=60", O="human")
+    time.sleep(0.3)
+    began = time.monotonic()
+    stopped = client.post(f"/api/sessions/{session['id']}/stop")
+    assert stopped.status_code == 200
+    session = wait_for(client, session["id"], lambda s: len(s["moves"]) == 1, seconds=5)
+    assert time.monotonic() - began < 3
+    assert session["moves"][0]["search"]["algorithm"] == "engine"
+    assert "no agent is thinking" in error(client.post(f"/api/sessions/{session['id']}/stop"))
+
+
+def test_the_web_time_limit_stops_a_search_without_one(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sessions_module, "THINK_SECONDS", 0.5)
+    session = create(client, "othello", B="mcts:iterations=100000000", W="human")
+    session = wait_for(client, session["id"], lambda s: len(s["moves"]) == 1, seconds=10)
+    assert session["moves"][0]["seconds"] < 5
+
+
+def test_a_textbook_search_cannot_be_stopped(client: TestClient) -> None:
+    session = create(client, "tictactoe", X="minimax", O="human")
+    answer = client.post(f"/api/sessions/{session['id']}/stop")
+    if session["thinking"] is not None and answer.status_code == 400:
+        assert "cannot be stopped" in answer.json()["error"] or "no agent" in answer.json()["error"]
+    wait_for(client, session["id"], lambda s: len(s["moves"]) == 1)
+
+
+def test_the_search_behind_a_move(client: TestClient) -> None:
+    session = create(client, "tictactoe", X="mcts:iterations=3000", O="engine:depth=4")
+    session = wait_for(client, session["id"], lambda s: len(s["moves"]) >= 2)
+    mcts = client.get(f"/api/sessions/{session['id']}/moves/0/search").json()
+    tree = mcts["tree"]
+    assert tree and sum(node["visits"] for node in tree) <= 3000
+    assert tree[0]["move"] == mcts["notation"]  # the most visited is the move played
+    assert tree[0]["children"] and all(
+        c["visits"] <= tree[0]["visits"] for c in tree[0]["children"]
+    )
+    engine = client.get(f"/api/sessions/{session['id']}/moves/1/search").json()
+    assert [line["depth"] for line in engine["lines"]] == [1, 2, 3, 4]
+    assert engine["search"]["pv"][0] == engine["notation"]
+    message = error(client.get(f"/api/sessions/{session['id']}/moves/99/search"))
+    assert "no move 99" in message
+
+
+def test_the_solver_scores_every_column(client: TestClient) -> None:
+    answer = client.post(
+        "/api/sessions",
+        json={
+            "game": "connect4",
+            "players": {"X": "perfect:time=5", "O": "human"},
+            "position": "44444453",
+        },
+    )
+    assert answer.status_code == 201, answer.text
+    session = wait_for(client, answer.json()["id"], lambda s: len(s["moves"]) == 1)
+    search = session["moves"][0]["search"]
+    assert search["solved"] and len(search["move_scores"]) == 6  # column 4 is full
+    best = max(m["score"] for m in search["move_scores"])
+    assert best == search["solver_score"]
+    assert all(
+        "draw" in m["meaning"] or "wins" in m["meaning"] or "loses" in m["meaning"]
+        for m in search["move_scores"]
+    )
+
+
+def test_dice_are_rolled_for_chance_games(client: TestClient) -> None:
+    session = create(client, "backgammon", White="human", Black="expectiminimax")
+    assert session["moves"][0]["player"] == "chance"
+    assert session["to_move"] == "White" and session["legal"]
+    move = session["legal"][0]["notation"]
+    client.post(f"/api/sessions/{session['id']}/move", json={"move": move})
+    session = wait_for(client, session["id"], lambda s: idle(s) and s["to_move"] == "White")
+    assert [m["player"] for m in session["moves"]][:4] == ["chance", "White", "chance", "Black"]
+
+
+def test_three_players(client: TestClient) -> None:
+    session = create(client, "tictactoe3", X="human", O="maxn:depth=2", Y="paranoid:depth=2")
+    client.post(f"/api/sessions/{session['id']}/move", json={"move": "b2"})
+    session = wait_for(client, session["id"], lambda s: idle(s) and s["to_move"] == "X")
+    assert [m["player"] for m in session["moves"]] == ["X", "O", "Y"]
+
+
+def test_the_live_socket_streams_changes_and_the_search(client: TestClient) -> None:
+    session = create(client, "connect4", X="human", O="engine:time=0.5")
+    with client.websocket_connect(f"/api/sessions/{session['id']}/live") as socket:
+        first = socket.receive_json()
+        assert first["type"] == "state" and first["session"]["id"] == session["id"]
+        client.post(f"/api/sessions/{session['id']}/move", json={"move": "4"})
+        kinds, reports = [], []
+        while not reports or kinds[-1] != "state" or len(kinds) < 4:
+            event = socket.receive_json()
+            kinds.append(event["type"])
+            if event["type"] == "search":
+                reports.append(event["report"])
+            elif len(event["session"]["moves"]) == 2:
+                break
+        assert reports and all(r["algorithm"] == "engine" for r in reports)
+        assert [r["depth"] for r in reports] == sorted(r["depth"] for r in reports)
+    with client.websocket_connect("/api/sessions/nope/live") as socket:
+        assert socket.receive_json() == {"type": "error", "error": "no game session 'nope'"}
+
+
+def test_eight_sessions_at_once(client: TestClient) -> None:
+    """Eight browsers, each against its own engine, all moving at the same time."""
+    made = [create(client, "connect4", X="human", O="engine:time=0.3") for _ in range(8)]
+    answers: list[int] = []
+
+    def play(session: dict[str, Any]) -> None:
+        answers.append(
+            client.post(f"/api/sessions/{session['id']}/move", json={"move": "4"}).status_code
+        )
+
+    threads = [threading.Thread(target=play, args=(s,)) for s in made]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [200] * 8
+    for session in made:
+        done = wait_for(client, session["id"], lambda s: idle(s) and len(s["moves"]) == 2)
+        assert done["moves"][0]["notation"] == "4" and done["to_move"] == "X"
+    ids = {s["id"] for s in made}
+    assert len(ids) == 8
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "go"}, "unknown game 'go'"),
+        ({"game": "tictactoe:m=0"}, "m"),
+        ({"game": "connect4", "players": {"X": "wizard"}}, "unknown agent 'wizard'"),
+        ({"game": "connect4", "players": {"X": "engine:time=-1"}}, "time"),
+        ({"game": "connect4", "players": {"X": "engine:time=nan"}}, "time"),
+        ({"game": "connect4", "players": {"X": "mcts:iterations=1e99"}}, "iterations"),
+        ({"game": "connect4", "players": {"X": "engine:colour=red"}}, "colour"),
+        ({"game": "connect4", "players": {"Z": "human"}}, "no player 'Z'"),
+        ({"game": "connect4", "players": {"O": "minimax"}}, "too slow"),
+        ({"game": "chess", "players": {"Black": "alphabeta"}}, "too slow"),
+        ({"game": "chess", "players": {"Black": "alphabeta:depth=30"}}, "to depth 30"),
+        ({"game": "backgammon", "players": {"Black": "expectiminimax:depth=4"}}, "too slow"),
+        ({"game": "nim", "players": {"B": "perfect"}}, "perfect"),
+        ({"game": "connect4", "position": "4444444"}, "column"),
+        ({"game": "tictactoe", "position": "XXX/OO./..."}, "over"),
+        ({"game": "tictactoe", "players": {"X": "human"}, "position": "X/O"}, "position"),
+    ],
+)
+def test_bad_sessions_are_refused_with_a_reason(
+    client: TestClient, body: dict[str, Any], words: str
+) -> None:
+    assert words in error(client.post("/api/sessions", json=body))
+
+
+def test_bad_requests_are_answered_4xx(client: TestClient) -> None:
+    assert "no game session" in error(client.get("/api/sessions/nope"), 404)
+    assert "no game session" in error(
+        client.post("/api/sessions/nope/move", json={"move": "4"}), 404
+    )
+    assert "game" in error(client.post("/api/sessions", json={}), 422)
+    assert "seed" in error(client.post("/api/sessions", json={"game": "nim", "seed": -1}), 422)
+    malformed = client.post(
+        "/api/sessions", content=b"{not json", headers={"Content-Type": "application/json"}
+    )
+    error(malformed, 422)
+    session = create(client, "connect4", X="human", O="human")
+    for move, words in [("8", "column"), ("x", "column"), ("", "move")]:
+        assert (
+            words
+            in error(
+                client.post(f"/api/sessions/{session['id']}/move", json={"move": move})
+            ).lower()
+        )
+    assert "move" in error(client.post(f"/api/sessions/{session['id']}/move", json={}), 422)
+    # the session is intact after all of it
+    assert client.get(f"/api/sessions/{session['id']}").json()["moves"] == []

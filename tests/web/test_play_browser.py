@@ -1,0 +1,176 @@
+"""The Play page in headless Chromium: games played by clicking, the search shown live, the
+game kept across a reload, bad input shown in the page."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+import pytest
+
+from plies.web import sessions as sessions_module
+
+
+@pytest.fixture(autouse=True)
+def quick_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sessions_module, "PACE", 0.05)
+
+
+def session_of(page: Any, server: str) -> dict[str, Any]:
+    """The session the page shows, read from the API (what the page's URL names)."""
+    match = re.search(r"session=([\w-]+)", page.url)
+    assert match, page.url
+    with urllib.request.urlopen(f"{server}/api/sessions/{match.group(1)}") as answer:
+        return json.loads(answer.read())  # type: ignore[no-any-return]
+
+
+def start(page: Any, game: str, **players: str) -> None:
+    """Open the Play page and start ``game`` with these players."""
+    page.goto("/play")
+    page.select_option("#game", game)
+    for player, spec in players.items():
+        page.fill(f'#seats input[data-player="{player}"]', spec)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"session="))
+
+
+def wait_for_my_move(page: Any) -> None:
+    page.wait_for_function(
+        "() => /your move|Game over/.test(document.getElementById('status').textContent)"
+    )
+
+
+def test_tictactoe_to_the_end_against_alphabeta_by_clicking(
+    page: Any, server: str, screenshot: Any
+) -> None:
+    start(page, "tictactoe", X="human", O="alphabeta")
+    for _ in range(5):
+        wait_for_my_move(page)
+        session = session_of(page, server)
+        if session["finished"]:
+            break
+        target = session["legal"][0]["path"][0]
+        page.click(f'#board [data-target="{target}"]')
+        page.wait_for_function(
+            "n => document.querySelectorAll('#moves li').length > n", arg=len(session["moves"])
+        )
+    page.wait_for_function("() => /Game over/.test(document.getElementById('status').textContent)")
+    session = session_of(page, server)
+    assert session["finished"] and session["result"] in ("O wins", "draw")  # never X
+    assert page.inner_text("#status") == f"Game over: {session['result']}"
+    assert page.locator("#moves li").count() == len(session["moves"])
+    screenshot(page, "play-tictactoe")
+
+
+def test_connect4_against_the_engine_with_the_live_search(
+    page: Any, server: str, screenshot: Any
+) -> None:
+    start(page, "connect4", X="human", O="engine:time=0.2")
+    for ply, column in enumerate(["4", "3", "5"]):
+        wait_for_my_move(page)
+        updates = int(page.get_attribute("#live", "data-updates") or 0)
+        page.click(f'#board [data-target="col{column}"]')
+        page.wait_for_function(
+            "n => document.querySelectorAll('#moves li').length >= n", arg=2 * ply + 2
+        )
+        assert int(page.get_attribute("#live", "data-updates") or 0) > updates
+    wait_for_my_move(page)
+    assert page.get_attribute("#live", "data-algorithm") == "engine"
+    assert page.locator('#live [data-panel="iterations"] tr').count() > 2  # header + depths
+    session = session_of(page, server)
+    assert [m["notation"] for m in session["moves"][::2]] == ["4", "3", "5"]
+    screenshot(page, "play-connect4")
+    page.locator("#moves li.searched").first.click()
+    page.wait_for_selector("#tree-dialog[open]")
+    assert "engine's best line" in page.inner_text("#tree-body")
+    screenshot(page, "play-search-behind-a-move")
+
+
+def test_a_reload_finds_the_game_intact(page: Any, server: str) -> None:
+    start(page, "connect4", X="human", O="engine:depth=3")
+    wait_for_my_move(page)
+    page.click('#board [data-target="col4"]')
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2")
+    wait_for_my_move(page)
+    before = session_of(page, server)
+    moves = page.inner_text("#moves")
+    page.reload()
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2")
+    assert page.inner_text("#moves") == moves
+    assert session_of(page, server)["position"] == before["position"]
+    assert page.locator('#seats input[data-player="O"]').input_value() == "engine:depth=3"
+    page.click('#board [data-target="col3"]')  # and the game goes on
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 4")
+
+
+def test_mcts_shows_visits_per_move_and_its_tree(page: Any, server: str, screenshot: Any) -> None:
+    start(page, "othello", B="mcts:time=1", W="human")
+    page.wait_for_selector('#live [data-panel="root"]')
+    wait_for_my_move(page)
+    screenshot(page, "play-othello")
+    page.locator("#moves li.searched").first.click()
+    page.wait_for_selector('#tree-dialog[open] [data-panel="tree"] details')
+    screenshot(page, "play-mcts-tree")
+
+
+def test_bad_input_is_shown_in_the_page(page: Any, server: str) -> None:
+    start_page = "/play"
+    page.goto(start_page)
+    page.select_option("#game", "connect4")
+    page.fill('#seats input[data-player="O"]', "wizard")
+    page.click("#start")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "unknown agent 'wizard'" in page.inner_text("#error")
+    page.fill('#seats input[data-player="O"]', "minimax")
+    page.click("#start")
+    page.wait_for_function("() => /too slow/.test(document.getElementById('error').textContent)")
+    page.fill('#seats input[data-player="O"]', "engine:depth=2")
+    page.click("#start")  # the page still works
+    page.wait_for_url(re.compile(r"session="))
+    wait_for_my_move(page)
+    page.fill("#move-input", "9")
+    page.click("#type-move button")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "9" in page.inner_text("#error")
+    page.fill("#move-input", "4")
+    page.click("#type-move button")
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2")
+    assert page.is_hidden("#error")
+    page.goto("/play?session=gone")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "no game session" in page.inner_text("#error")
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [
+        ("chess", {"White": "human", "Black": "engine:depth=2"}),
+        ("backgammon", {"White": "human", "Black": "expectiminimax"}),
+        ("checkers", {"B": "human", "W": "engine:depth=2"}),
+        ("nim", {"A": "human", "B": "alphabeta"}),
+        ("tictactoe3", {"X": "human", "O": "maxn:depth=2", "Y": "paranoid:depth=2"}),
+    ],
+)
+def test_every_board_is_playable_by_clicking(
+    page: Any, server: str, screenshot: Any, game: str, players: dict[str, str]
+) -> None:
+    start(page, game, **players)
+    wait_for_my_move(page)
+    session = session_of(page, server)
+    move = session["legal"][0]
+    board = page.locator("#board")
+    for target in move["path"]:
+        board.locator(f'[data-target="{target}"]').first.click()
+    choice = board.locator(f'[data-choice="{move["notation"]}"]')
+    if choice.count():
+        choice.click()
+    page.wait_for_function(
+        "n => document.querySelectorAll('#moves li').length > n", arg=len(session["moves"])
+    )
+    wait_for_my_move(page)
+    after = session_of(page, server)
+    human = [m for m in after["moves"] if m["player"] == session["to_move"]]
+    assert human[0]["notation"] == move["notation"]
+    screenshot(page, f"play-{game}")
