@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from plies.game import Game
+from plies.game import CHANCE, Game
 from plies.search.result import SearchResult
 
 
@@ -63,24 +63,32 @@ def best_moves(
 
 
 def estimate_tree_size(
-    game: Game[Any, Any], state: Any, samples: int = 256, seed: int = 0
+    game: Game[Any, Any],
+    state: Any,
+    depth: int | None = None,
+    samples: int = 256,
+    seed: int = 0,
 ) -> float:
-    """The number of nodes of the game tree below ``state`` (itself included), estimated as
-    Knuth does for backtrack trees ("Estimating the efficiency of backtrack programs", Math.
-    Comp. 29, 1975): along a random path, the running product of the branching factors is an
-    unbiased estimate of the nodes at each depth; their sum, averaged over ``samples`` paths.
-    Chance nodes branch like the others (all their outcomes are searched).
+    """The number of nodes of the game tree below ``state`` (itself included), to ``depth``
+    moves (chance nodes do not count, as in expectiminimax; None: to the end of the game),
+    estimated as Knuth does for backtrack trees ("Estimating the efficiency of backtrack
+    programs", Math. Comp. 29, 1975): along a random path, the running product of the
+    branching factors is an unbiased estimate of the nodes at each depth; their sum, averaged
+    over ``samples`` paths. Chance nodes branch like the others (all outcomes are searched).
 
     >>> from plies.games import make_game
     >>> game = make_game("tictactoe")
     >>> 3e5 < estimate_tree_size(game, game.initial_state(), samples=2000) < 8e5  # 549,946
     True
+    >>> estimate_tree_size(game, game.initial_state(), depth=2)  # 1 + 9 + 9 * 8
+    82.0
     """
     rng = random.Random(seed)
     total = 0.0
     for _ in range(samples):
-        node, width, size = state, 1.0, 1.0
-        while not game.is_terminal(node) and width < 1e30:
+        node, width, size, moves = state, 1.0, 1.0, 0
+        while not game.is_terminal(node) and width < 1e30 and (depth is None or moves < depth):
+            moves += game.to_move(node) != CHANCE
             actions = game.actions(node)
             width *= len(actions)
             size += width
