@@ -174,3 +174,54 @@ def test_every_board_is_playable_by_clicking(
     human = [m for m in after["moves"] if m["player"] == session["to_move"]]
     assert human[0]["notation"] == move["notation"]
     screenshot(page, f"play-{game}")
+
+
+def test_a_second_tab_follows_the_same_game_live(page: Any, browser: Any, server: str) -> None:
+    start(page, "connect4", X="human", O="engine:depth=2")
+    wait_for_my_move(page)
+    other = browser.new_context(base_url=server).new_page()
+    try:
+        other.goto(page.url)
+        other.wait_for_selector('#board [data-target="col4"]')
+        page.click('#board [data-target="col4"]')  # played in the first tab...
+        other.wait_for_function(  # ...seen in the second, with the engine's reply
+            "() => document.querySelectorAll('#moves li').length === 2"
+        )
+        other.wait_for_function(
+            "() => /your move/.test(document.getElementById('status').textContent)"
+        )
+        other.click('#board [data-target="col3"]')  # and the other way round
+        page.wait_for_function("() => document.querySelectorAll('#moves li').length === 4")
+    finally:
+        other.context.close()
+
+
+def test_stop_makes_the_thinking_agent_move_now(page: Any, server: str) -> None:
+    start(page, "connect4", X="human", O="engine:time=60")
+    wait_for_my_move(page)
+    page.click('#board [data-target="col4"]')
+    page.wait_for_selector("#stop:not([disabled])")
+    page.wait_for_function("() => document.getElementById('live').dataset.algorithm === 'engine'")
+    page.click("#stop")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#moves li').length === 2", timeout=5_000
+    )
+    assert page.is_disabled("#stop")
+
+
+def test_undo_and_new_game_buttons(page: Any, server: str) -> None:
+    start(page, "tictactoe", X="human", O="alphabeta")
+    wait_for_my_move(page)
+    assert page.is_disabled("#undo")
+    page.click('#board [data-target="a1"]')
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2")
+    wait_for_my_move(page)
+    page.click("#undo")
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 0")
+    assert session_of(page, server)["moves"] == []
+    page.click('#board [data-target="b2"]')
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2")
+    wait_for_my_move(page)
+    page.click("#restart")
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 0")
+    assert page.is_hidden("#error")

@@ -104,7 +104,7 @@ function connect(id) {
 
 async function act(path, body) {
   await guarded(async () => {
-    show(await api(`/api/sessions/${page.session.id}/${path}`, body));
+    show(await api(`/api/sessions/${page.session.id}/${path}`, body, "POST"));
   });
 }
 
