@@ -275,7 +275,7 @@ def test_random_trees(page: Any) -> None:
     page.fill("#random-seed", "")
     page.click("#generate")
     page.wait_for_function("() => document.getElementById('tree-text').value.includes('{')")
-    assert page.get_attribute('[data-path="0"]', "data-kind") == "chance"
+    page.wait_for_selector('#tree-svg [data-path="0"][data-kind="chance"]')  # once redrawn
     assert re.match(r"any \(last: \d+\)", page.get_attribute("#random-seed", "placeholder"))
 
 

@@ -97,8 +97,13 @@ function connect(id) {
   };
   socket.onclose = () => {
     if (page.socket !== socket || !page.session) return;
-    page.reconnect = Math.min(page.reconnect + 1, 6);
-    setTimeout(() => page.socket === socket && connect(id), 250 * 2 ** page.reconnect);
+    page.reconnect = Math.min(page.reconnect + 1, 4);
+    setTimeout(() => {
+      if (page.socket !== socket) return;
+      // Catch up on what was missed (the game goes on on the server), then listen again.
+      api(`/api/sessions/${id}`).then(show, () => {});
+      connect(id);
+    }, 250 * 2 ** page.reconnect);
   };
 }
 
