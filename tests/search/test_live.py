@@ -4,13 +4,19 @@ per move and the estimate of a game tree's size."""
 from __future__ import annotations
 
 import itertools
+import threading
+import time
 from typing import Any
 
+import pytest
+
 from plies.agents import make_agent
-from plies.agents.live import Watch, Watchable, choose_move
+from plies.agents.builtin import search_cost_problem
+from plies.agents.live import Watch, Watchable, choose_move, stoppable
+from plies.errors import BudgetExhaustedError
 from plies.games import make_game
 from plies.games.tree import parse_tree, tree_game
-from plies.search import SearchResult
+from plies.search import SearchResult, minimax
 from plies.search.analysis import estimate_tree_size
 from plies.search.result import VisitNode
 from plies.solvers.connect4 import Connect4Solver
@@ -134,3 +140,42 @@ def _count(game: Any, state: Any) -> int:
     if game.is_terminal(state):
         return 1
     return 1 + sum(_count(game, game.result(state, a)) for a in game.actions(state))
+
+
+def test_a_textbook_search_is_abandoned_when_stopped() -> None:
+    game = make_game("tictactoe")
+    watch = Watch()
+    watch.stop.set()
+    with pytest.raises(BudgetExhaustedError, match="stopped before its search ended"):
+        choose_move(make_agent("minimax", game), game, game.initial_state(), watch)
+
+
+def test_a_stoppable_game_is_the_same_game_with_a_budget() -> None:
+    game = make_game("tictactoe")
+    budgeted = stoppable(game, threading.Event(), positions=100)
+    assert type(budgeted) is type(game) and budgeted.players == game.players
+    state = game.parse_position("XO./.X./...")
+    assert stoppable(game, threading.Event()).result(state, 8) == game.result(state, 8)
+    with pytest.raises(BudgetExhaustedError, match="more than 100 positions"):
+        minimax(budgeted, game.initial_state())
+
+
+def test_the_perfect_agent_moves_at_once_when_stopped() -> None:
+    game = make_game("connect4")
+    watch = Watch()
+    threading.Timer(0.3, watch.stop.set).start()
+    began = time.perf_counter()
+    move = choose_move(make_agent("perfect:time=100", game), game, game.initial_state(), watch)
+    assert move in game.actions(game.initial_state()) and time.perf_counter() - began < 5
+
+
+def test_textbook_searches_too_slow_for_a_budget_are_named() -> None:
+    chess = make_game("chess")
+    problem = search_cost_problem(
+        make_agent("alphabeta:depth=30", chess), chess, chess.initial_state(), 10_000, 1.0
+    )
+    assert problem is not None and "to depth 30" in problem and "smaller depth" in problem
+    tictactoe = make_game("tictactoe")
+    for spec in ("alphabeta", "minimax", "engine:time=1"):
+        agent = make_agent(spec, tictactoe)
+        assert search_cost_problem(agent, tictactoe, tictactoe.initial_state(), 600_000, 5) is None

@@ -32,13 +32,15 @@ spec                         agent
 
 from __future__ import annotations
 
+import math
 import random
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from plies.agents.live import Watch
+from plies.agents.live import Watch, stoppable
 from plies.agents.registry import (
     Agent,
     AgentKind,
@@ -49,8 +51,15 @@ from plies.agents.registry import (
 )
 from plies.capabilities import HasEvaluation, HasValueBounds, require
 from plies.errors import BudgetExhaustedError, SpecError, UnsupportedGameError
-from plies.game import Game, WinLossDrawGame, define_game, require_two_player_zero_sum
+from plies.game import (
+    Game,
+    WinLossDrawGame,
+    define_game,
+    has_chance,
+    require_two_player_zero_sum,
+)
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
+from plies.search.analysis import estimate_tree_size
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
 from plies.search.maxn import maxn, paranoid
 from plies.search.mcts import DEFAULT_C, MCTS, SELECTIONS, heuristic_evaluator
@@ -153,6 +162,47 @@ def _win_within(game: WinLossDrawGame[Any, Any], player: str) -> Game[Any, Any]:
     )
 
 
+PRUNING = ("alphabeta", "paranoid")
+"""The textbook searches that prune: at best they visit about the square root of the tree
+(Knuth and Moore's minimal tree); the others visit all of it."""
+
+
+def search_cost_problem(
+    agent: Agent, game: Game[Any, Any], state: Any, positions: int, seconds: float
+) -> str | None:
+    """Why ``agent``, if a textbook search, would be too slow from ``state`` (a textbook search
+    has no move before it ends, so it cannot be cut short with one in hand); None when it fits
+    in ``positions`` and ``seconds`` or is no textbook search. The tree's size to the search's
+    depth is estimated (:func:`~plies.search.analysis.estimate_tree_size`); a pruning search
+    on a tree too big to be sure of is tried, within the budget."""
+    if not isinstance(agent, SearchAgent):
+        return None
+    horizon = "to the end of the game" if agent.depth is None else f"to depth {agent.depth}"
+    advice = (
+        f"give it a depth ({agent.algorithm}:depth=3)"
+        if agent.depth is None
+        else "give it a smaller depth"
+    )
+    too_slow = (
+        f"{agent.name!r} is too slow here: its search {horizon} in {game.name} takes more than "
+        f"{positions:,} positions or {seconds:g} s, and it has no move before it ends; "
+        f"{advice}, or use engine:time=1 or mcts:time=1"
+    )
+    size = estimate_tree_size(game, state, agent.depth)
+    least = math.sqrt(size) if agent.algorithm in PRUNING else size
+    if least > positions:
+        return too_slow
+    if size <= positions or has_chance(game):
+        return None
+    try:  # it may prune enough: try it
+        agent(stoppable(game, threading.Event(), positions=positions, seconds=seconds), state)
+    except BudgetExhaustedError:
+        return too_slow
+    except RecursionError:
+        return f"{agent.name!r}: {game.name} is too deep for a search to the end; {advice}"
+    return None
+
+
 TEXTBOOK = {
     "minimax": minimax,
     "alphabeta": alphabeta,
@@ -223,11 +273,19 @@ class PerfectAgent:
         """The move, reported once decided; while anyone watches (``watch.report`` set), the
         exact score of every move is then solved within the budget's remainder and reported
         too (``move_scores``)."""
-        action = self._decide(game, state)
+        self.solver.stop = watch.stop
+        try:
+            action = self._decide(game, state, watch)
+        finally:
+            self.solver.stop = None
         assert self.last is not None
         watch.report(self.last)
         if watch.watched and self.last.solved and not watch.stop.is_set():
-            scores = self._move_scores(game, state)
+            self.solver.stop = watch.stop
+            try:
+                scores = self._move_scores(game, state)
+            finally:
+                self.solver.stop = None
             if scores:
                 self.last = replace(self.last, move_scores=scores)
                 watch.report(self.last)
@@ -250,14 +308,14 @@ class PerfectAgent:
                 break
         return tuple(scores)
 
-    def _decide(self, game: Game[Any, Any], state: Any) -> Any:
+    def _decide(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
         began = time.perf_counter()
         budget = None if self.seconds is None else self.seconds * SOLVER_SHARE
         try:
             decision = self.solver.decide(state, keep_table=True, nodes=self.nodes, seconds=budget)
         except BudgetExhaustedError:
             waited = time.perf_counter() - began
-            action = self.fallback(game, state)
+            action = self.fallback.think(game, state, Watch(stop=watch.stop))
             assert self.fallback.last is not None
             note = (
                 f"not solved within the budget ({waited:.2f} s): the engine's move, "
@@ -287,8 +345,9 @@ class PerfectAgent:
         self.last = None
 
 
-WATCH_EVERY = 500
-"""MCTS iterations between two reports of a watched search (a few dozen a second)."""
+WATCH_EVERY = 50
+"""MCTS iterations between two reports of a watched search, and two looks at its stop flag
+(a second at most in chess, whose playouts are the slowest)."""
 
 
 @dataclass

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -65,6 +66,9 @@ class PerfectSolver(Protocol):
         """The score of every move slot (:meth:`slot_labels`) for the side to move, None for
         a slot with no legal move."""
         ...
+
+    stop: threading.Event | None
+    """Set from another thread to end the search in progress as if its budget had run out."""
 
     def move_score(
         self, state: Any, action: Any, nodes: int | None = None, seconds: float | None = None

@@ -25,6 +25,7 @@ Decision(score=18, moves=[2, 5], nodes=..., time=...)
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 
@@ -111,6 +112,9 @@ class Connect4Solver:
         self._frames = np.zeros((self._cells + 1, kernel.POSSIBLE + 1), np.int64)
         self._sorter = np.zeros((self._cells + 1, width), np.int64)
         self._pause = np.zeros(kernel.MED + 1, np.int64)
+        self.stop: threading.Event | None = None
+        """Set from another thread to end the search in progress as if its budget had run out
+        (looked at every :data:`CHUNK` positions)."""
         self.reset()
         self._run(0, self._board, self._cells, 0, 0, None, None)  # compile or load the kernel
 
@@ -346,3 +350,5 @@ class Connect4Solver:
                 raise BudgetExhaustedError(
                     f"connect4 solver: not solved in time ({spent:,} positions)"
                 )
+            if self.stop is not None and self.stop.is_set():
+                raise BudgetExhaustedError(f"connect4 solver: stopped ({spent:,} positions)")
