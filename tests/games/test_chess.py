@@ -456,3 +456,9 @@ def test_cli_perft(run_cli: Callable[..., CliRun]) -> None:
     assert json.loads(kiwipete.out)["nodes"] == 2039
     bad = run_cli("perft", "chess", "2", "--position", "8/8/8/8/8/8/8/4K3 w - - 0 1")
     assert bad.code == 2 and "no black king" in bad.err and len(bad.err.splitlines()) == 1
+
+
+def test_a_move_to_its_own_square_is_illegal_not_a_crash() -> None:
+    game = make_game("chess")
+    with pytest.raises(IllegalMoveError, match="goes nowhere"):
+        game.parse_action(game.initial_state(), "e2e2")

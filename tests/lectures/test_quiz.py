@@ -132,6 +132,8 @@ def test_star1_cuts_at_chance_nodes() -> None:
         (Answer({(0,): "<=inf"}), "B: '<=inf' is not a number"),
         (Answer({(0,): "1/0"}), "B: '1/0' is not a number"),
         (Answer({(0,): float("inf")}), "B: 'inf' is not a number"),
+        (Answer({(0,): "1e999"}), "B: '1e999' is not a number"),
+        (Answer({(0,): "<=1" + "0" * 400 + "/3"}), "B: '<=1000"),
     ],
 )
 def test_bad_answers_are_refused_in_a_line(answer: Answer, message: str) -> None:

@@ -373,7 +373,12 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
             raise IllegalMoveError(f"move {word!r}: the game is over ({self.termination(state)})")
         board = state.board
         if UCI_MOVE.fullmatch(word):
-            move = chess.Move.from_uci(word)
+            try:
+                move = chess.Move.from_uci(word)
+            except chess.InvalidMoveError:  # the same square twice: e2e2
+                raise IllegalMoveError(
+                    f"move {word!r} goes nowhere: {word[:2]} to itself"
+                ) from None
             if move in state.moves:
                 return move
             raise IllegalMoveError(f"move {word!r} is not legal in this position")

@@ -431,6 +431,8 @@ def _parse_json_tree(text: str) -> _Raw:
         data = json.loads(text, parse_float=_json_float, parse_constant=_Written)
     except json.JSONDecodeError as error:
         raise TreeError(f"tree: invalid JSON: {error.msg} at character {error.pos + 1}") from None
+    except ValueError:  # Python's limit on the digits of an integer
+        raise TreeError("tree: a leaf has too many digits (more than 4300)") from None
     return _from_json(data, ())
 
 

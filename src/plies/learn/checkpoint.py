@@ -148,6 +148,7 @@ def _read_payload(path: Path) -> dict[str, Any]:
         RuntimeError,
         EOFError,
         ValueError,
+        IndexError,  # some files that are not zip archives fail inside torch this way
         OSError,
     ) as error:
         first = str(error).strip().splitlines()[0][:120] if str(error).strip() else ""

@@ -152,7 +152,7 @@ def _written(text: str | float, label: str) -> tuple[str, float] | None:
     assert match is not None  # any text with a character not blank
     try:
         value = float(Fraction(match[2]))
-    except (ValueError, ZeroDivisionError):
+    except (ValueError, ZeroDivisionError, OverflowError):
         value = math.nan
     if not math.isfinite(value):
         raise SpecError(
