@@ -138,12 +138,37 @@ def test_the_web_time_limit_stops_a_search_without_one(
     assert session["moves"][0]["seconds"] < 5
 
 
-def test_a_textbook_search_cannot_be_stopped(client: TestClient) -> None:
-    session = create(client, "tictactoe", X="minimax", O="human")
-    answer = client.post(f"/api/sessions/{session['id']}/stop")
-    if session["thinking"] is not None and answer.status_code == 400:
-        assert "cannot be stopped" in answer.json()["error"] or "no agent" in answer.json()["error"]
+def test_stopping_a_textbook_search_abandons_it_and_new_game_goes_on(client: TestClient) -> None:
+    session = create(client, "tictactoe", X="minimax", O="human")  # about 2 s
+    assert client.post(f"/api/sessions/{session['id']}/stop").status_code == 200
+    stopped = wait_for(client, session["id"], lambda s: s["error"] is not None)
+    assert "stopped before its search ended" in stopped["error"] and stopped["moves"] == []
+    assert stopped["thinking"] is None and stopped["legal"] == []
+    client.post(f"/api/sessions/{session['id']}/new")
+    again = wait_for(client, session["id"], lambda s: len(s["moves"]) == 1)
+    assert again["error"] is None and again["to_move"] == "O"
+
+
+def test_the_session_survives_a_stop_between_two_agents_moves(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sessions_module, "PACE", 1.0)
+    session = create(client, "connect4", X="engine:depth=2", O="engine:depth=2")
     wait_for(client, session["id"], lambda s: len(s["moves"]) == 1)
+    client.post(f"/api/sessions/{session['id']}/stop")  # during the pause before O thinks
+    wait_for(client, session["id"], lambda s: len(s["moves"]) >= 3, seconds=10)
+
+
+def test_undo_while_the_perfect_agent_thinks_is_safe(client: TestClient) -> None:
+    """The agent thinks in one thread at a time: the one told to stop is waited for."""
+    session = create(client, "connect4", X="human", O="perfect:time=100")
+    for _ in range(3):
+        client.post(f"/api/sessions/{session['id']}/move", json={"move": "4"})
+        client.post(f"/api/sessions/{session['id']}/undo")
+    client.post(f"/api/sessions/{session['id']}/move", json={"move": "4"})
+    client.post(f"/api/sessions/{session['id']}/stop")
+    done = wait_for(client, session["id"], lambda s: len(s["moves"]) == 2, seconds=20)
+    assert done["error"] is None
 
 
 def test_the_search_behind_a_move(client: TestClient) -> None:
@@ -217,6 +242,12 @@ def test_the_live_socket_streams_changes_and_the_search(client: TestClient) -> N
                 break
         assert reports and all(r["algorithm"] == "engine" for r in reports)
         assert [r["depth"] for r in reports] == sorted(r["depth"] for r in reports)
+    with client.websocket_connect(f"/api/sessions/{session['id']}/live") as socket:
+        socket.receive_json()
+        socket.send_bytes(b"\x00\xff")  # whatever a page sends is ignored
+        socket.send_text("hello")
+        client.post(f"/api/sessions/{session['id']}/undo")
+        assert socket.receive_json()["type"] == "state"
     with client.websocket_connect("/api/sessions/nope/live") as socket:
         assert socket.receive_json() == {"type": "error", "error": "no game session 'nope'"}
 
@@ -263,6 +294,7 @@ def test_eight_sessions_at_once(client: TestClient) -> None:
         ({"game": "connect4", "position": "4444444"}, "column"),
         ({"game": "tictactoe", "position": "XXX/OO./..."}, "over"),
         ({"game": "tictactoe", "players": {"X": "human"}, "position": "X/O"}, "position"),
+        ({"game": "connect4", "players": {"O": "engine:tt=1000"}, "position": ""}, "tt=64"),
     ],
 )
 def test_bad_sessions_are_refused_with_a_reason(

@@ -41,6 +41,7 @@ def _validation_message(error: RequestValidationError) -> str:
 def create_app() -> FastAPI:
     """The application with every router, the static files and the error handlers."""
     from plies.web import analyse, play, trees
+    from plies.web.sessions import Sessions
 
     app = FastAPI(
         title="plies",
@@ -49,6 +50,8 @@ def create_app() -> FastAPI:
         "any agent with the search shown live, Connect Four and chess analysis.",
     )
 
+    app.state.sessions = Sessions()
+
     @app.exception_handler(PliesError)
     async def library_error(request: Request, error: PliesError) -> JSONResponse:
         return error_answer(400, str(error))
@@ -56,6 +59,11 @@ def create_app() -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
         return error_answer(422, _validation_message(error))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> JSONResponse:
+        """A defect of plies, still answered in the API's shape (and logged by the server)."""
+        return error_answer(500, f"internal error ({type(error).__name__}): {error}")
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> JSONResponse:

@@ -35,10 +35,8 @@ class Move(BaseModel):
 
 
 def sessions(request: Request) -> Sessions:
-    """The app's sessions (one store per app)."""
-    store = getattr(request.app.state, "sessions", None)
-    if store is None:
-        store = request.app.state.sessions = Sessions()
+    """The app's sessions (one store per app, made by :func:`plies.web.app.create_app`)."""
+    store: Sessions = request.app.state.sessions
     return store
 
 
@@ -141,8 +139,7 @@ def move_search(session_id: str, ply: int, request: Request) -> dict[str, Any]:
 async def live(websocket: WebSocket, session_id: str) -> None:
     """Every change of the session (``{"type": "state", "session": ...}``, the first sent at
     once) and the thinking agent's search (``{"type": "search", "player", "report"}``)."""
-    store = getattr(websocket.app.state, "sessions", None)
-    session = None if store is None else store.get(session_id)
+    session = websocket.app.state.sessions.get(session_id)
     await websocket.accept()
     if session is None:
         await websocket.send_json({"type": "error", "error": f"no game session {session_id!r}"})
@@ -155,22 +152,25 @@ async def live(websocket: WebSocket, session_id: str) -> None:
         loop.call_soon_threadsafe(events.put_nowait, event)
 
     session.subscribe(listener)
-    receiving: asyncio.Future[str] | None = None
+    closed = asyncio.ensure_future(_until_closed(websocket))
     try:
-        await websocket.send_json({"type": "state", "session": session.snapshot()})
-        receiving = asyncio.ensure_future(websocket.receive_text())
+        first = await asyncio.to_thread(session.snapshot)  # the chess SVG takes a while
+        await websocket.send_json({"type": "state", "session": first})
         while True:
             sending = asyncio.ensure_future(events.get())
-            done, _ = await asyncio.wait({receiving, sending}, return_when=asyncio.FIRST_COMPLETED)
-            if receiving in done:
+            done, _ = await asyncio.wait({closed, sending}, return_when=asyncio.FIRST_COMPLETED)
+            if closed in done:
                 sending.cancel()
-                receiving.result()  # raises WebSocketDisconnect when the page went away
-                receiving = asyncio.ensure_future(websocket.receive_text())
-            if sending in done:
-                await websocket.send_json(sending.result())
+                break
+            await websocket.send_json(sending.result())
     except WebSocketDisconnect:
         pass
     finally:
         session.unsubscribe(listener)
-        if receiving is not None:
-            receiving.cancel()
+        closed.cancel()
+
+
+async def _until_closed(websocket: WebSocket) -> None:
+    """Read, and ignore, whatever the page sends (text or binary) until it goes away."""
+    while (await websocket.receive())["type"] != "websocket.disconnect":
+        pass

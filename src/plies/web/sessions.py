@@ -10,7 +10,6 @@ Listeners (the WebSocket connections) receive every change. Nothing here imports
 
 from __future__ import annotations
 
-import math
 import random
 import secrets
 import threading
@@ -18,39 +17,40 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from plies.agents import Agent, SearchAgent, make_agent
-from plies.agents.live import Watch, Watchable, choose_move
-from plies.capabilities import HasEvaluation, HasPositionNotation
+from plies.agents import Agent, EngineAgent, make_agent
+from plies.agents.builtin import search_cost_problem
+from plies.agents.live import Watch, choose_move
+from plies.capabilities import HasPositionNotation
 from plies.errors import (
-    BudgetExhaustedError,
     GameOverError,
     IllegalMoveError,
-    PliesError,
     SpecError,
 )
-from plies.game import CHANCE, Game, define_game, has_chance, sample_outcome
+from plies.game import CHANCE, Game, sample_outcome
 from plies.games import make_game
 from plies.play import agent_seed, outcome_text
 from plies.search import SearchResult
-from plies.search.analysis import estimate_tree_size
+from plies.spec import parse_spec
 from plies.web.boards import board_view, move_paths
 from plies.web.reports import search_json, visit_tree_json
 
 HUMAN = "human"
 THINK_SECONDS = 60.0
 """The longest an agent thinks on the web: then it is stopped and plays its best move so far
-(searches that cannot be stopped are bounded beforehand: :func:`check_affordable`)."""
+(a textbook search, which has none, gives up; those too slow are refused beforehand:
+:func:`check_affordable`)."""
 TEXTBOOK_NODES = 800_000
 """The most positions a textbook search may visit from the start (a few seconds); minimax on
 tic-tac-toe visits 549,946."""
 TEXTBOOK_SECONDS = 4.0
-"""The longest a textbook search may take from the start, when it has to be tried."""
-PRUNING = ("alphabeta", "paranoid")
-"""The textbook searches that prune: at best they visit about the square root of the tree
-(Knuth and Moore's minimal tree), the others all of it."""
+"""The longest a textbook search may take from the start, when it has to be tried (each move
+is also held to :data:`THINK_SECONDS`: past it, the search is abandoned)."""
+TABLE_MB = 64
+"""The largest transposition table an engine may have here (each session keeps its own)."""
+IDLE_SECONDS = 3600.0
+"""Sessions nobody has looked at for this long, and nobody follows, are dropped."""
 REPORTS_PER_SECOND = 10
 """Live search reports sent to the browsers at most this often (the last one always)."""
 PACE = 0.4
@@ -62,73 +62,21 @@ Listener = Callable[[dict[str, Any]], None]
 """Receives every event of a session (called from any thread: it must only hand it over)."""
 
 
-def _budgeted(game: Game[Any, Any], positions: int, seconds: float) -> Game[Any, Any]:
-    """``game``'s rules (and EVAL) with RESULT counted and timed:
-    :class:`BudgetExhaustedError` after ``positions`` calls or ``seconds``."""
-    calls = 0
-    deadline = time.perf_counter() + seconds
-
-    def result(state: Any, action: Any) -> Any:
-        nonlocal calls
-        calls += 1
-        if calls > positions or (not calls & 1023 and time.perf_counter() > deadline):
-            raise BudgetExhaustedError(f"more than {positions:,} positions or {seconds:g} s")
-        return game.result(state, action)
-
-    return define_game(
-        name=game.name,
-        players=game.players,
-        initial_state=game.initial_state,
-        to_move=game.to_move,
-        actions=game.actions,
-        result=result,
-        is_terminal=game.is_terminal,
-        utility=game.utility,
-        evaluate=game.evaluate if isinstance(game, HasEvaluation) else None,
-    )
+_COST_CHECKS: dict[tuple[str, str, str | None], str | None] = {}
+"""The verdicts of :func:`search_cost_problem` by (game spec, agent spec, start position):
+its probe can take seconds."""
 
 
-@lru_cache(maxsize=256)
-def _affordable(game_spec: str, spec: str, position: str | None) -> str | None:
-    """None when ``spec``, if a textbook search, visits at most :data:`TEXTBOOK_NODES` from
-    the session's start, else why not. The game tree's size (to the search's depth) is
-    estimated; a pruning search whose tree is too big to be sure of is tried under that budget
-    (cached: the probe is the search itself)."""
-    game = make_game(game_spec)
-    agent = make_agent(spec, game)
-    if not isinstance(agent, SearchAgent):
-        return None
-    state = _start(game, position)
-    horizon = "to the end of the game" if agent.depth is None else f"to depth {agent.depth}"
-    advice = (
-        f"give it a depth ({agent.algorithm}:depth=3)"
-        if agent.depth is None
-        else "give it a smaller depth"
-    )
-    too_slow = (
-        f"{spec!r} is too slow to play here: its search {horizon} in {game.name} takes more "
-        f"than {TEXTBOOK_NODES:,} positions or {TEXTBOOK_SECONDS:g} s, and it cannot be "
-        f"stopped once started; {advice}, or use engine:time=1 or mcts:time=1"
-    )
-    size = estimate_tree_size(game, state, agent.depth)
-    least = math.sqrt(size) if agent.algorithm in PRUNING else size
-    if least > TEXTBOOK_NODES:
-        return too_slow
-    if size <= TEXTBOOK_NODES or has_chance(game):
-        return None
-    try:  # it may prune enough: try it
-        agent(_budgeted(game, TEXTBOOK_NODES, TEXTBOOK_SECONDS), state)
-    except BudgetExhaustedError:
-        return too_slow
-    except RecursionError:
-        return f"{spec!r}: {game.name} is too deep for a search to the end; give it a depth"
-    return None
-
-
-def check_affordable(game_spec: str, spec: str, position: str | None = None) -> None:
-    """:class:`SpecError` when ``spec`` is a textbook search that would take too long for the
-    web (it cannot be stopped once started)."""
-    problem = _affordable(game_spec, spec, position)
+def check_affordable(agent: Agent, game: Game[Any, Any], state: Any, key: tuple[Any, ...]) -> None:
+    """:class:`SpecError` when ``agent`` is a textbook search too slow for the web from
+    ``state`` (it has no move to play if it is cut short); verdicts are kept under ``key``."""
+    if key not in _COST_CHECKS:
+        if len(_COST_CHECKS) > 256:
+            _COST_CHECKS.clear()
+        _COST_CHECKS[key] = search_cost_problem(
+            agent, game, state, TEXTBOOK_NODES, TEXTBOOK_SECONDS
+        )
+    problem = _COST_CHECKS[key]
     if problem is not None:
         raise SpecError(problem)
 
@@ -169,8 +117,8 @@ class Thinking:
     spec: str
     watch: Watch
     began: float
-    stoppable: bool
     report: dict[str, Any] | None = None
+    """The last report sent to the listeners."""
     lines: list[dict[str, Any]] = field(default_factory=list)
     last_sent: float = 0.0
 
@@ -208,22 +156,35 @@ class GameSession:
         self.turns: list[Turn] = []
         self.state = self.start
         self.version = 0
-        self.games_played = 0
         self.thinking: Thinking | None = None
+        self.agents_busy = threading.Lock()
+        """Held by the thread whose agent thinks: an agent thinks in one thread at a time
+        (one told to stop may not have returned yet when the next move starts)."""
+        self.forget_pending = False
+        """The agents must forget what they kept (a new game) before they next move."""
         self.error: str | None = None
         self.chance = random.Random(self.seed)
         self.touched = time.monotonic()
+        """When someone last looked at or acted on the session (:class:`Sessions` sets it)."""
 
     def _seat(self) -> dict[str, Agent | None]:
-        """An agent for every seat that is not a human's, its spec checked now."""
+        """An agent for every seat that is not a human's, its spec checked now: known, its
+        options in range, and quick enough for the web."""
         agents: dict[str, Agent | None] = {}
         for index, player in enumerate(self.game.players):
             spec = self.specs[player]
-            if spec == HUMAN:
+            if parse_spec(spec).name == HUMAN:
                 agents[player] = None
                 continue
-            check_affordable(self.game_spec, spec, self.position)
-            agents[player] = make_agent(spec, self.game, seed=agent_seed(self.seed, 0, str(index)))
+            agent = make_agent(spec, self.game, seed=agent_seed(self.seed, 0, str(index)))
+            if isinstance(agent, EngineAgent) and agent.options.tt_mb > TABLE_MB:
+                raise SpecError(
+                    f"{spec}: a table of {agent.options.tt_mb:g} MB is more than one player "
+                    f"gets here; give tt={TABLE_MB:g} or less"
+                )
+            key = (self.game_spec, spec, self.position)
+            check_affordable(agent, self.game, self.start, key)
+            agents[player] = agent
         return agents
 
     # What the browsers see --------------------------------------------------------------------
@@ -261,7 +222,7 @@ class GameSession:
                 else {
                     "player": thinking.player,
                     "spec": thinking.spec,
-                    "stoppable": thinking.stoppable,
+                    "stoppable": True,
                     "seconds": time.perf_counter() - thinking.began,
                     "report": thinking.report,
                     "lines": thinking.lines,
@@ -321,7 +282,6 @@ class GameSession:
     def play(self, notation: str) -> None:
         """A human's move, in the game's notation (checked: it must be a human's turn)."""
         with self.lock:
-            self.touched = time.monotonic()
             game, state = self.game, self.state
             if game.is_terminal(state):
                 raise GameOverError(f"the game is over: {outcome_text(game, state)}")
@@ -338,7 +298,6 @@ class GameSession:
         """Take back moves to the last position where a human was to move before their last
         move (stopping an agent that is thinking)."""
         with self.lock:
-            self.touched = time.monotonic()
             target = self._undo_target()
             if target is None:
                 raise SpecError("nothing to undo: no human move has been played")
@@ -352,28 +311,22 @@ class GameSession:
     def new_game(self) -> None:
         """Start again from the session's start (agents forget what they kept)."""
         with self.lock:
-            self.touched = time.monotonic()
             self._cancel_thinking()
             self.turns.clear()
             self.state = self.start
             self.error = None
-            self.games_played += 1
-            for agent in self.agents.values():
-                if agent is not None:
-                    agent.reset()
+            self.forget_pending = True
             self._changed()
             self._advance()
 
     def stop(self) -> None:
-        """Ask the agent that is thinking to play its best move so far."""
+        """Ask the agent that is thinking to play its best move so far now (a textbook search,
+        which has none before it ends, gives up: the session says so, and Undo or New game
+        go on from there)."""
         with self.lock:
-            self.touched = time.monotonic()
-            thinking = self.thinking
-            if thinking is None:
+            if self.thinking is None:
                 raise SpecError("no agent is thinking")
-            if not thinking.stoppable:
-                raise SpecError(f"{thinking.spec} cannot be stopped: its search runs to its end")
-            thinking.watch.stop.set()
+            self.thinking.watch.stop.set()
 
     def close(self) -> None:
         """Stop any thinking for good (the session is dropped)."""
@@ -423,10 +376,8 @@ class GameSession:
         agent = self.agents[player]
         if agent is None:
             return
-        thinking = Thinking(
-            player, self.specs[player], Watch(), time.perf_counter(), isinstance(agent, Watchable)
-        )
-        thinking.watch = Watch(report=lambda result: self._on_report(thinking, result))
+        watch = Watch(lambda result: self._on_report(thinking, result))
+        thinking = Thinking(player, self.specs[player], watch, time.perf_counter())
         self.thinking = thinking
         threading.Thread(
             target=self._think,
@@ -447,44 +398,64 @@ class GameSession:
         return bool(players) and self.agents[players[-1]] is not None
 
     def _think(self, agent: Agent, state: Any, thinking: Thinking, delay: float) -> None:
-        """The agent's move, in this thread; applied only if nothing changed meanwhile."""
-        if delay and thinking.watch.stop.wait(delay):
-            return
-        timer = threading.Timer(THINK_SECONDS, thinking.watch.stop.set)
-        timer.daemon = True
-        timer.start()
-        try:
-            action = choose_move(agent, self.game, state, thinking.watch)
-            failure = None
-        except (PliesError, RecursionError, ValueError) as error:
-            action, failure = None, str(error) or type(error).__name__
-        finally:
-            timer.cancel()
+        """The agent's move, in this thread; applied only if nothing changed meanwhile.
+        Whatever goes wrong becomes the session's error: the game survives it."""
+        stop = thinking.watch.stop
+        if delay:
+            stop.wait(delay)  # people watching two agents see each move; Stop cuts it short
+        failure = None
+        with self.agents_busy:
+            if self.thinking is not thinking:
+                return  # undone, restarted or dropped before it began
+            timer = threading.Timer(THINK_SECONDS, stop.set)
+            timer.daemon = True
+            timer.start()
+            try:
+                if self.forget_pending:
+                    self.forget_pending = False
+                    for seated in self.agents.values():
+                        if seated is not None:
+                            seated.reset()
+                action = choose_move(agent, self.game, state, thinking.watch)
+            except Exception as error:
+                failure = str(error) or type(error).__name__
+            finally:
+                timer.cancel()
         with self.lock:
             if self.thinking is not thinking:
                 return  # undone, restarted or dropped while it thought
             self.thinking = None
+            if failure is None:
+                try:
+                    self._record(agent, state, action, thinking)
+                except Exception as error:
+                    failure = str(error) or type(error).__name__
             if failure is not None:
                 self.error = f"{thinking.spec} ({thinking.player}) could not move: {failure}"
                 self._changed()
                 return
-            seconds = time.perf_counter() - thinking.began
-            result = agent.last
-            search = None if result is None else search_json(self.game, state, result, agent)
-            tree = None
-            if result is not None and result.tree:
-                tree = visit_tree_json(self.game, state, result.tree)
-            self._apply(thinking.player, action, seconds, thinking, search=search, tree=tree)
             self._advance()
 
+    def _record(self, agent: Agent, state: Any, action: Any, thinking: Thinking) -> None:
+        """Play the agent's move, with its search (and MCTS's tree) as JSON."""
+        result = agent.last
+        search = None if result is None else search_json(self.game, state, result, agent)
+        tree = None
+        if result is not None and result.tree:
+            tree = visit_tree_json(self.game, state, result.tree)
+        seconds = time.perf_counter() - thinking.began
+        self._apply(thinking.player, action, seconds, thinking, search=search, tree=tree)
+
     def _on_report(self, thinking: Thinking, result: SearchResult[Any]) -> None:
-        """A report of the thinking agent's search: kept, and sent on when it is time."""
+        """A report of the thinking agent's search: the engine's completed iterations kept,
+        and sent on to the listeners at most :data:`REPORTS_PER_SECOND` times a second."""
         with self.lock:
             if self.thinking is not thinking:
                 return
-            report = search_json(self.game, self.state, result, self.agents[thinking.player])
-            thinking.report = report
+            agent = self.agents[thinking.player]
+            report = None
             if result.algorithm == "engine" and result.complete:
+                report = search_json(self.game, self.state, result, agent)
                 thinking.lines.append(
                     {k: report[k] for k in ("depth", "score", "score_text", "pv", "nodes")}
                 )
@@ -492,12 +463,20 @@ class GameSession:
             if now - thinking.last_sent < 1 / REPORTS_PER_SECOND:
                 return
             thinking.last_sent = now
-            self._publish({"type": "search", "player": thinking.player, "report": report})
+            thinking.report = report or search_json(self.game, self.state, result, agent)
+            self._publish(
+                {
+                    "type": "search",
+                    "player": thinking.player,
+                    "report": thinking.report,
+                    "lines": thinking.lines,
+                }
+            )
 
 
 class Sessions:
-    """Every session of the app, by id; the least recently used are dropped beyond
-    :data:`MAX_SESSIONS`."""
+    """Every session of the app, by id. Sessions idle for :data:`IDLE_SECONDS` with nobody
+    following them are dropped, and the least recently used beyond :data:`MAX_SESSIONS`."""
 
     def __init__(self, limit: int = MAX_SESSIONS) -> None:
         self.limit = limit
@@ -515,15 +494,23 @@ class Sessions:
         session = GameSession(secrets.token_urlsafe(9), game_spec, players, position, seed)
         with self.lock:
             self.sessions[session.id] = session
+            idle = time.monotonic() - IDLE_SECONDS
+            for old in [s for s in self.sessions.values() if s.touched < idle and not s.listeners]:
+                self._drop(old)
             while len(self.sessions) > self.limit:
-                _, dropped = self.sessions.popitem(last=False)
-                dropped.close()
+                self._drop(next(iter(self.sessions.values())))
         session.start_play()
         return session
 
+    def _drop(self, session: GameSession) -> None:
+        del self.sessions[session.id]
+        session.close()
+
     def get(self, session_id: str) -> GameSession | None:
+        """The session (looked at now: not idle), or None."""
         with self.lock:
             session = self.sessions.get(session_id)
             if session is not None:
                 self.sessions.move_to_end(session_id)
+                session.touched = time.monotonic()
             return session

@@ -6,7 +6,7 @@ import { renderBoard } from "/static/boards.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-let latest = 0; // the newest request: answers to older ones are dropped
+const latest = { connect4: 0, chess: 0 }; // each tab's newest request: older answers are dropped
 
 function remember(entries) {
   const url = new URLSearchParams(entries);
@@ -31,12 +31,12 @@ const c4 = { position: "", busy: null };
 
 /** Draw ``position`` and, if ``solve``, solve it; keeps the last good position on an error. */
 async function analyseConnect4(position, solve = true) {
-  const ticket = ++latest;
+  const ticket = ++latest.connect4;
   const seconds = Number($("c4-time").value);
   if (solve) pending($("c4-result"), `solving… (up to ${seconds} s)`);
   const answer = await guarded(() =>
     api("/api/analyse/connect4", { position, seconds, solve }));
-  if (ticket !== latest) return;
+  if (ticket !== latest.connect4) return;
   if (!answer) {
     $("c4-position").value = c4.position;
     if (solve) $("c4-result").replaceChildren();
@@ -44,7 +44,7 @@ async function analyseConnect4(position, solve = true) {
   }
   c4.position = answer.position;
   $("c4-position").value = answer.position;
-  remember({ game: "connect4", position: answer.position, seconds });
+  if (!$("connect4").hidden) remember({ game: "connect4", position: answer.position, seconds });
   renderBoard($("c4-board"), answer.view, answer.moves, {
     onMove: (column) => analyseConnect4(c4.position + column, $("c4-auto").checked),
     lastMove: answer.position.slice(-1) || null,
@@ -111,21 +111,21 @@ const chess = { fen: "startpos", back: [] };
 
 /** Analyse ``fen``, after ``move`` when one is given. */
 async function analyseChess(fen, move = null) {
-  const ticket = ++latest;
+  const ticket = ++latest.chess;
   const seconds = Number($("chess-time").value);
   pending($("chess-result"), `the engine is thinking… (${seconds} s)`);
   const answer = await guarded(() => api("/api/analyse/chess", { fen, move, seconds }));
-  if (ticket !== latest) return;
+  if (ticket !== latest.chess) return;
   if (!answer) {
     $("fen").value = chess.fen;
     $("chess-result").replaceChildren();
     return;
   }
-  if (answer.fen !== chess.fen) chess.back.push(chess.fen);
+  if (answer.fen !== chess.fen && chess.fen !== "startpos") chess.back.push(chess.fen);
   chess.fen = answer.fen;
   $("fen").value = answer.fen;
   $("chess-back").disabled = chess.back.length === 0;
-  remember({ game: "chess", fen: answer.fen, seconds });
+  if (!$("chess").hidden) remember({ game: "chess", fen: answer.fen, seconds });
   renderBoard($("chess-board"), answer.view, answer.moves, {
     onMove: (san) => analyseChess(chess.fen, san),
     lastMove: move,

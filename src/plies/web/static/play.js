@@ -62,7 +62,8 @@ async function startGame(event) {
     });
   } finally {
     $("start").disabled = false;
-    if (!page.session) $("status").textContent = "Choose a game and press Start.";
+    if (page.session) $("status").textContent = statusText(page.session);
+    else $("status").textContent = "Choose a game and press Start.";
   }
 }
 
@@ -89,6 +90,7 @@ function connect(id) {
     } else if (event.type === "search") {
       if (page.session && page.session.thinking) {
         page.session.thinking.report = event.report;
+        page.session.thinking.lines = event.lines;
         renderLive(event.report, page.session.thinking);
       }
     } else if (event.type === "error") {
