@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,6 +104,18 @@ def play_game(
         if on_turn is not None:
             on_turn(record, turn)
     return record
+
+
+def line_notation(game: Game[Any, Any], state: Any, line: Sequence[Any]) -> list[str]:
+    """The moves of ``line`` from ``state`` in the game's notation, up to the end of the game
+    or the first move that is not legal there (a table's line can go stale)."""
+    notations = []
+    for action in line:
+        if game.is_terminal(state) or action not in game.actions(state):
+            break
+        notations.append(game.format_action(state, action))
+        state = game.result(state, action)
+    return notations
 
 
 def agent_seed(seed: int | None, game_index: int, role: str) -> int | None:

@@ -325,3 +325,14 @@ def test_bad_requests_are_answered_4xx(client: TestClient) -> None:
     assert "move" in error(client.post(f"/api/sessions/{session['id']}/move", json={}), 422)
     # the session is intact after all of it
     assert client.get(f"/api/sessions/{session['id']}").json()["moves"] == []
+
+
+def test_the_api_is_documented_with_its_error_shape(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for route in ("/api/sessions", "/api/trees/analyse", "/api/analyse/connect4"):
+        responses = paths[route]["post"]["responses"]
+        assert {"400", "422"} <= set(responses)
+        assert responses["422"]["content"]["application/json"]["schema"]["$ref"].endswith(
+            "/Problem"
+        )
+    assert client.get("/docs").status_code == 200

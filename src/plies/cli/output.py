@@ -125,15 +125,6 @@ def position_text(game: Game[Any, Any], state: Any) -> str:
     return game.format_position(state) if isinstance(game, HasPositionNotation) else repr(state)
 
 
-def line_notation(game: Game[Any, Any], state: Any, line: tuple[Any, ...]) -> list[str]:
-    """Each action of a line in the game's notation, played from ``state``."""
-    moves = []
-    for action in line:
-        moves.append(game.format_action(state, action))
-        state = game.result(state, action)
-    return moves
-
-
 def search_summary(result: SearchResult[Any]) -> str:
     """``N nodes, N leaves, N cutoffs, T s (R nodes/s)``; for searches that count iterations
     (MCTS, az) ``N iterations, N nodes, N evaluations, T s (R iterations/s)``."""

@@ -12,11 +12,11 @@ from plies.cli.output import (
     exit_interrupted,
     game_and_state,
     json_number,
-    line_notation,
     until_interrupted,
 )
 from plies.errors import PliesError
 from plies.game import Game
+from plies.play import line_notation
 from plies.search import SearchResult
 from plies.search.engine import EngineOptions, Limits, iterate
 from plies.search.mcts import DEFAULT_C, MCTS

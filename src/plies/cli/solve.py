@@ -14,7 +14,6 @@ from plies.cli.output import (
     Number,
     echo_json,
     exit_interrupted,
-    line_notation,
     position_text,
     progress_bar,
     read_position,
@@ -25,7 +24,7 @@ from plies.errors import PliesError
 from plies.game import Game
 from plies.games import make_game
 from plies.lectures.tree_report import number, rule_text
-from plies.play import outcome_text
+from plies.play import line_notation, outcome_text
 from plies.search import ALGORITHMS
 from plies.search.analysis import analyse_moves, best_moves
 from plies.solvers import perfect_solver

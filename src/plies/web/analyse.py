@@ -21,11 +21,11 @@ from pydantic import BaseModel, Field
 from plies.errors import BudgetExhaustedError
 from plies.games.chess import Chess, ChessState, centipawns
 from plies.games.connect4 import ConnectFour, ConnectFourState
+from plies.play import line_notation
 from plies.search.engine import Limits, iterate
 from plies.search.result import SearchResult
 from plies.solvers.connect4 import Connect4Solver
 from plies.web.boards import board_view, move_paths
-from plies.web.reports import line_notation
 
 router = APIRouter(tags=["analyse"])
 

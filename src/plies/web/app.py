@@ -4,11 +4,13 @@ and errors as 4xx JSON answers ``{"error": "one line naming the problem"}``."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from plies import __version__
@@ -22,6 +24,24 @@ PAGES = {
     "/analyse": "analyse.html",
 }
 """The pages, each one HTML file of ``static/`` that loads its own script."""
+
+
+class Problem(BaseModel):
+    """Every error answer: one line naming the problem."""
+
+    error: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {
+        "model": Problem,
+        "description": "bad input: an unknown game or agent, an illegal "
+        "move, a malformed tree, position or FEN, a number out of range",
+    },
+    404: {"model": Problem, "description": "no such game session (it may have ended)"},
+    422: {"model": Problem, "description": "a request body of the wrong shape or type"},
+}
+"""The error answers of every route, for the OpenAPI description."""
 
 
 def error_answer(status: int, message: str) -> JSONResponse:
@@ -70,7 +90,7 @@ def create_app() -> FastAPI:
         return error_answer(error.status_code, str(error.detail))
 
     for router in (trees.router, play.router, analyse.router):
-        app.include_router(router, prefix="/api")
+        app.include_router(router, prefix="/api", responses=ERRORS)
 
     def page(name: str) -> FileResponse:
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})

@@ -9,6 +9,7 @@ from typing import Any
 
 from plies.agents import Agent, PerfectAgent
 from plies.game import Game
+from plies.play import line_notation
 from plies.search import SearchResult
 from plies.search.result import VisitNode
 
@@ -16,18 +17,6 @@ from plies.search.result import VisitNode
 def finite(value: float | None) -> float | None:
     """``value`` when it is a finite number, else None."""
     return value if value is not None and math.isfinite(value) else None
-
-
-def line_notation(game: Game[Any, Any], state: Any, line: Sequence[Any]) -> list[str]:
-    """The moves of ``line`` from ``state`` in the game's notation, up to the end of the game
-    or the first move that is not legal there (a table's line can go stale)."""
-    notations = []
-    for action in line:
-        if game.is_terminal(state) or action not in game.actions(state):
-            break
-        notations.append(game.format_action(state, action))
-        state = game.result(state, action)
-    return notations
 
 
 def score_text(result: SearchResult[Any]) -> str | None:
