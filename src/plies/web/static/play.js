@@ -27,6 +27,7 @@ function gameEntry(name) {
 /** The seat inputs of the chosen game: one agent spec per player. */
 function renderSeats(values = {}) {
   const entry = gameEntry($("game").value);
+  $("options").placeholder = entry.options === "none" ? "no options" : entry.options;
   const seats = $("seats");
   seats.replaceChildren();
   entry.players.forEach((player, index) => {
