@@ -24,6 +24,7 @@ from plies.cli.play import play
 from plies.cli.search import search_command
 from plies.cli.serve import serve
 from plies.cli.solve import solve
+from plies.cli.tournament import tournament_command
 from plies.cli.train import train_command
 from plies.cli.tree import tree
 from plies.cli.uci import uci_command
@@ -42,6 +43,7 @@ for command in (
     play,
     search_command,
     match_command,
+    tournament_command,
     evaluate_command,
     train_command,
     learn,

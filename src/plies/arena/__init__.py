@@ -1,0 +1,1 @@
+"""The arena: tournaments between agents and outside engines, their records, ratings and SPRT."""

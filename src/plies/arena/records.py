@@ -1,0 +1,178 @@
+"""The tournament record: one SQLite file holding every finished game, written the moment it
+ends, so that nothing is lost to Ctrl-C, a crash or a killed worker and a rerun resumes.
+
+Each game is stored under its schedule key (``first|second|pair|leg``: who played first, the
+pair of games on one opening, and which of its two legs), with both players' specs, the
+opening, every move in the game's notation, the seconds each took, the result for the first
+player, how the game ended, its seed and the plies version. The file belongs to one game spec
+(:class:`RecordError` for another). Only the driver writes; each game is one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from plies import __version__
+from plies.errors import PliesError
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    key TEXT PRIMARY KEY,
+    first TEXT NOT NULL,
+    second TEXT NOT NULL,
+    pair INTEGER NOT NULL,
+    leg INTEGER NOT NULL,
+    opening TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    seconds TEXT NOT NULL,
+    result REAL NOT NULL,
+    reason TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    finished TEXT NOT NULL DEFAULT (datetime('now'))
+);
+"""
+
+
+class RecordError(PliesError):
+    """A tournament file that cannot be used: unreadable, not plies', or for another game."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: ``result`` is the first player's score (1, 0.5 or 0)."""
+
+    key: str
+    first: str
+    second: str
+    pair: int
+    leg: int
+    opening: str
+    moves: tuple[str, ...]
+    seconds: tuple[float, ...]
+    result: float
+    reason: str
+    seed: int
+    version: str = __version__
+
+
+def game_key(first: str, second: str, pair: int, leg: int) -> str:
+    """The schedule key of a game: the same game of the same schedule has the same key."""
+    return f"{first}|{second}|{pair}|{leg}"
+
+
+class Records:
+    """A tournament file, opened (created if new) for one game spec."""
+
+    def __init__(self, path: str | Path, game_spec: str) -> None:
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise RecordError(f"{str(self.path)!r} is a directory, not a tournament file")
+        if not self.path.parent.is_dir():
+            raise RecordError(f"cannot create {str(self.path)!r}: no such directory")
+        try:
+            self.db = sqlite3.connect(self.path)
+            stored = self._meta()
+        except sqlite3.DatabaseError as error:
+            raise RecordError(
+                f"{str(self.path)!r} is not a plies tournament file ({error})"
+            ) from None
+        if stored.get("game") not in (None, game_spec):
+            self.db.close()
+            raise RecordError(
+                f"{str(self.path)!r} holds a tournament of {stored['game']}, not {game_spec}"
+            )
+        if stored.get("schema") not in (None, str(SCHEMA_VERSION)):
+            self.db.close()
+            raise RecordError(f"{str(self.path)!r} has tournament schema {stored['schema']}")
+        self.db.execute("PRAGMA journal_mode=WAL")  # only once the file is known to be ours
+        if not stored:
+            with self.db:
+                self.db.executescript(SCHEMA)
+                self.db.executemany(
+                    "INSERT INTO meta VALUES (?, ?)",
+                    [("game", game_spec), ("schema", str(SCHEMA_VERSION))],
+                )
+        self.game_spec = game_spec
+
+    def _meta(self) -> dict[str, str]:
+        """The file's meta table; empty for a new file; an error for a foreign database."""
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master")}
+        if not tables:
+            return {}
+        if not {"meta", "games"} <= tables:
+            raise sqlite3.DatabaseError("no plies tables")
+        return dict(self.db.execute("SELECT key, value FROM meta"))
+
+    def add(self, game: GameRecord) -> None:
+        """Store a finished game (once: a key already there is kept as it is)."""
+        with self.db:
+            self.db.execute(
+                "INSERT OR IGNORE INTO games (key, first, second, pair, leg, opening, moves, "
+                "seconds, result, reason, seed, version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    game.key,
+                    game.first,
+                    game.second,
+                    game.pair,
+                    game.leg,
+                    game.opening,
+                    json.dumps(list(game.moves)),
+                    json.dumps([round(s, 4) for s in game.seconds]),
+                    game.result,
+                    game.reason,
+                    game.seed,
+                    game.version,
+                ),
+            )
+
+    def finished_keys(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT key FROM games")}
+
+    def games(self) -> list[GameRecord]:
+        """Every finished game, in the order they finished."""
+        rows = self.db.execute(
+            "SELECT key, first, second, pair, leg, opening, moves, seconds, result, reason, "
+            "seed, version FROM games ORDER BY rowid"
+        )
+        return [_record(row) for row in rows]
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def stored_game(path: str | Path) -> str:
+    """The game spec a tournament file holds; :class:`RecordError` for any other file (it is
+    only read)."""
+    try:
+        with sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True) as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
+    except sqlite3.DatabaseError as error:
+        raise RecordError(f"{str(path)!r} is not a plies tournament file ({error})") from None
+    if row is None:
+        raise RecordError(f"{str(path)!r} is not a plies tournament file (no game)")
+    return str(row[0])
+
+
+def _record(row: Any) -> GameRecord:
+    key, first, second, pair, leg, opening, moves, seconds, result, reason, seed, version = row
+    return GameRecord(
+        key,
+        first,
+        second,
+        pair,
+        leg,
+        opening,
+        tuple(json.loads(moves)),
+        tuple(json.loads(seconds)),
+        result,
+        reason,
+        seed,
+        version,
+    )

@@ -1,0 +1,279 @@
+"""Tournaments: every pairing of a round robin (or a gauntlet: the first player against each
+of the others) plays game pairs on the same opening with colours swapped, in worker processes,
+the driver writing each finished game to the record at once (:mod:`plies.arena.records`).
+
+The schedule is a function of the players, the format, the number of games, the openings and
+the seed alone, and every game is seeded from its schedule key, so a game is the same game
+whichever worker plays it and whenever: a rerun on the same file plays only the games not yet
+recorded (the games in flight when it stopped are played again), and its table equals that of
+a run never stopped. Agents are built for each game from their specs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import signal
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from plies.arena.records import GameRecord, Records, game_key
+from plies.capabilities import HasPositionNotation
+from plies.errors import PliesError, SpecError, UnsupportedGameError
+from plies.game import CHANCE, Game, random_move, sample_outcome
+from plies.games import make_game
+from plies.play import agent_seed, outcome_text, seat_agents
+
+FORMATS = ("round-robin", "gauntlet")
+TRIES_PER_OPENING = 20
+
+
+@dataclass(frozen=True)
+class Scheduled:
+    """One game to play: everything a worker needs, and nothing it has to share."""
+
+    game_spec: str
+    key: str
+    first: str
+    second: str
+    pair: int
+    leg: int
+    opening: str
+    seed: int
+
+
+def pairings(specs: Sequence[str], form: str) -> list[tuple[str, str]]:
+    """Who meets whom: every two players (round robin), or the first against each other
+    (gauntlet)."""
+    if form not in FORMATS:
+        raise SpecError(f"unknown format {form!r} (formats: {', '.join(FORMATS)})")
+    if len(set(specs)) != len(specs):
+        raise SpecError("a player is listed twice: give each spec once")
+    if len(specs) < 2:
+        raise SpecError("a tournament needs at least two players")
+    if form == "gauntlet":
+        return [(specs[0], other) for other in specs[1:]]
+    return [(a, b) for i, a in enumerate(specs) for b in specs[i + 1 :]]
+
+
+def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> list[str]:
+    """``count`` distinct openings of ``plies`` random moves as move lists in the game's
+    notation (fewer when the game has fewer), drawn from ``seed`` alone."""
+    rng = random.Random(seed)
+    found: list[str] = []
+    for _ in range(TRIES_PER_OPENING * count):
+        state, moves = game.initial_state(), []
+        for _ in range(plies):
+            if game.to_move(state) == CHANCE:
+                action = sample_outcome(game, state, rng)
+            else:
+                action = random_move(game, state, rng)
+                moves.append(game.format_action(state, action))
+            state = game.result(state, action)
+            if game.is_terminal(state):
+                break
+        text = " ".join(moves)
+        if not game.is_terminal(state) and text not in found:
+            found.append(text)
+            if len(found) == count:
+                break
+    if not found:
+        raise SpecError(f"no opening of {plies} random moves leaves a game of {game.name} to play")
+    return found
+
+
+def opening_state(game: Game[Any, Any], opening: str) -> Any:
+    """The state an opening leads to: a move list from the start (chance moves of the game,
+    such as dice, are drawn by the game's play, not written), or a position in the game's
+    notation; :class:`SpecError` naming the problem."""
+    text = opening.strip()
+    state = game.initial_state()
+    try:
+        for word in text.split():
+            if game.is_terminal(state):
+                raise SpecError(f"opening {text!r}: the game is over before {word!r}")
+            state = game.result(state, game.parse_action(state, word))
+    except PliesError as error:
+        if not isinstance(game, HasPositionNotation):
+            raise SpecError(f"opening {text!r}: {error}") from None
+        try:
+            state = game.parse_position(text)
+        except PliesError:
+            raise SpecError(f"opening {text!r}: {error}") from None
+    if game.is_terminal(state):
+        raise SpecError(f"opening {text!r}: the game is already over")
+    return state
+
+
+def read_openings(game: Game[Any, Any], path: str | Path) -> list[str]:
+    """The openings of a file, one a line (``#`` comments and blank lines skipped), each
+    checked; :class:`SpecError` naming the file and line of the first bad one."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise SpecError(f"cannot read openings {str(path)!r}: {error}") from None
+    openings = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            opening_state(game, text)
+        except SpecError as error:
+            raise SpecError(f"{path}, line {number}: {error}") from None
+        openings.append(text)
+    if not openings:
+        raise SpecError(f"{str(path)!r} holds no opening")
+    return openings
+
+
+def schedule(
+    game_spec: str,
+    specs: Sequence[str],
+    *,
+    form: str = "round-robin",
+    games: int = 2,
+    openings: Sequence[str],
+    seed: int = 0,
+) -> list[Scheduled]:
+    """Every game of the tournament, pair by pair: in leg 0 the pairing's first player moves
+    first, in leg 1 the other, from the same opening (pair ``p`` of every pairing uses opening
+    ``p``, cycling through them). ``games`` per pairing must be even."""
+    if games < 2 or games % 2:
+        raise SpecError(f"games per pairing must be an even number (game pairs), got {games}")
+    planned = []
+    for a, b in pairings(specs, form):
+        for pair in range(games // 2):
+            opening = openings[pair % len(openings)]
+            for leg, (first, second) in enumerate(((a, b), (b, a))):
+                key = game_key(first, second, pair, leg)
+                seed_of_game = random.Random(f"plies-tournament:{seed}:{a}|{b}|{pair}").getrandbits(
+                    63
+                )
+                planned.append(
+                    Scheduled(game_spec, key, first, second, pair, leg, opening, seed_of_game)
+                )
+    return planned
+
+
+def play(task: Scheduled) -> GameRecord:
+    """Play one scheduled game to its end. An agent that fails (a crash, an illegal move, an
+    outside engine that hangs) loses the game, the reason recorded."""
+    game = make_game(task.game_spec)
+    state = opening_state(game, task.opening)
+    first, second = game.players
+    specs = {first: task.first, second: task.second}
+    agents = seat_agents(game, specs, seed=task.seed, roles={first: "first", second: "second"})
+    dice = random.Random(task.seed)  # both legs of a pair see the same dice
+    moves: list[str] = []
+    seconds: list[float] = []
+    while not game.is_terminal(state):
+        player = game.to_move(state)
+        began = time.perf_counter()
+        if player == CHANCE:
+            action = sample_outcome(game, state, dice)
+        else:
+            try:
+                action = agents[player](game, state)
+                if action not in game.actions(state):
+                    raise PliesError(f"illegal move {action!r}")
+            except PliesError as error:
+                loser = specs[player]
+                result = 0.0 if player == first else 1.0
+                reason = f"{loser} ({player}) forfeits: {error}"
+                return _record(task, moves, seconds, result, reason)
+        moves.append(game.format_action(state, action))
+        seconds.append(time.perf_counter() - began)
+        state = game.result(state, action)
+    utilities = game.payoffs(state)
+    low, high = min(utilities), max(utilities)
+    result = 0.5 if high == low else (utilities[0] - low) / (high - low)
+    return _record(task, moves, seconds, result, outcome_text(game, state))
+
+
+def _record(
+    task: Scheduled, moves: list[str], seconds: list[float], result: float, reason: str
+) -> GameRecord:
+    return GameRecord(
+        task.key,
+        task.first,
+        task.second,
+        task.pair,
+        task.leg,
+        task.opening,
+        tuple(moves),
+        tuple(seconds),
+        result,
+        reason,
+        task.seed,
+    )
+
+
+def check_players(game_spec: str, specs: Sequence[str]) -> None:
+    """Build every agent once now, so a bad spec fails before any game."""
+    game = make_game(game_spec)
+    if len(game.players) != 2:
+        raise UnsupportedGameError(
+            f"a tournament needs a two-player game; '{game.name}' has {len(game.players)}"
+        )
+    first, second = game.players
+    for spec in specs:
+        seat_agents(game, {first: spec, second: spec}, seed=agent_seed(0, 0, "check"))
+
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the driver, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run(records: Records, games: Sequence[Scheduled], concurrency: int = 1) -> Iterator[GameRecord]:
+    """Play the ``games`` not yet in ``records``, ``concurrency`` at a time (1: in this
+    process), writing each to the record as it finishes and yielding it. A worker that dies
+    costs only its game in flight: the pool is rebuilt and the unfinished games resubmitted.
+    Stopping the iteration (Ctrl-C) stops the workers; what was written stays."""
+    if concurrency < 1:
+        raise SpecError(f"the concurrency must be at least 1, got {concurrency}")
+    done = records.finished_keys()
+    todo = [task for task in games if task.key not in done]
+    if concurrency == 1:
+        for task in todo:
+            record = play(task)
+            records.add(record)
+            yield record
+        return
+    yield from _run_pool(records, todo, concurrency)
+
+
+def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iterator[GameRecord]:
+    context = multiprocessing.get_context("spawn")
+    pending = list(reversed(todo))
+    while pending:
+        pool = ProcessPoolExecutor(concurrency, mp_context=context, initializer=_quiet_worker)
+        running: dict[Future[GameRecord], Scheduled] = {}
+        try:
+            while pending or running:
+                while pending and len(running) < 2 * concurrency:
+                    task = pending.pop()
+                    running[pool.submit(play, task)] = task
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    record = future.result()  # a dead worker raises here: keep its task
+                    del running[future]
+                    records.add(record)
+                    yield record
+        except BrokenProcessPool:  # a worker died: keep what finished, replay what was in flight
+            for future, task in running.items():
+                if future.done() and future.exception() is None:
+                    records.add(future.result())
+                    yield future.result()
+                else:
+                    pending.append(task)
+        finally:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)

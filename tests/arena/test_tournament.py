@@ -1,0 +1,248 @@
+"""Tournaments: the schedule, the same games whoever plays them, resuming after a stop or a
+killed worker, forfeits, and bad input that never damages a file."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plies.agents import AgentKind, register
+from plies.agents.registry import AGENTS
+from plies.arena.records import RecordError, Records
+from plies.arena.tournament import pairings, random_openings, read_openings, run, schedule
+from plies.errors import PliesError, SpecError
+from plies.games import make_game
+from tests.conftest import assert_one_line_error
+
+SPECS = ["random", "alphabeta:depth=1", "mcts:iterations=60"]
+
+
+def _planned(games: int = 4, specs: list[str] = SPECS) -> list[Any]:
+    game = make_game("tictactoe")
+    return schedule(
+        "tictactoe",
+        specs,
+        games=games,
+        openings=random_openings(game, max(1, games // 2), 1, 5),
+        seed=3,
+    )
+
+
+def _table(path: Path) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(path) as db:
+        return sorted(db.execute("SELECT key, moves, result, reason, seed FROM games"))
+
+
+def test_the_schedule() -> None:
+    assert pairings(["a", "b", "c"], "round-robin") == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert pairings(["a", "b", "c"], "gauntlet") == [("a", "b"), ("a", "c")]
+    planned = _planned(games=6)
+    assert len(planned) == 3 * 6 and len({task.key for task in planned}) == 18
+    legs = [(t.first, t.second, t.opening) for t in planned if t.pair == 1]
+    assert legs[0][:2] == legs[1][:2][::-1] and legs[0][2] == legs[1][2]  # colours swapped
+    for bad, words in [(3, "even"), (0, "even")]:
+        with pytest.raises(SpecError, match=words):
+            _planned(games=bad)
+    with pytest.raises(SpecError, match="twice"):
+        pairings(["a", "a"], "round-robin")
+
+
+def test_the_same_games_in_one_process_or_two(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.sqlite", tmp_path / "two.sqlite"
+    list(run(Records(one, "tictactoe"), _planned(), 1))
+    list(run(Records(two, "tictactoe"), _planned(), 2))
+    assert _table(one) == _table(two) and len(_table(one)) == 12
+
+
+def test_a_stopped_tournament_resumes_without_losing_or_repeating_a_game(tmp_path: Path) -> None:
+    whole, stopped = tmp_path / "whole.sqlite", tmp_path / "stopped.sqlite"
+    list(run(Records(whole, "tictactoe"), _planned(), 1))
+    games = run(Records(stopped, "tictactoe"), _planned(), 1)
+    for _ in range(5):
+        next(games)
+    games.close()  # as Ctrl-C would
+    assert len(_table(stopped)) == 5
+    again = list(run(Records(stopped, "tictactoe"), _planned(), 1))
+    assert len(again) == 7 and _table(stopped) == _table(whole)
+
+
+def test_a_failing_agent_forfeits_and_the_tournament_goes_on(tmp_path: Path) -> None:
+    class Failing:
+        name, last = "failing", None
+
+        def __call__(self, game: Any, state: Any) -> Any:
+            raise PliesError("engine crashed")
+
+        def reset(self) -> None:
+            pass
+
+    if "failing" not in AGENTS:
+        register(AgentKind("failing", "always fails", (), lambda g, v, c: Failing()))
+    path = tmp_path / "t.sqlite"
+    list(run(Records(path, "tictactoe"), _planned(specs=["random", "failing"]), 1))
+    rows = _table(path)
+    assert len(rows) == 4
+    for key, _, result, reason, _ in rows:
+        assert reason.startswith("failing (") and "forfeits: engine crashed" in reason
+        assert result == (0.0 if key.startswith("failing|") else 1.0)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "plies", "tournament", *args]
+
+
+def test_a_killed_worker_costs_only_its_game(tmp_path: Path) -> None:
+    args = ["connect4", "mcts:iterations=300", "engine:depth=2", "--games", "24", "--seed", "1"]
+    whole = tmp_path / "whole.sqlite"
+    subprocess.run(
+        _cli(*args, "--db", str(whole), "--concurrency", "1"), check=True, capture_output=True
+    )
+    killed = tmp_path / "killed.sqlite"
+    driver = subprocess.Popen(
+        _cli(*args, "--db", str(killed), "--concurrency", "2"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    workers: list[int] = []
+    while not workers and time.monotonic() < deadline:
+        workers = [
+            p
+            for p in _children(driver.pid)
+            if "spawn" in Path(f"/proc/{p}/cmdline").read_text(errors="ignore")
+        ]
+        time.sleep(0.05)
+    while len(_table(killed) if killed.exists() else []) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # games are under way
+    os.kill(workers[0], signal.SIGKILL)
+    driver.communicate(timeout=120)
+    assert driver.returncode == 0
+    assert _table(killed) == _table(whole)
+
+
+def test_ctrl_c_keeps_the_finished_games_and_the_rerun_finishes(tmp_path: Path) -> None:
+    args = ["connect4", "mcts:iterations=1500", "random", "--games", "8", "--concurrency", "1"]
+    path = tmp_path / "t.sqlite"
+    driver = subprocess.Popen(_cli(*args, "--db", str(path)), stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while len(_table(path) if path.exists() else []) < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    driver.send_signal(signal.SIGINT)
+    _, err = driver.communicate(timeout=60)
+    assert driver.returncode == 130 and "run the same command to resume" in err
+    kept = len(_table(path))
+    assert 0 < kept < 8
+    subprocess.run(_cli(*args, "--db", str(path)), check=True, capture_output=True)
+    assert len(_table(path)) == 8
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_bad_input_is_one_line_and_never_damages_a_file(
+    run_cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    db = tmp_path / "c4.sqlite"
+    list(
+        run(
+            Records(db, "connect4"),
+            schedule("connect4", ["random", "engine:depth=1"], games=2, openings=[""], seed=0),
+            1,
+        )
+    )
+    before = _digest(db)
+    assert_one_line_error(
+        run_cli("tournament", "tictactoe", "random", "alphabeta", "--db", str(db)),
+        "holds a tournament of connect4",
+    )
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as foreign:
+        foreign.execute("CREATE TABLE notes (text TEXT)")
+    foreign_digest = _digest(other)
+    assert_one_line_error(
+        run_cli("tournament", "tictactoe", "random", "alphabeta", "--db", str(other)),
+        "not a plies tournament file",
+    )
+    text = tmp_path / "notes.txt"
+    text.write_text("hello " * 100)
+    assert_one_line_error(run_cli("tournament", "report", str(text)), "not a plies tournament file")
+    assert (
+        _digest(db) == before
+        and _digest(other) == foreign_digest
+        and text.read_text() == "hello " * 100
+    )
+    openings = tmp_path / "openings.txt"
+    openings.write_text("4 4\n# a comment\n4 4 4 4 4 4 4\n")
+    assert_one_line_error(
+        run_cli(
+            "tournament",
+            "connect4",
+            "random",
+            "engine:depth=1",
+            "--db",
+            str(tmp_path / "n.sqlite"),
+            "--openings",
+            str(openings),
+        ),
+        "line 3",
+    )
+    for args, words in [
+        (["--concurrency", "0"], "concurrency"),
+        (["--games", "3"], "even"),
+        (["--format", "swiss"], "swiss"),
+    ]:
+        assert_one_line_error(
+            run_cli(
+                "tournament",
+                "connect4",
+                "random",
+                "engine:depth=1",
+                "--db",
+                str(tmp_path / "x.sqlite"),
+                *args,
+            ),
+            words,
+        )
+    assert_one_line_error(
+        run_cli("tournament", "connect4", "random", "wizard", "--db", str(tmp_path / "x.sqlite")),
+        "unknown agent 'wizard'",
+    )
+    assert_one_line_error(
+        run_cli("tournament", "connect4", "random", "random", "--db", str(tmp_path / "x.sqlite")),
+        "twice",
+    )
+    with pytest.raises(RecordError):
+        Records(tmp_path, "connect4")
+    assert read_openings(
+        make_game("connect4"), openings.with_name("ok.txt") if False else _ok(tmp_path)
+    ) == ["4 4", "3"]
+
+
+def _ok(tmp_path: Path) -> Path:
+    path = tmp_path / "ok.txt"
+    path.write_text("4 4\n\n3  # centre-left\n")
+    return path
