@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-plies
 
-.PHONY: demo test lint pytest browser clean
+.PHONY: demo test lint pytest browser engines clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +27,19 @@ browser:
 	    echo "Chromium is missing and cannot be installed here (needs root and apt-get): the browser tests will be skipped"; \
 	  fi; }
 
+# The uci agent's tests play Debian's Stockfish: installed with apt-get where missing and possible.
+engines:
+	@command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Stockfish for the uci agent's tests (apt-get)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stockfish >/dev/null; \
+	  else \
+	    echo "Stockfish is missing and cannot be installed here (needs root and apt-get): its test will be skipped"; \
+	  fi; }
+
 test: pytest lint
 
-pytest: $(STAMP) browser
+pytest: $(STAMP) browser engines
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

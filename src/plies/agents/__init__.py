@@ -24,6 +24,7 @@ from plies.agents.registry import (
     make_agent,
     register,
 )
+from plies.agents.uci_engine import EngineFailure, UCIAgent
 
 load_plugins()
 
@@ -34,12 +35,14 @@ __all__ = [
     "AskMove",
     "Context",
     "EngineAgent",
+    "EngineFailure",
     "HumanAgent",
     "MCTSAgent",
     "Option",
     "PerfectAgent",
     "RandomAgent",
     "SearchAgent",
+    "UCIAgent",
     "agent_kind",
     "load_plugins",
     "make_agent",

@@ -37,6 +37,8 @@ from plies.web.boards import board_view, move_paths
 from plies.web.reports import search_json, visit_tree_json
 
 HUMAN = "human"
+RUNS_PROGRAMS = ("uci",)
+"""Agents that start a program named in their spec: never from a browser."""
 THINK_SECONDS = 60.0
 """The longest an agent thinks on the web: then it is stopped and plays its best move so far
 (a textbook search, which has none, gives up; those too slow are refused beforehand:
@@ -173,9 +175,12 @@ class GameSession:
         agents: dict[str, Agent | None] = {}
         for index, player in enumerate(self.game.players):
             spec = self.specs[player]
-            if parse_spec(spec).name == HUMAN:
+            kind = parse_spec(spec).name
+            if kind == HUMAN:
                 agents[player] = None
                 continue
+            if kind in RUNS_PROGRAMS:
+                raise SpecError(f"{spec}: the web app does not run programs on the server")
             agent = make_agent(spec, self.game, seed=agent_seed(self.seed, 0, str(index)))
             if isinstance(agent, EngineAgent) and agent.options.tt_mb > TABLE_MB:
                 raise SpecError(
