@@ -165,16 +165,20 @@ class Spec:
     options: Options
 
 
-def parse_spec(text: str) -> Spec:
-    """Split ``name:key=value,...``; raises :class:`SpecError` on malformed text."""
+def parse_spec(text: str, positional: str | None = None) -> Spec:
+    """Split ``name:key=value,...``; raises :class:`SpecError` on malformed text. With
+    ``positional``, a first item without ``=`` is that key's value (``uci:stockfish,...``
+    reads as ``uci:cmd=stockfish,...``)."""
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
     if not name:
         raise SpecError(f"empty name in spec {text!r}")
     values: dict[str, str] = {}
     if rest.strip():
-        for item in rest.split(","):
+        for index, item in enumerate(rest.split(",")):
             key, sep, value = item.partition("=")
+            if index == 0 and positional is not None and not sep and key.strip():
+                key, sep, value = positional, "=", key
             key, value = key.strip().lower(), value.strip()
             if not sep or not key or not value:
                 raise SpecError(f"{name}: malformed option {item.strip()!r} (expected key=value)")

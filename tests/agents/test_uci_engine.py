@@ -253,8 +253,8 @@ def test_bad_commands_are_refused_when_built(tmp_path: Path) -> None:
     script.write_text("#!/bin/sh\nexit 0\n")
     script.chmod(0o755)
     cases = [
-        ("uci", "uci: give the engine's command, e.g. uci:cmd=stockfish"),
-        ("uci:cmd=no-such-engine-anywhere", "uci: engine 'no-such-engine-anywhere' not found"),
+        ("uci", "uci: give the engine's command, e.g. uci:stockfish"),
+        ("uci:no-such-engine-anywhere", "uci: engine 'no-such-engine-anywhere' not found"),
         (f"uci:cmd={plain}", f"uci: engine '{plain}' is not an executable file"),
         (f"uci:cmd={tmp_path}", f"uci: engine '{tmp_path}' is not an executable file"),
         (f"uci:cmd={script}", f"uci: '{script}' is no UCI engine (crashed)"),
@@ -325,3 +325,13 @@ def test_stockfish_at_1350_beats_random() -> None:
     assert report is not None and report.depth is not None and report.mate == 1
     assert math.isclose(report.value, 1.0)
     assert _children("stockfish") == []
+
+
+def test_the_command_may_come_first_without_a_key() -> None:
+    """The issue's form, uci:COMMAND[,Option=value...], is the same agent as cmd=COMMAND."""
+    from plies.spec import parse_spec
+
+    spec = parse_spec("uci:/usr/games/stockfish,UCI_Elo=1500,time=0.1", "cmd")
+    assert spec.options.text("cmd") == "/usr/games/stockfish"
+    with pytest.raises(SpecError, match="malformed option"):
+        parse_spec("engine:fast", None)

@@ -106,6 +106,8 @@ class AgentKind:
     summary: str
     options: tuple[Option, ...]
     factory: Factory
+    positional: str | None = None
+    """The option a first value without ``key=`` gives (``uci:stockfish`` is ``cmd=``)."""
 
 
 AGENTS: dict[str, AgentKind] = {}
@@ -145,8 +147,8 @@ def make_agent(
 ) -> Agent:
     """Build an agent from its spec for ``game``, checking its options and what it needs of
     the game now (unknown options, values out of range and missing capabilities raise)."""
-    parsed = parse_spec(spec)
-    kind = agent_kind(parsed.name)
+    kind = agent_kind(parse_spec(spec).name)
+    parsed = parse_spec(spec, kind.positional)
     values = {option.key: option.read(parsed.options) for option in kind.options}
     parsed.options.finish()
     return kind.factory(game, values, Context(seed, spec.strip(), ask))

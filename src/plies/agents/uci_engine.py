@@ -1,7 +1,7 @@
 """The ``uci`` agent: a UCI chess engine (Stockfish, sunfish...) playing as a plies agent, so
 that plies can be rated against real engines in the same tables.
 
-``uci:cmd=COMMAND[,time=S][,depth=N][,nodes=N][,timeout=S][,NAME=VALUE...]``
+``uci:COMMAND[,time=S][,depth=N][,nodes=N][,timeout=S][,NAME=VALUE...]`` (or ``cmd=COMMAND``)
 
 - ``cmd``: the engine's command line, split into words as a shell would (no commas); the
   program is looked for on PATH, then in ``/usr/games`` (where Debian installs engines);
@@ -323,7 +323,7 @@ def _command(text: str | None) -> tuple[str, ...]:
     """The engine's command line from ``cmd=``, its program found (a :class:`SpecError` if
     missing or not executable)."""
     if text is None:
-        raise SpecError("uci: give the engine's command, e.g. uci:cmd=stockfish")
+        raise SpecError("uci: give the engine's command, e.g. uci:stockfish")
     try:
         words = shlex.split(text)
     except ValueError as error:
@@ -423,5 +423,6 @@ register(
             EngineSettings("NAME", "text", "an option the engine declares (UCI_Elo=1500)"),
         ),
         _uci,
+        positional="cmd",
     )
 )
