@@ -165,12 +165,16 @@ class Spec:
     options: Options
 
 
+def spec_name(text: str) -> str:
+    """The name of a spec, before its options are read (they may depend on it)."""
+    return text.strip().partition(":")[0].strip().lower()
+
+
 def parse_spec(text: str, positional: str | None = None) -> Spec:
     """Split ``name:key=value,...``; raises :class:`SpecError` on malformed text. With
     ``positional``, a first item without ``=`` is that key's value (``uci:stockfish,...``
     reads as ``uci:cmd=stockfish,...``)."""
-    name, _, rest = text.strip().partition(":")
-    name = name.strip().lower()
+    name, rest = spec_name(text), text.strip().partition(":")[2]
     if not name:
         raise SpecError(f"empty name in spec {text!r}")
     values: dict[str, str] = {}

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from plies.errors import SpecError, UnknownNameError
 from plies.game import Game
 from plies.search import SearchResult
-from plies.spec import NumberRange, Options, parse_spec
+from plies.spec import NumberRange, Options, parse_spec, spec_name
 
 
 class Agent(Protocol):
@@ -147,7 +147,7 @@ def make_agent(
 ) -> Agent:
     """Build an agent from its spec for ``game``, checking its options and what it needs of
     the game now (unknown options, values out of range and missing capabilities raise)."""
-    kind = agent_kind(parse_spec(spec).name)
+    kind = agent_kind(spec_name(spec))
     parsed = parse_spec(spec, kind.positional)
     values = {option.key: option.read(parsed.options) for option in kind.options}
     parsed.options.finish()
