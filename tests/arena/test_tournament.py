@@ -43,6 +43,14 @@ def _table(path: Path) -> list[tuple[Any, ...]]:
         return sorted(db.execute("SELECT key, moves, result, reason, seed FROM games"))
 
 
+def _finished(path: Path) -> int:
+    """Games recorded so far (0 while the file is being made), for polling a running driver."""
+    try:
+        return len(_table(path))
+    except sqlite3.OperationalError:
+        return 0
+
+
 def test_the_schedule() -> None:
     assert pairings(["a", "b", "c"], "round-robin") == [("a", "b"), ("a", "c"), ("b", "c")]
     assert pairings(["a", "b", "c"], "gauntlet") == [("a", "b"), ("a", "c")]
@@ -135,7 +143,7 @@ def test_a_killed_worker_costs_only_its_game(tmp_path: Path) -> None:
             if "spawn" in Path(f"/proc/{p}/cmdline").read_text(errors="ignore")
         ]
         time.sleep(0.05)
-    while len(_table(killed) if killed.exists() else []) < 2 and time.monotonic() < deadline:
+    while _finished(killed) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)  # games are under way
     os.kill(workers[0], signal.SIGKILL)
     driver.communicate(timeout=120)
@@ -148,7 +156,7 @@ def test_ctrl_c_keeps_the_finished_games_and_the_rerun_finishes(tmp_path: Path) 
     path = tmp_path / "t.sqlite"
     driver = subprocess.Popen(_cli(*args, "--db", str(path)), stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while len(_table(path) if path.exists() else []) < 1 and time.monotonic() < deadline:
+    while _finished(path) < 1 and time.monotonic() < deadline:
         time.sleep(0.05)
     driver.send_signal(signal.SIGINT)
     _, err = driver.communicate(timeout=60)
@@ -246,3 +254,70 @@ def _ok(tmp_path: Path) -> Path:
     path = tmp_path / "ok.txt"
     path.write_text("4 4\n\n3  # centre-left\n")
     return path
+
+
+def test_the_report_rates_every_player_with_an_interval(
+    run_cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "t.sqlite")
+    result = run_cli(
+        "tournament",
+        "tictactoe",
+        "random",
+        "alphabeta:depth=1",
+        "--db",
+        db,
+        "--games",
+        "20",
+        "--concurrency",
+        "1",
+        "--json",
+    )
+    assert result.code == 0, result
+    again = run_cli("tournament", "report", db, "--json", "--anchor", "random")
+    players = {p["spec"]: p for p in __import__("json").loads(again.out)["players"]}
+    assert players["random"]["elo"] == 0 and players["alphabeta:depth=1"]["elo"] > 100
+    strong = players["alphabeta:depth=1"]
+    assert strong["elo_low"] <= strong["elo"] <= strong["elo_high"] and strong["games"] == 20
+    assert_one_line_error(run_cli("tournament", "report", db, "--anchor", "nobody"), "nobody")
+
+
+def test_sprt_stops_once_it_decides(run_cli: Callable[..., Any], tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite")
+    result = run_cli(
+        "tournament",
+        "tictactoe",
+        "alphabeta:depth=1",
+        "random",
+        "--db",
+        db,
+        "--games",
+        "400",
+        "--sprt",
+        "0,200",
+        "--concurrency",
+        "1",
+    )
+    assert result.code == 0 and "accepted H1" in result.out
+    assert len(_table(Path(db))) < 400
+    for bad, words in [("200,0", "elo0"), ("0,x", "number"), ("0,50,1.5,0.05", "alpha")]:
+        assert_one_line_error(
+            run_cli(
+                "tournament", "tictactoe", "alphabeta:depth=1", "random", "--db", db, "--sprt", bad
+            ),
+            words,
+        )
+    assert_one_line_error(
+        run_cli(
+            "tournament",
+            "tictactoe",
+            "alphabeta:depth=1",
+            "random",
+            "minimax",
+            "--db",
+            db,
+            "--sprt",
+            "0,10",
+        ),
+        "exactly two",
+    )

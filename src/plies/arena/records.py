@@ -62,6 +62,11 @@ class GameRecord:
     version: str = __version__
 
 
+def pairing_of(game: GameRecord) -> tuple[str, str]:
+    """The pairing a game belongs to, in schedule order (its leg-0 first player first)."""
+    return (game.first, game.second) if game.leg == 0 else (game.second, game.first)
+
+
 def game_key(first: str, second: str, pair: int, leg: int) -> str:
     """The schedule key of a game: the same game of the same schedule has the same key."""
     return f"{first}|{second}|{pair}|{leg}"

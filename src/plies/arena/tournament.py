@@ -15,7 +15,7 @@ import multiprocessing
 import random
 import signal
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -231,7 +231,9 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run(records: Records, games: Sequence[Scheduled], concurrency: int = 1) -> Iterator[GameRecord]:
+def run(
+    records: Records, games: Sequence[Scheduled], concurrency: int = 1
+) -> Generator[GameRecord, None, None]:
     """Play the ``games`` not yet in ``records``, ``concurrency`` at a time (1: in this
     process), writing each to the record as it finishes and yielding it. A worker that dies
     costs only its game in flight: the pool is rebuilt and the unfinished games resubmitted.

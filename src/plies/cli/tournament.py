@@ -81,6 +81,13 @@ def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
 )
 @click.option("--concurrency", type=Number(CONCURRENCY), help="Worker processes [default: cores].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of openings and agents.")
+@click.option(
+    "--sprt",
+    metavar="ELO0,ELO1[,ALPHA,BETA]",
+    help="Two players only: stop once the SPRT on game pairs accepts H0 (Elo <= ELO0) or H1 "
+    "(Elo >= ELO1) for the first against the second [alpha = beta = 0.05].",
+)
+@click.option("--anchor", metavar="SPEC", help="Rate this player at 0 [default: the mean is 0].")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def run_command(
     game_spec: str,
@@ -91,15 +98,29 @@ def run_command(
     openings: str | None,
     concurrency: int | None,
     seed: int,
+    sprt: str | None,
+    anchor: str | None,
     as_json: bool,
 ) -> None:
-    """Run (or resume) a tournament of GAME between the agent SPECs, kept in --db FILE."""
+    """Run (or resume) a tournament of GAME between the agent SPECs, kept in --db FILE.
+
+    Every pairing plays --games games in pairs on one opening, colours swapped; games run in
+    --concurrency worker processes; each finished game is written to FILE at once, so Ctrl-C
+    (or a crash) loses nothing and the same command resumes. The standings give maximum
+    likelihood Elo ratings with 95% bootstrap intervals over game pairs.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
     from plies.arena.records import Records
+    from plies.arena.sprt import parse_sprt
     from plies.arena.tournament import check_players, pairings, run, schedule
 
     game = make_game(game_spec)
+    test = None if sprt is None else parse_sprt(sprt)
+    if test is not None and len(specs) != 2:
+        raise PliesError("--sprt tests one player against another: give exactly two SPECs")
+    if anchor is not None and anchor not in specs:
+        raise PliesError(f"--anchor {anchor!r} is not one of the players")
     for spec in specs:
         if parse_spec(spec).name == "human":
             raise PliesError("a tournament is played by programs: use 'plies play' yourself")
@@ -124,11 +145,27 @@ def run_command(
         MofNCompleteColumn(),
         TextColumn("{task.description}"),
     )
+    verdict = None
     with until_interrupted() as interruption, progress_bar(*columns) as bar:
         task = bar.add_task("", total=len(planned), completed=already)
-        for record in run(records, planned, workers):
-            bar.update(task, advance=1, description=f"last: {record.first} - {record.second}")
-    report(records, as_json)
+        games_played = run(records, planned, workers)
+        for record in games_played:
+            description = f"last: {record.first} - {record.second}"
+            if test is not None:
+                status = test.status(sprt_counts(records.games(), specs[0]))
+                description = f"LLR {status.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
+                if status.state != "continue":
+                    verdict = status
+                    games_played.close()
+            bar.update(task, advance=1, description=description)
+    report(records, as_json, anchor)
+    if test is not None:
+        final = verdict or test.status(sprt_counts(records.games(), specs[0]))
+        click.echo(
+            f"SPRT {specs[0]} vs {specs[1]} (elo0 {test.elo0:g}, elo1 {test.elo1:g}, "
+            f"alpha {test.alpha:g}, beta {test.beta:g}): {final.state}, LLR {final.llr:+.3f} "
+            f"in [{test.lower:.3f}, {test.upper:.3f}]"
+        )
     records.close()
     if interruption.happened:
         exit_interrupted(f"the finished games are kept in {path}: run the same command to resume")
@@ -136,39 +173,60 @@ def run_command(
 
 @tournament_command.command("report")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
+@click.option("--anchor", metavar="SPEC", help="Rate this player at 0 [default: the mean is 0].")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
-def report_command(path: str, as_json: bool) -> None:
+def report_command(path: str, anchor: str | None, as_json: bool) -> None:
     """Print the standings of a tournament file."""
     from plies.arena.records import Records, stored_game
 
     records = Records(path, stored_game(path))
-    report(records, as_json)
+    report(records, as_json, anchor)
     records.close()
 
 
-def report(records: Any, as_json: bool) -> None:
-    """The standings: games, points and score per player, best first."""
-    table: dict[str, list[float]] = {}
-    for game in records.games():
-        for name, points in ((game.first, game.result), (game.second, 1 - game.result)):
-            row = table.setdefault(name, [0, 0.0])
-            row[0] += 1
-            row[1] += points
-    rows = sorted(table.items(), key=lambda item: -item[1][1] / item[1][0])
+def sprt_counts(games: Sequence[Any], player: str) -> tuple[int, int, int, int, int]:
+    """The pentanomial counts of ``player``'s finished game pairs."""
+    from plies.arena.sprt import pentanomial
+
+    pairs: dict[int, list[float]] = {}
+    for game in games:
+        score = game.result if game.first == player else 1 - game.result
+        pairs.setdefault(game.pair, []).append(score)
+    return pentanomial((scores[0], scores[1]) for scores in pairs.values() if len(scores) == 2)
+
+
+def report(records: Any, as_json: bool, anchor: str | None = None) -> None:
+    """The standings: Elo with 95% intervals, games, points and score per player, best first."""
+    from plies.arena.ratings import Result, format_standings, rating_intervals
+    from plies.arena.records import pairing_of
+
+    games = records.games()
+    if not games:
+        click.echo(f"{records.game_spec}: no game finished yet")
+        return
+    results = [Result(g.first, g.second, g.result, (*pairing_of(g), g.pair)) for g in games]
+    standings = rating_intervals(results, anchor)
     if as_json:
         echo_json(
             {
                 "game": records.game_spec,
-                "games": sum(row[0] for _, row in rows) // 2,
+                "games": len(games),
+                "first_move_elo": round(standings.first_move, 1),
                 "players": [
-                    {"spec": name, "games": int(n), "points": p, "score": round(p / n, 4)}
-                    for name, (n, p) in rows
+                    {
+                        "spec": s.name,
+                        "games": s.games,
+                        "points": s.points,
+                        "score": round(s.score, 4),
+                        "elo": round(s.elo, 1),
+                        "elo_low": round(s.low, 1),
+                        "elo_high": round(s.high, 1),
+                        "los_next": None if s.los is None else round(s.los, 4),
+                    }
+                    for s in standings.players
                 ],
             }
         )
         return
-    click.echo(f"{records.game_spec}: {sum(row[0] for _, row in rows) // 2:.0f} games")
-    width = max((len(name) for name in table), default=6)
-    click.echo(f"{'player':<{width}}  games  points  score")
-    for name, (count, points) in rows:
-        click.echo(f"{name:<{width}}  {count:5.0f}  {points:6.1f}  {100 * points / count:4.1f}%")
+    click.echo(f"{records.game_spec}: {len(games)} games")
+    click.echo(format_standings(standings))
