@@ -9,7 +9,7 @@ cost microseconds a move).
 
 Usage (from the repository root)::
 
-    PYTHONPATH=src .venv/bin/python benchmarks/arena_overhead.py [--games 4000] [--cpu-games 24]
+    PYTHONPATH=src .venv/bin/python benchmarks/arena_overhead.py [--games 4000] [--cpu-games 120]
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from plies.arena.tournament import run, schedule
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4000)
-    parser.add_argument("--cpu-games", type=int, default=24)
+    parser.add_argument("--cpu-games", type=int, default=120)
     args = parser.parse_args()
     print(f"{'pairing':<40} {'workers':>7} {'games':>6} {'seconds':>8} {'games/s':>8}")
     cheap = ("tictactoe", ["random", "alphabeta:depth=1"], args.games)
