@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from plies.agents import AgentKind, register
+from plies.agents import AgentKind
 from plies.agents.registry import AGENTS
 from plies.arena.records import RecordError, Records
 from plies.arena.tournament import pairings, random_openings, read_openings, run, schedule
@@ -84,7 +84,9 @@ def test_a_stopped_tournament_resumes_without_losing_or_repeating_a_game(tmp_pat
     assert len(again) == 7 and _table(stopped) == _table(whole)
 
 
-def test_a_failing_agent_forfeits_and_the_tournament_goes_on(tmp_path: Path) -> None:
+def test_a_failing_agent_forfeits_and_the_tournament_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     class Failing:
         name, last = "failing", None
 
@@ -94,8 +96,8 @@ def test_a_failing_agent_forfeits_and_the_tournament_goes_on(tmp_path: Path) -> 
         def reset(self) -> None:
             pass
 
-    if "failing" not in AGENTS:
-        register(AgentKind("failing", "always fails", (), lambda g, v, c: Failing()))
+    kind = AgentKind("failing", "always fails", (), lambda g, v, c: Failing())
+    monkeypatch.setitem(AGENTS, "failing", kind)  # gone again after the test
     path = tmp_path / "t.sqlite"
     list(run(Records(path, "tictactoe"), _planned(specs=["random", "failing"]), 1))
     rows = _table(path)
