@@ -323,3 +323,63 @@ def test_sprt_stops_once_it_decides(run_cli: Callable[..., Any], tmp_path: Path)
         ),
         "exactly two",
     )
+
+
+def test_games_are_written_as_pgn_and_in_the_games_notation(
+    run_cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    import io
+
+    import chess.pgn
+
+    db, pgn = tmp_path / "ch.sqlite", tmp_path / "games.pgn"
+    result = run_cli(
+        "tournament",
+        "chess",
+        "engine:depth=1",
+        "random",
+        "--db",
+        str(db),
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+        "--pgn",
+        str(pgn),
+    )
+    assert result.code == 0 and "2 games written" in result.out
+    stream = io.StringIO(pgn.read_text())
+    read = [chess.pgn.read_game(stream) for _ in range(2)]
+    recorded = {(g[0].split("|")[2], g[0].split("|")[3]): g for g in _table(db)}
+    assert all(game is not None and not game.errors for game in read)
+    assert {game.headers["White"] for game in read if game} == {"engine:depth=1", "random"}
+    for game in read:
+        assert game is not None
+        assert (
+            game.end().board().is_game_over(claim_draw=True)
+            or "forfeits" in game.headers["Termination"]
+        )
+    assert len(recorded) == 2
+    lines = tmp_path / "c4.txt"
+    c4 = tmp_path / "c4.sqlite"
+    run_cli(
+        "tournament",
+        "connect4",
+        "engine:depth=1",
+        "random",
+        "--db",
+        str(c4),
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+    )
+    assert run_cli("tournament", "report", str(c4), "--export", str(lines)).code == 0
+    assert len(lines.read_text().splitlines()) == 2
+    assert_one_line_error(
+        run_cli("tournament", "report", str(c4), "--pgn", str(tmp_path / "x.pgn")), "no PGN"
+    )
+    assert_one_line_error(
+        run_cli("tournament", "report", str(db), "--pgn", str(tmp_path / "no" / "x.pgn")),
+        "no directory",
+    )

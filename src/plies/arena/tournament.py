@@ -87,26 +87,35 @@ def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> 
     return found
 
 
-def opening_state(game: Game[Any, Any], opening: str) -> Any:
-    """The state an opening leads to: a move list from the start (chance moves of the game,
-    such as dice, are drawn by the game's play, not written), or a position in the game's
-    notation; :class:`SpecError` naming the problem."""
+def opening_line(game: Game[Any, Any], opening: str) -> tuple[Any, list[Any]]:
+    """Where an opening starts and its moves: the initial state and the moves of a move list
+    (chance moves such as dice are drawn by the game's play, not written), or a position in
+    the game's notation and none; :class:`SpecError` naming the problem."""
     text = opening.strip()
-    state = game.initial_state()
+    state, moves = game.initial_state(), []
     try:
         for word in text.split():
             if game.is_terminal(state):
                 raise SpecError(f"opening {text!r}: the game is over before {word!r}")
-            state = game.result(state, game.parse_action(state, word))
+            moves.append(game.parse_action(state, word))
+            state = game.result(state, moves[-1])
     except PliesError as error:
         if not isinstance(game, HasPositionNotation):
             raise SpecError(f"opening {text!r}: {error}") from None
         try:
-            state = game.parse_position(text)
+            return game.parse_position(text), []
         except PliesError:
             raise SpecError(f"opening {text!r}: {error}") from None
+    return game.initial_state(), moves
+
+
+def opening_state(game: Game[Any, Any], opening: str) -> Any:
+    """The state an opening leads to (:func:`opening_line`), a game still to play."""
+    state, moves = opening_line(game, opening)
+    for action in moves:
+        state = game.result(state, action)
     if game.is_terminal(state):
-        raise SpecError(f"opening {text!r}: the game is already over")
+        raise SpecError(f"opening {opening.strip()!r}: the game is already over")
     return state
 
 

@@ -88,6 +88,7 @@ def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
     "(Elo >= ELO1) for the first against the second [alpha = beta = 0.05].",
 )
 @click.option("--anchor", metavar="SPEC", help="Rate this player at 0 [default: the mean is 0].")
+@click.option("--pgn", type=click.Path(dir_okay=False), help="Write every game as PGN (chess).")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def run_command(
     game_spec: str,
@@ -100,6 +101,7 @@ def run_command(
     seed: int,
     sprt: str | None,
     anchor: str | None,
+    pgn: str | None,
     as_json: bool,
 ) -> None:
     """Run (or resume) a tournament of GAME between the agent SPECs, kept in --db FILE.
@@ -121,6 +123,8 @@ def run_command(
         raise PliesError("--sprt tests one player against another: give exactly two SPECs")
     if anchor is not None and anchor not in specs:
         raise PliesError(f"--anchor {anchor!r} is not one of the players")
+    if pgn is not None:
+        _check_pgn(game_spec, pgn)
     for spec in specs:
         if parse_spec(spec).name == "human":
             raise PliesError("a tournament is played by programs: use 'plies play' yourself")
@@ -159,6 +163,8 @@ def run_command(
                     games_played.close()
             bar.update(task, advance=1, description=description)
     report(records, as_json, anchor)
+    if pgn is not None:
+        _export(records, pgn, None, as_json)
     if test is not None:
         final = verdict or test.status(sprt_counts(records.games(), specs[0]))
         click.echo(
@@ -174,14 +180,46 @@ def run_command(
 @tournament_command.command("report")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
 @click.option("--anchor", metavar="SPEC", help="Rate this player at 0 [default: the mean is 0].")
+@click.option("--pgn", type=click.Path(dir_okay=False), help="Write every game as PGN (chess).")
+@click.option(
+    "--export",
+    type=click.Path(dir_okay=False),
+    help="Write every game on a line in the game's notation.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
-def report_command(path: str, anchor: str | None, as_json: bool) -> None:
-    """Print the standings of a tournament file."""
+def report_command(
+    path: str, anchor: str | None, pgn: str | None, export: str | None, as_json: bool
+) -> None:
+    """Print the standings of a tournament file; write its games out."""
     from plies.arena.records import Records, stored_game
 
-    records = Records(path, stored_game(path))
+    game_spec = stored_game(path)
+    if pgn is not None:
+        _check_pgn(game_spec, pgn)
+    records = Records(path, game_spec)
     report(records, as_json, anchor)
+    _export(records, pgn, export, as_json)
     records.close()
+
+
+def _check_pgn(game_spec: str, path: str) -> None:
+    """A one-line error before any work when the game has no PGN or the file cannot be
+    written."""
+    from plies.capabilities import HasPgn, require
+    from plies.lectures.files import check_writable
+
+    require(make_game(game_spec), HasPgn, "--pgn")
+    check_writable(path)
+
+
+def _export(records: Any, pgn: str | None, export: str | None, quiet: bool) -> None:
+    from plies.arena.export import write_notation, write_pgn
+
+    for target, write in ((pgn, write_pgn), (export, write_notation)):
+        if target is not None:
+            count = write(records, target)
+            if not quiet:
+                click.echo(f"{count} games written to {target}")
 
 
 def sprt_counts(games: Sequence[Any], player: str) -> tuple[int, int, int, int, int]:
