@@ -111,11 +111,10 @@ def run_command(
     (or a crash) loses nothing and the same command resumes. The standings give maximum
     likelihood Elo ratings with 95% bootstrap intervals over game pairs.
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
     from plies.arena.records import Records
     from plies.arena.sprt import parse_sprt
-    from plies.arena.tournament import check_players, pairings, run, schedule
+    from plies.arena.tournament import check_players, pairings, schedule
 
     game = make_game(game_spec)
     test = None if sprt is None else parse_sprt(sprt)
@@ -141,27 +140,10 @@ def run_command(
         seed=seed,
     )
     records = Records(path, game_spec)
-    already = len(records.finished_keys() & {task.key for task in planned})
     workers = concurrency or os.cpu_count() or 1
-    columns = (
-        TextColumn("games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.description}"),
-    )
     verdict = None
-    with until_interrupted() as interruption, progress_bar(*columns) as bar:
-        task = bar.add_task("", total=len(planned), completed=already)
-        games_played = run(records, planned, workers)
-        for record in games_played:
-            description = f"last: {record.first} - {record.second}"
-            if test is not None:
-                status = test.status(sprt_counts(records.games(), specs[0]))
-                description = f"LLR {status.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
-                if status.state != "continue":
-                    verdict = status
-                    games_played.close()
-            bar.update(task, advance=1, description=description)
+    with until_interrupted() as interruption:
+        verdict = _play(records, planned, workers, test, specs[0])
     report(records, as_json, anchor)
     if pgn is not None:
         _export(records, pgn, None, as_json)
@@ -175,6 +157,35 @@ def run_command(
     records.close()
     if interruption.happened:
         exit_interrupted(f"the finished games are kept in {path}: run the same command to resume")
+
+
+def _play(records: Any, planned: Any, workers: int, test: Any, first: str) -> Any:
+    """Play the games not yet recorded under a progress bar (the LLR in it with an SPRT,
+    which stops the games once decided); the SPRT's decision, or None."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+
+    from plies.arena.tournament import run
+
+    already = len(records.finished_keys() & {task.key for task in planned})
+    columns = (
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+    )
+    with progress_bar(*columns) as bar:
+        task = bar.add_task("", total=len(planned), completed=already)
+        games_played = run(records, planned, workers)
+        for record in games_played:
+            description = f"last: {record.first} - {record.second}"
+            if test is not None:
+                status = test.status(sprt_counts(records.games(), first))
+                description = f"LLR {status.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
+                if status.state != "continue":
+                    games_played.close()
+                    return status
+            bar.update(task, advance=1, description=description)
+    return None
 
 
 @tournament_command.command("report")
