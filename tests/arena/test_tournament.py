@@ -282,6 +282,12 @@ def test_the_report_rates_every_player_with_an_interval(
     strong = players["alphabeta:depth=1"]
     assert strong["elo_low"] <= strong["elo"] <= strong["elo_high"] and strong["games"] == 20
     assert_one_line_error(run_cli("tournament", "report", db, "--anchor", "nobody"), "nobody")
+    plot = tmp_path / "ratings.png"
+    assert run_cli("tournament", "report", db, "--plot", str(plot)).code == 0
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = run_cli("tournament", "report", db, "--plot", str(tmp_path / "r.svg"))
+    assert_one_line_error(svg, "name a .png file")
+    assert "random" not in svg.out  # refused before the report
 
 
 def test_sprt_stops_once_it_decides(run_cli: Callable[..., Any], tmp_path: Path) -> None:

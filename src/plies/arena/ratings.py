@@ -453,6 +453,16 @@ def format_standings(standings: Standings) -> str:
     return "\n".join(lines)
 
 
+def check_plot_target(path: str | os.PathLike[str]) -> str:
+    """``path`` if a ratings plot can be written there (a .png in a writable directory), else
+    :class:`RenderError`; nothing is written."""
+    target = os.fspath(path)
+    if not target.lower().endswith(".png"):
+        raise RenderError(f"cannot write {target!r}: the ratings plot is a PNG; name a .png file")
+    check_writable(target)
+    return target
+
+
 def plot_ratings(standings: Standings, path: str | os.PathLike[str]) -> None:
     """A PNG of the ratings, best at the top, each with its 95% interval as an error bar.
 
@@ -460,10 +470,7 @@ def plot_ratings(standings: Standings, path: str | os.PathLike[str]) -> None:
     touching pyplot's global state. Raises :class:`RenderError` when matplotlib is missing, the
     path does not end in ``.png``, or the file cannot be written.
     """
-    target = os.fspath(path)
-    if not target.lower().endswith(".png"):
-        raise RenderError(f"cannot write {target!r}: the ratings plot is a PNG; name a .png file")
-    check_writable(target)
+    target = check_plot_target(path)
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure

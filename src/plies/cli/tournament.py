@@ -197,19 +197,38 @@ def _play(records: Any, planned: Any, workers: int, test: Any, first: str) -> An
     type=click.Path(dir_okay=False),
     help="Write every game on a line in the game's notation.",
 )
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    help="Draw the ratings with their intervals to FILE.png.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def report_command(
-    path: str, anchor: str | None, pgn: str | None, export: str | None, as_json: bool
+    path: str,
+    anchor: str | None,
+    pgn: str | None,
+    export: str | None,
+    plot: str | None,
+    as_json: bool,
 ) -> None:
-    """Print the standings of a tournament file; write its games out."""
+    """Print the standings of a tournament file; write its games out; plot the ratings."""
+    from plies.arena.ratings import check_plot_target
     from plies.arena.records import Records, stored_game
 
     game_spec = stored_game(path)
     if pgn is not None:
         _check_pgn(game_spec, pgn)
+    if plot is not None:
+        check_plot_target(plot)
     records = Records(path, game_spec)
-    report(records, as_json, anchor)
+    standings = report(records, as_json, anchor)
     _export(records, pgn, export, as_json)
+    if plot is not None and standings is not None:
+        from plies.arena.ratings import plot_ratings
+
+        plot_ratings(standings, plot)
+        if not as_json:
+            click.echo(f"ratings drawn to {plot}")
     records.close()
 
 
@@ -244,15 +263,16 @@ def sprt_counts(games: Sequence[Any], player: str) -> tuple[int, int, int, int, 
     return pentanomial((scores[0], scores[1]) for scores in pairs.values() if len(scores) == 2)
 
 
-def report(records: Any, as_json: bool, anchor: str | None = None) -> None:
-    """The standings: Elo with 95% intervals, games, points and score per player, best first."""
+def report(records: Any, as_json: bool, anchor: str | None = None) -> Any:
+    """The standings: Elo with 95% intervals, games, points and score per player, best first
+    (printed, and returned; None before any game)."""
     from plies.arena.ratings import Result, format_standings, rating_intervals
     from plies.arena.records import pairing_of
 
     games = records.games()
     if not games:
         click.echo(f"{records.game_spec}: no game finished yet")
-        return
+        return None
     results = [Result(g.first, g.second, g.result, (*pairing_of(g), g.pair)) for g in games]
     standings = rating_intervals(results, anchor)
     if as_json:
@@ -276,6 +296,7 @@ def report(records: Any, as_json: bool, anchor: str | None = None) -> None:
                 ],
             }
         )
-        return
+        return standings
     click.echo(f"{records.game_spec}: {len(games)} games")
     click.echo(format_standings(standings))
+    return standings
