@@ -17,25 +17,22 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/plies serve
 
-# The browser tests drive Debian's Chromium: installed with apt-get where missing and possible.
-browser:
-	@command -v chromium >/dev/null 2>&1 || { \
+# $(call apt_install,PACKAGE,PURPOSE): Debian's PACKAGE with apt-get when it is missing and we
+# are root with apt-get; else a line saying the tests that need it will be skipped.
+apt_install = { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Chromium for the browser tests (apt-get)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "installing $(1) for $(2) (apt-get)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; \
 	  else \
-	    echo "Chromium is missing and cannot be installed here (needs root and apt-get): the browser tests will be skipped"; \
+	    echo "$(1) is missing and cannot be installed here (needs root and apt-get): $(2) will be skipped"; \
 	  fi; }
 
-# The uci agent's tests play Debian's Stockfish: installed with apt-get where missing and possible.
+# The browser tests drive Chromium; the uci agent's tests play Stockfish.
+browser:
+	@command -v chromium >/dev/null 2>&1 || $(call apt_install,chromium,the browser tests)
+
 engines:
-	@command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Stockfish for the uci agent's tests (apt-get)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stockfish >/dev/null; \
-	  else \
-	    echo "Stockfish is missing and cannot be installed here (needs root and apt-get): its test will be skipped"; \
-	  fi; }
+	@command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || $(call apt_install,stockfish,the uci agent's tests)
 
 test: pytest lint
 
