@@ -13,7 +13,7 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.games import make_game
-from plies.spec import GAMES, PLIES, parse_spec
+from plies.spec import GAMES, PLIES, spec_name
 
 
 @click.command("match")
@@ -49,7 +49,7 @@ def match_command(
 
     game = make_game(game_spec)
     for spec in (spec_a, spec_b):
-        if parse_spec(spec).name == "human":
+        if spec_name(spec) == "human":
             raise PliesError("a match is played by programs: use 'plies play' to play yourself")
     outcomes = []
     games = run_match(game, spec_a, spec_b, count, opening_plies=opening_plies, seed=seed)

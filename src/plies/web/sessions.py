@@ -32,7 +32,7 @@ from plies.game import CHANCE, Game, sample_outcome
 from plies.games import make_game
 from plies.play import agent_seed, outcome_text
 from plies.search import SearchResult
-from plies.spec import parse_spec
+from plies.spec import spec_name
 from plies.web.boards import board_view, move_paths
 from plies.web.reports import search_json, visit_tree_json
 
@@ -175,7 +175,7 @@ class GameSession:
         agents: dict[str, Agent | None] = {}
         for index, player in enumerate(self.game.players):
             spec = self.specs[player]
-            kind = parse_spec(spec).name
+            kind = spec_name(spec)
             if kind == HUMAN:
                 agents[player] = None
                 continue
