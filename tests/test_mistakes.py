@@ -62,7 +62,7 @@ class StubAgent:
         self.played.append(action)
         return action
 
-    def reset(self) -> None:
+    def reset(self, seed: int | None = None) -> None:
         self.resets += 1
 
 

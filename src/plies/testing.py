@@ -171,8 +171,10 @@ class OracleAgent:
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         return self.rng.choice(self.oracle.best_moves(state))
 
-    def reset(self) -> None:
-        """Nothing is kept between moves."""
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing is kept between moves; a seed restarts the random choices."""
+        if seed is not None:
+            self.rng.seed(seed)
 
 
 def random_agent(seed: int | None = None) -> RandomAgent:

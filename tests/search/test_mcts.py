@@ -4,6 +4,7 @@ Connect Four kernel's playouts against the rules' own."""
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -354,6 +355,28 @@ def test_solver_needs_two_player_zero_sum_without_chance() -> None:
     assert not MCTS(TICTACTOE, solver=False).solving
     assert not MCTS(Gamble(0.5)).solving
     assert not MCTS(THREE_PLAYERS).solving
+
+
+def test_a_restarted_search_is_a_new_one_with_that_seed() -> None:
+    """What an arena's worker relies on: an MCTS restarted with a seed searches as a new one
+    built with it, the tree, the random state and the value range seen all forgotten."""
+    draw = random.Random(0)
+    leaves = {  # payoffs within 3 under L, within 100 under R
+        "".join(path): (value, -value)
+        for path in itertools.product("LR", repeat=4)
+        for value in [draw.randint(-3, 3) if path[0] == "L" else draw.randint(-100, 100)]
+    }
+    unbounded = path_game(leaves, ("A", "B"))  # no declared bounds: the range is learnt
+    for game, first, state in [
+        (TICTACTOE, TICTACTOE.initial_state(), TICTACTOE.initial_state()),
+        (unbounded, "", "L"),  # the range seen from the root is far wider than from L
+    ]:
+        used = MCTS(game, seed=1, solver=False)
+        used.search(first, iterations=300)
+        used.restart(7)
+        again = used.search(state, iterations=300)
+        new = MCTS(game, seed=7, solver=False).search(state, iterations=300)
+        assert (again.action, again.root, again.value) == (new.action, new.root, new.value)
 
 
 def test_values_normalised_by_the_range_seen() -> None:

@@ -82,8 +82,10 @@ class RandomAgent:
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         return self.rng.choice(list(game.actions(state)))
 
-    def reset(self) -> None:
-        """Nothing is kept between moves."""
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing is kept between moves; a seed restarts the random choices."""
+        if seed is not None:
+            self.rng.seed(seed)
 
 
 @dataclass
@@ -97,8 +99,8 @@ class HumanAgent:
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         return self.ask(game, state)
 
-    def reset(self) -> None:
-        """Nothing is kept between moves."""
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing is kept between moves, and nothing is random."""
 
 
 @dataclass
@@ -140,8 +142,8 @@ class SearchAgent:
                 return shortest.action
         return found.action
 
-    def reset(self) -> None:
-        """Nothing is kept between moves."""
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing is kept between moves, and nothing is random."""
         self.last = None
 
 
@@ -238,8 +240,8 @@ class EngineAgent:
         assert self.last is not None
         return self.last.action
 
-    def reset(self) -> None:
-        """Forget the table."""
+    def reset(self, seed: int | None = None) -> None:
+        """Forget the table (nothing is random)."""
         self.table, self.last = None, None
 
 
@@ -338,8 +340,8 @@ class PerfectAgent:
         )
         return action
 
-    def reset(self) -> None:
-        """Empty the solver's table and the fallback engine's."""
+    def reset(self, seed: int | None = None) -> None:
+        """Empty the solver's table and the fallback engine's (nothing is random)."""
         self.solver.reset()
         self.fallback.reset()
         self.last = None
@@ -381,9 +383,12 @@ class MCTSAgent:
         watch.report(self.last)
         return self.last.action
 
-    def reset(self) -> None:
-        """Forget the tree."""
-        self.mcts.forget()
+    def reset(self, seed: int | None = None) -> None:
+        """Forget the tree; a seed restarts the search as a new one with that seed."""
+        if seed is None:
+            self.mcts.forget()
+        else:
+            self.mcts.restart(seed)
         self.last = None
 
 

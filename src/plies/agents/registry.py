@@ -31,8 +31,10 @@ class Agent(Protocol):
     """Chooses a move: ``agent(game, state) -> action``.
 
     ``last`` is the search behind the last move (None for agents that do not search);
-    ``reset()`` forgets what the agent kept between the moves of a game (tables, trees), before
-    it plays a new one.
+    ``reset(seed)`` readies the agent for a new game: it forgets what it kept between the
+    moves of a game (tables, trees) and, given a seed, draws its random choices afresh from it,
+    so that it plays as a new agent built with that seed would (a tournament's worker reuses
+    its agents this way, every game still a function of its seed).
     """
 
     name: str
@@ -40,7 +42,7 @@ class Agent(Protocol):
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any: ...
 
-    def reset(self) -> None: ...
+    def reset(self, seed: int | None = None) -> None: ...
 
 
 AskMove = Callable[[Game[Any, Any], Any], Any]

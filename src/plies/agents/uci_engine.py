@@ -303,8 +303,9 @@ class UCIAgent:
         self.last = None
         raise EngineFailure(self.name, reason)
 
-    def reset(self) -> None:
-        """The next move starts a new game (``ucinewgame``); the engine keeps running."""
+    def reset(self, seed: int | None = None) -> None:
+        """The next move starts a new game (``ucinewgame``); the engine keeps running (its
+        randomness, if any, is its own: the seed is not passed on)."""
         self._game, self.last = object(), None
 
     def close(self) -> None:

@@ -87,8 +87,8 @@ class PolicyAgent:
         actions = list(game.actions(state))
         return actions[int(np.argmax(self.scores(state, actions)))]
 
-    def reset(self) -> None:
-        """Nothing is kept between moves."""
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing is kept between moves, and nothing is random."""
 
 
 class AZAgent:
@@ -118,9 +118,11 @@ class AZAgent:
         self.tree: Tree | None = None
         self.last: SearchResult[Any] | None = None
 
-    def reset(self) -> None:
-        """Forget the tree."""
+    def reset(self, seed: int | None = None) -> None:
+        """Forget the tree; a seed restarts the random choices (root noise, sampling)."""
         self.tree = None
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
 
     def _tree_at(self, game: Game[Any, Any], state: Any) -> Tree:
         """The kept tree re-rooted at ``state`` if it is the root or one or two moves below."""

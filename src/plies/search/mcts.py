@@ -228,6 +228,15 @@ class MCTS(Generic[S, A]):
         """Drop the tree: the next search starts afresh."""
         self._root = None
 
+    def restart(self, seed: int | None) -> None:
+        """Drop the tree, the value scale learnt from playouts and the random state: the
+        searches go on as those of a new instance built with ``seed``."""
+        self.forget()
+        self.rng.seed(seed)
+        if not self._fixed_bounds:
+            self._seen_low, self._seen_high = math.inf, -math.inf
+            self._low, self._scale = 0.0, 1.0
+
     def search(
         self, state: S, *, iterations: int | None = None, seconds: float | None = None
     ) -> SearchResult[A]:
