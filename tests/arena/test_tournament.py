@@ -19,7 +19,15 @@ import pytest
 from plies.agents import AgentKind
 from plies.agents.registry import AGENTS
 from plies.arena.records import RecordError, Records
-from plies.arena.tournament import pairings, random_openings, read_openings, run, schedule
+from plies.arena.tournament import (
+    Worker,
+    pairings,
+    play,
+    random_openings,
+    read_openings,
+    run,
+    schedule,
+)
 from plies.errors import PliesError, SpecError
 from plies.games import make_game
 from tests.conftest import assert_one_line_error
@@ -72,6 +80,29 @@ def test_the_same_games_in_one_process_or_two(tmp_path: Path) -> None:
     assert _table(one) == _table(two) and len(_table(one)) == 12
 
 
+def test_a_worker_builds_each_agent_once_and_plays_the_same_games_as_new_agents(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[str] = []
+    for name in ("random", "mcts"):
+        kind = AGENTS[name]
+
+        def counted(game: Any, values: Any, context: Any, factory: Any = kind.factory) -> Any:
+            built.append(context.name)
+            return factory(game, values, context)
+
+        monkeypatch.setitem(AGENTS, name, AgentKind(name, kind.summary, kind.options, counted))
+    planned = _planned(games=6, specs=["random", "mcts:iterations=60,evaluator=eval"])
+    fresh = [play(task) for task in planned]  # new agents for every game
+    assert len(built) == 2 * len(planned)
+    built.clear()
+    worker = Worker()
+    reused = [worker.play(task) for task in planned]
+    assert sorted(built) == ["mcts:iterations=60,evaluator=eval", "random"]
+    assert [(g.moves, g.result) for g in reused] == [(g.moves, g.result) for g in fresh]
+    assert len({g.moves for g in reused}) > 2  # the seeds differ from game to game
+
+
 def test_a_stopped_tournament_resumes_without_losing_or_repeating_a_game(tmp_path: Path) -> None:
     whole, stopped = tmp_path / "whole.sqlite", tmp_path / "stopped.sqlite"
     list(run(Records(whole, "tictactoe"), _planned(), 1))
@@ -93,7 +124,7 @@ def test_a_failing_agent_forfeits_and_the_tournament_goes_on(
         def __call__(self, game: Any, state: Any) -> Any:
             raise PliesError("engine crashed")
 
-        def reset(self) -> None:
+        def reset(self, seed: int | None = None) -> None:
             pass
 
     kind = AgentKind("failing", "always fails", (), lambda g, v, c: Failing())

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from plies import __version__
+from plies.arena.ratings import Result
 from plies.errors import PliesError
 
 SCHEMA_VERSION = 1
@@ -181,3 +183,8 @@ def _record(row: Any) -> GameRecord:
         seed,
         version,
     )
+
+
+def results_of(games: Sequence[GameRecord]) -> list[Result]:
+    """The games as the ratings' results, the two games of a pair resampled together."""
+    return [Result(g.first, g.second, g.result, (*pairing_of(g), g.pair)) for g in games]

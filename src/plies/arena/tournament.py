@@ -6,7 +6,8 @@ The schedule is a function of the players, the format, the number of games, the 
 the seed alone, and every game is seeded from its schedule key, so a game is the same game
 whichever worker plays it and whenever: a rerun on the same file plays only the games not yet
 recorded (the games in flight when it stopped are played again), and its table equals that of
-a run never stopped. Agents are built for each game from their specs.
+a run never stopped. Each worker builds an agent once and resets it with each game's seed.
+Workers are processes of this machine, or actors of a Ray cluster (``ray_address``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import random
 import signal
+import socket
 import time
 from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from plies.agents import Agent, make_agent
 from plies.arena.records import GameRecord, Records, game_key
 from plies.capabilities import HasPositionNotation
 from plies.errors import PliesError, SpecError, UnsupportedGameError
@@ -170,14 +173,62 @@ def schedule(
     return planned
 
 
+class Worker:
+    """Plays scheduled games, building each game and each agent once and reusing them (a
+    solver's table, a network, an outside engine's process are not rebuilt per game). Before
+    every game each agent is reset with that game's seed (:meth:`~plies.agents.Agent.reset`),
+    so a game is the same game whichever worker plays it, and whether its agents are new."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, Game[Any, Any]] = {}
+        self._agents: dict[tuple[str, str, str], Agent] = {}
+
+    def play(self, task: Scheduled) -> GameRecord:
+        """Play one scheduled game to its end. An agent that fails (a crash, an illegal move,
+        an outside engine that hangs) loses the game, the reason recorded."""
+        game = self._games.get(task.game_spec)
+        if game is None:
+            game = self._games[task.game_spec] = make_game(task.game_spec)
+        first, second = game.players
+        specs = {first: task.first, second: task.second}
+        agents = {
+            first: self._agent(game, task, task.first, "first"),
+            second: self._agent(game, task, task.second, "second"),
+        }
+        return _play_out(game, task, specs, agents)
+
+    def _agent(self, game: Game[Any, Any], task: Scheduled, spec: str, role: str) -> Agent:
+        seed = agent_seed(task.seed, 0, role)
+        key = (task.game_spec, spec, role if task.first == task.second else "")
+        agent = self._agents.get(key)
+        if agent is None:
+            agent = self._agents[key] = make_agent(spec, game, seed=seed)
+        agent.reset(seed)
+        return agent
+
+    def close(self) -> None:
+        """Stop what the agents run (outside engines' processes)."""
+        for agent in self._agents.values():
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
+        self._agents.clear()
+
+
 def play(task: Scheduled) -> GameRecord:
-    """Play one scheduled game to its end. An agent that fails (a crash, an illegal move, an
-    outside engine that hangs) loses the game, the reason recorded."""
-    game = make_game(task.game_spec)
+    """Play one scheduled game with agents built for it (:meth:`Worker.play`)."""
+    worker = Worker()
+    try:
+        return worker.play(task)
+    finally:
+        worker.close()
+
+
+def _play_out(
+    game: Game[Any, Any], task: Scheduled, specs: dict[str, str], agents: dict[str, Agent]
+) -> GameRecord:
     state = opening_state(game, task.opening)
-    first, second = game.players
-    specs = {first: task.first, second: task.second}
-    agents = seat_agents(game, specs, seed=task.seed, roles={first: "first", second: "second"})
+    first = game.players[0]
     dice = random.Random(task.seed)  # both legs of a pair see the same dice
     moves: list[str] = []
     seconds: list[float] = []
@@ -235,42 +286,65 @@ def check_players(game_spec: str, specs: Sequence[str]) -> None:
         seat_agents(game, {first: spec, second: spec}, seed=agent_seed(0, 0, "check"))
 
 
-def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the driver, which stops them."""
+_WORKER: Worker | None = None
+"""The worker of a pool's process (:func:`_start_worker`)."""
+
+
+def _start_worker() -> None:
+    """A pool process: one :class:`Worker` for all its games; Ctrl-C is left to the driver,
+    which stops the workers."""
+    global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER = Worker()
+
+
+def _play_in_worker(task: Scheduled) -> GameRecord:
+    assert _WORKER is not None, "a pool process starts its worker first"
+    return _WORKER.play(task)
 
 
 def run(
-    records: Records, games: Sequence[Scheduled], concurrency: int = 1
+    records: Records,
+    games: Sequence[Scheduled],
+    concurrency: int | None = 1,
+    *,
+    ray_address: str | None = None,
 ) -> Generator[GameRecord, None, None]:
     """Play the ``games`` not yet in ``records``, ``concurrency`` at a time (1: in this
-    process), writing each to the record as it finishes and yielding it. A worker that dies
-    costs only its game in flight: the pool is rebuilt and the unfinished games resubmitted.
+    process; with ``ray_address``, as Ray actors of that cluster, one per CPU it has when
+    ``concurrency`` is None), writing each to the record as it finishes and yielding it. A
+    worker that dies costs only its game in flight: it is replaced and the game played again.
     Stopping the iteration (Ctrl-C) stops the workers; what was written stays."""
-    if concurrency < 1:
+    if concurrency is not None and concurrency < 1:
         raise SpecError(f"the concurrency must be at least 1, got {concurrency}")
     done = records.finished_keys()
     todo = [task for task in games if task.key not in done]
-    if concurrency == 1:
-        for task in todo:
-            record = play(task)
-            records.add(record)
-            yield record
-        return
-    yield from _run_pool(records, todo, concurrency)
+    if ray_address is not None:
+        yield from _run_ray(records, todo, ray_address, concurrency)
+    elif concurrency is None or concurrency > 1:
+        yield from _run_pool(records, todo, concurrency or 2)
+    else:
+        worker = Worker()
+        try:
+            for task in todo:
+                record = worker.play(task)
+                records.add(record)
+                yield record
+        finally:
+            worker.close()
 
 
 def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iterator[GameRecord]:
     context = multiprocessing.get_context("spawn")
     pending = list(reversed(todo))
     while pending:
-        pool = ProcessPoolExecutor(concurrency, mp_context=context, initializer=_quiet_worker)
+        pool = ProcessPoolExecutor(concurrency, mp_context=context, initializer=_start_worker)
         running: dict[Future[GameRecord], Scheduled] = {}
         try:
             while pending or running:
                 while pending and len(running) < 2 * concurrency:
                     task = pending.pop()
-                    running[pool.submit(play, task)] = task
+                    running[pool.submit(_play_in_worker, task)] = task
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
                     record = future.result()  # a dead worker raises here: keep its task
@@ -288,3 +362,76 @@ def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iter
             for process in list(getattr(pool, "_processes", {}).values()):
                 process.terminate()
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _run_ray(
+    records: Records, todo: list[Scheduled], address: str, concurrency: int | None
+) -> Iterator[GameRecord]:
+    """The games as tasks of :class:`Worker` actors on a Ray cluster (``local``: one started
+    on this machine for the run), two in flight per actor; only this driver writes to the
+    record. A dead actor is replaced and its unfinished games are played again."""
+    ray = _import_ray()
+    connected_here = not ray.is_initialized()
+    if connected_here:
+        _check_reachable(address)
+        try:
+            ray.init(address=None if address == "local" else address, logging_level="ERROR")
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            raise SpecError(f"cannot reach the Ray cluster at {address!r}: {error}") from None
+    remote_worker = ray.remote(num_cpus=1)(Worker)
+    count = concurrency or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    actors = [remote_worker.options(scheduling_strategy="SPREAD").remote() for _ in range(count)]
+    pending = list(reversed(todo))
+    running: dict[Any, tuple[Scheduled, Any]] = {}
+    try:
+        while pending or running:
+            for actor in actors:
+                in_flight = sum(1 for _, holder in running.values() if holder is actor)
+                for _ in range(min(2 - in_flight, len(pending))):
+                    task = pending.pop()
+                    running[actor.play.remote(task)] = (task, actor)
+            ready, _ = ray.wait(list(running), num_returns=1)
+            task, actor = running.pop(ready[0])
+            try:
+                record = ray.get(ready[0])
+            except ray.exceptions.RayActorError:  # the actor died: replace it, replay the game
+                pending.append(task)
+                if actor in actors:
+                    actors[actors.index(actor)] = remote_worker.options(
+                        scheduling_strategy="SPREAD"
+                    ).remote()
+                continue
+            records.add(record)
+            yield record
+    finally:
+        for actor in actors:
+            ray.kill(actor)
+        if connected_here:
+            ray.shutdown()
+
+
+REACH_SECONDS = 5.0
+"""How long a cluster's address may take to answer before the run gives up (Ray itself would
+wait for minutes)."""
+
+
+def _check_reachable(address: str) -> None:
+    """A :class:`SpecError` when ``address`` (``HOST:PORT``, ``ray://HOST:PORT``) is not
+    answering; ``auto`` and ``local`` are Ray's to find or start."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if address in ("auto", "local"):
+        return
+    if not host or not port.isdigit():
+        raise SpecError(f"--ray {address!r}: give HOST:PORT, auto or local")
+    try:
+        socket.create_connection((host, int(port)), timeout=REACH_SECONDS).close()
+    except OSError as error:
+        raise SpecError(f"cannot reach the Ray cluster at {address!r}: {error}") from None
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise SpecError("--ray needs Ray: pip install 'plies[distributed]'") from None
+    return ray

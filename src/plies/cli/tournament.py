@@ -3,7 +3,9 @@ a rerun on the same file resumes; ``plies tournament report FILE`` prints the st
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,12 +15,11 @@ from plies.cli.output import (
     Number,
     echo_json,
     exit_interrupted,
-    progress_bar,
     until_interrupted,
 )
 from plies.errors import PliesError
 from plies.games import make_game
-from plies.spec import GAMES, NumberRange, parse_spec
+from plies.spec import GAMES, NumberRange, spec_name
 
 CONCURRENCY = NumberRange(1, 256, integer=True)
 
@@ -79,7 +80,19 @@ def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
     help="K random moves before each pair (default: per game), or a file of openings, one a "
     "line (moves or a position in the game's notation).",
 )
-@click.option("--concurrency", type=Number(CONCURRENCY), help="Worker processes [default: cores].")
+@click.option(
+    "--concurrency",
+    type=Number(CONCURRENCY),
+    help="Games at once: worker processes [default: cores], or Ray actors [default: the "
+    "cluster's CPUs].",
+)
+@click.option(
+    "--ray",
+    "ray_address",
+    metavar="ADDRESS|auto|local",
+    help="Play on a Ray cluster (its address, auto: the one this machine belongs to, local: "
+    "one started here for the run); only this process writes to --db.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of openings and agents.")
 @click.option(
     "--sprt",
@@ -98,6 +111,7 @@ def run_command(
     games: int,
     openings: str | None,
     concurrency: int | None,
+    ray_address: str | None,
     seed: int,
     sprt: str | None,
     anchor: str | None,
@@ -125,7 +139,7 @@ def run_command(
     if pgn is not None:
         _check_pgn(game_spec, pgn)
     for spec in specs:
-        if parse_spec(spec).name == "human":
+        if spec_name(spec) == "human":
             raise PliesError("a tournament is played by programs: use 'plies play' yourself")
     pairings(specs, form)
     if games % 2:
@@ -140,10 +154,10 @@ def run_command(
         seed=seed,
     )
     records = Records(path, game_spec)
-    workers = concurrency or os.cpu_count() or 1
+    workers = concurrency if ray_address is not None else concurrency or os.cpu_count() or 1
     verdict = None
     with until_interrupted() as interruption:
-        verdict = _play(records, planned, workers, test, specs[0])
+        verdict = _play(records, planned, workers, ray_address, test, specs[0], anchor)
     report(records, as_json, anchor)
     if pgn is not None:
         _export(records, pgn, None, as_json)
@@ -159,23 +173,77 @@ def run_command(
         exit_interrupted(f"the finished games are kept in {path}: run the same command to resume")
 
 
-def _play(records: Any, planned: Any, workers: int, test: Any, first: str) -> Any:
-    """Play the games not yet recorded under a progress bar (the LLR in it with an SPRT,
-    which stops the games once decided); the SPRT's decision, or None."""
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+LIVE_SECONDS = 1.0
+"""The least time between two refits of the live standings."""
+LIVE_SAMPLES = 200
+"""Bootstrap samples of the live standings' intervals (the final report draws 1,000)."""
+
+
+class _LiveStandings:
+    """The standings so far as a Rich table, refitted in the driver's thread (the record's
+    connection is its own) at most every :data:`LIVE_SECONDS`."""
+
+    def __init__(self, records: Any, anchor: str | None) -> None:
+        self.records, self.anchor = records, anchor
+        self.table: Any = ""
+        self.fitted_at = -LIVE_SECONDS
+
+    def update(self, force: bool = False) -> None:
+        from rich.table import Table
+
+        from plies.arena.ratings import STANDINGS_HEADER, rating_intervals, standings_rows
+        from plies.arena.records import results_of
+
+        if not force and time.monotonic() - self.fitted_at < LIVE_SECONDS:
+            return
+        self.fitted_at = time.monotonic()
+        games = self.records.games()
+        try:
+            standings = rating_intervals(results_of(games), self.anchor, samples=LIVE_SAMPLES)
+        except PliesError as error:  # players not yet linked by games
+            self.table = f"{len(games)} games so far: {error}"
+            return
+        table = Table(title=f"standings after {len(games)} games", title_justify="left")
+        for column, name in enumerate(STANDINGS_HEADER):
+            table.add_column(name, justify="right" if column in (0, 2, 3, 4, 5) else "left")
+        for row in standings_rows(standings):
+            table.add_row(*row)
+        self.table = table
+
+    def __rich__(self) -> Any:
+        return self.table
+
+
+def _play(
+    records: Any,
+    planned: Any,
+    workers: int | None,
+    ray_address: str | None,
+    test: Any,
+    first: str,
+    anchor: str | None,
+) -> Any:
+    """Play the games not yet recorded under a progress bar and a live table of the standings
+    (on a terminal; the LLR in the bar with an SPRT, which stops the games once decided); the
+    SPRT's decision, or None."""
+    from rich.console import Console, Group
+    from rich.live import Live
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from plies.arena.tournament import run
 
     already = len(records.finished_keys() & {task.key for task in planned})
-    columns = (
-        TextColumn("games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.description}"),
+    progress = Progress(
+        TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}")
     )
-    with progress_bar(*columns) as bar:
-        task = bar.add_task("", total=len(planned), completed=already)
-        games_played = run(records, planned, workers)
+    bar = progress.add_task("", total=len(planned), completed=already)
+    live_standings = _LiveStandings(records, anchor)
+    console = Console(stderr=True)
+    shown = Live(Group(progress, live_standings), console=console, transient=True)
+    with shown if console.is_terminal else contextlib.nullcontext():
+        if already:
+            live_standings.update(force=True)
+        games_played = run(records, planned, workers, ray_address=ray_address)
         for record in games_played:
             description = f"last: {record.first} - {record.second}"
             if test is not None:
@@ -184,7 +252,9 @@ def _play(records: Any, planned: Any, workers: int, test: Any, first: str) -> An
                 if status.state != "continue":
                     games_played.close()
                     return status
-            bar.update(task, advance=1, description=description)
+            progress.update(bar, advance=1, description=description)
+            if console.is_terminal:
+                live_standings.update()
     return None
 
 
@@ -266,15 +336,14 @@ def sprt_counts(games: Sequence[Any], player: str) -> tuple[int, int, int, int, 
 def report(records: Any, as_json: bool, anchor: str | None = None) -> Any:
     """The standings: Elo with 95% intervals, games, points and score per player, best first
     (printed, and returned; None before any game)."""
-    from plies.arena.ratings import Result, format_standings, rating_intervals
-    from plies.arena.records import pairing_of
+    from plies.arena.ratings import format_standings, rating_intervals
+    from plies.arena.records import results_of
 
     games = records.games()
     if not games:
         click.echo(f"{records.game_spec}: no game finished yet")
         return None
-    results = [Result(g.first, g.second, g.result, (*pairing_of(g), g.pair)) for g in games]
-    standings = rating_intervals(results, anchor)
+    standings = rating_intervals(results_of(games), anchor)
     if as_json:
         echo_json(
             {
