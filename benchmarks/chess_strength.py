@@ -1,193 +1,89 @@
-"""Chess strength: ``plies uci`` against sunfish, and against Stockfish at limited strength.
+"""Chess strength: plies' engine against sunfish, and against Stockfish at limited strength, as
+an arena run.
 
-Both sides are separate UCI processes; python-chess's :mod:`chess.engine` is the arbiter. Every
-opening of ``benchmarks/data/chess_openings.txt`` (main lines a few moves deep) is played twice,
-colours swapped: game ``i`` starts from opening ``i // 2`` and plies has White when ``i`` is
-even. Each move is asked for with ``go movetime`` (``--time`` seconds, the same for both sides)
-and the position is sent with its whole move list, so both engines see repetitions.
+plies plays as the agent ``engine:time=T``, the same search ``plies uci`` runs (iterative
+deepening alpha-beta with a 16 MB table), in this process; its opponents are UCI engines played
+through the agent ``uci``: sunfish, ``uci:<path of sunfish-uci>,time=T``, and Stockfish at each
+level E of ``--stockfish-elo``, ``uci:<path of stockfish>,time=T,UCI_LimitStrength=true,
+UCI_Elo=E`` (``uci:/usr/games/stockfish,...`` with Debian's package). Both sides have the same
+``--time`` seconds T a move (a UCI engine is asked with ``go movetime``); a UCI engine is told
+the position alone (its FEN), so it does not see repetitions coming, where plies searches the
+game's state, history included.
 
-Adjudication, after every move: the rules, by ``board.outcome(claim_draw=True)`` (checkmate,
-stalemate, insufficient material, and the draws a player may claim: threefold repetition and
-the fifty-move rule); a game still going after ``--max-plies`` engine plies (default 200, the
-opening's not counted) is a draw. An engine that answers no move, an illegal move or dies loses
-the game (the progress line says so; it is restarted for the next game).
+Each opponent is its own pairing of a gauntlet with plies first (:mod:`plies.arena`): game pairs
+from the openings of ``--openings`` (``benchmarks/data/chess_openings.txt``: main lines a few
+moves deep), colours swapped, pair ``p`` on opening ``p`` (cycling), ``--games`` games against
+sunfish and ``--stockfish-games`` against each Stockfish level (even numbers; 0 skips). The
+games end by the rules alone, as the arena plays them: checkmate, stalemate, insufficient
+material, threefold repetition and the fifty-move rule (the draws are treated as claimed); the
+arena adjudicates nothing, so there is no move cap any more. An engine that crashes, runs past
+its time by a second, or answers an illegal move or none loses the game (the reason is
+recorded; it is restarted for the next). Games run in ``--concurrency`` worker processes (1, the
+default, keeps the timing fair: one game at a time on this machine) and each is written at once
+to the record ``--db FILE`` (by default a new file in a temporary folder, printed); a rerun with
+the same ``--db`` plays only the games not yet recorded.
 
-The score, its Elo difference and the 95% interval are :class:`plies.match.MatchResult`'s (a
-Wilson interval on the score). The mean seconds per move of each side are printed too, to show
-that both used the same time. Against Stockfish (``UCI_LimitStrength`` with ``UCI_Elo`` at each
-of ``--stockfish-elo``), plies' rating on that scale is the level plus the Elo difference. The
-Stockfish binary is looked up on PATH and in /usr/games; when missing and run as root the
-script installs Debian's package (``apt-get install -y stockfish``), else it prints a note and
-skips the calibration. Target (issue 7): plies scores at least 50% against sunfish at 0.5 s a
-move. One line per game; Ctrl-C prints the games finished so far and stops (exit status 130).
+One line per game; after each pairing, plies' wins, draws and losses, the arena's standings
+(maximum-likelihood Elo with a first-move advantage and 95% bootstrap intervals over game pairs,
+:func:`plies.arena.ratings.rating_intervals`, fitted on that pairing's games alone with the
+opponent as the anchor) and the mean seconds per move of each side, to show that both used the
+same time. Against sunfish the anchor is at 0, so plies' Elo is the difference; against
+Stockfish it is at the level E, so plies' Elo and interval are its rating on Stockfish's
+``UCI_Elo`` scale. The Stockfish binary is looked up on PATH and in /usr/games; when missing
+and run as root the script installs Debian's package (``apt-get install -y stockfish``), else it
+prints a note and skips the calibration; levels outside the binary's ``UCI_Elo`` range are
+clamped into it. Target (issue 7): plies scores at least 50% against sunfish at 0.5 s a move.
+Ctrl-C prints the standings of the pairing under way and stops (exit status 130), the record
+kept for a rerun.
 
 Sunfish comes from the benchmark environment, ``benchmarks/.venv-peers`` (see
-``benchmarks/peers/requirements.txt``; its ``sunfish-uci`` console script is the UCI engine).
+``benchmarks/peers/requirements.txt``): its ``sunfish-uci`` console script is the UCI engine,
+looked for there, next to this Python, then on PATH; when missing the script prints a note and
+skips that pairing.
 
 Usage (from the repository root)::
 
-    benchmarks/.venv-peers/bin/python benchmarks/chess_strength.py [--time 0.5] [--games 20]
-        [--max-plies 200] [--stockfish-elo 1350,1600] [--stockfish-games 4]
+    PYTHONPATH=src .venv/bin/python benchmarks/chess_strength.py [--time 0.5] [--games 20]
+        [--stockfish-elo 1350,1600] [--stockfish-games 4] [--openings FILE]
+        [--concurrency 1] [--db FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import shlex
 import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import chess
 import chess.engine
 
-from plies.match import GameOutcome, MatchResult, summarise
+from plies.arena.ratings import Standing, format_standings, rating_intervals
+from plies.arena.records import GameRecord, Records, results_of
+from plies.arena.tournament import check_players, opening_state, read_openings, run, schedule
+from plies.errors import PliesError
+from plies.games.chess import Chess
 
-OPENINGS = Path(__file__).parent / "data" / "chess_openings.txt"
-BIN = Path(sys.executable).parent
-PLIES = [str(BIN / "plies"), "uci"]
-SUNFISH = [str(BIN / "sunfish-uci")]
-
-
-@dataclass(frozen=True)
-class Opening:
-    name: str
-    moves: tuple[chess.Move, ...]
-
-
-def load_openings(path: Path) -> list[Opening]:
-    """The openings of ``path``: ``name: SAN moves`` a line; ``#`` lines are comments."""
-    openings = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        name, _, text = line.rpartition(":")
-        board = chess.Board()
-        try:
-            moves = tuple(board.push_san(san) for san in text.split())
-        except ValueError as error:
-            raise SystemExit(f"{path}:{number}: {error}") from None
-        if not name or not moves:
-            raise SystemExit(f"{path}:{number}: expected 'name: moves', got {line!r}")
-        openings.append(Opening(name.strip(), moves))
-    return openings
+HERE = Path(__file__).resolve().parent
+OPENINGS = HERE / "data" / "chess_openings.txt"
+SUNFISH_PLACES = (HERE / ".venv-peers" / "bin", Path(sys.executable).parent)
+GAME = "chess"
+TARGET_TIME = 0.5
+"""The time a move at which the target against sunfish is set."""
 
 
-@dataclass
-class Player:
-    """A UCI engine process, restarted when it dies, and the time it spent on its moves."""
-
-    name: str
-    command: list[str]
-    options: dict[str, str | int | bool] = field(default_factory=dict)
-    engine: chess.engine.SimpleEngine | None = None
-    seconds: float = 0.0
-    moves: int = 0
-
-    def start(self) -> chess.engine.SimpleEngine:
-        if self.engine is None:
-            # Its own process group: Ctrl-C reaches this script only, which then closes it.
-            self.engine = chess.engine.SimpleEngine.popen_uci(self.command, setpgrp=True)
-            self.engine.configure(self.options)
-        return self.engine
-
-    def play(self, board: chess.Board, limit: chess.engine.Limit, game: int) -> chess.Move | None:
-        """The engine's move, or None when it answers none, an invalid one or dies (the process
-        is then dropped). A new ``game`` number sends ``ucinewgame`` first."""
-        started = time.perf_counter()
-        try:
-            move = self.start().play(board, limit, game=game).move
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError):
-            self.close()
-            return None
-        self.seconds += time.perf_counter() - started
-        self.moves += 1
-        return move
-
-    def close(self) -> None:
-        if self.engine is not None:
-            try:
-                self.engine.quit()
-            except (chess.engine.EngineError, chess.engine.EngineTerminatedError):
-                self.engine.close()
-            self.engine = None
-
-
-def play_game(
-    white: Player, black: Player, opening: Opening, seconds: float, max_plies: int, game: int
-) -> tuple[str, str, int]:
-    """Result (``1-0``, ``0-1``, ``1/2-1/2``), how it ended and the engines' plies."""
-    board = chess.Board()
-    for move in opening.moves:
-        board.push(move)
-    limit = chess.engine.Limit(time=seconds)
-    plies = 0
-    while plies < max_plies:
-        outcome = board.outcome(claim_draw=True)
-        if outcome is not None:
-            return outcome.result(), outcome.termination.name.lower(), plies
-        mover = white if board.turn == chess.WHITE else black
-        move = mover.play(board, limit, game)
-        if move is None or move not in board.legal_moves:
-            what = "no valid move" if move is None else f"illegal move {move.uci()}"
-            return ("0-1" if board.turn == chess.WHITE else "1-0"), f"{mover.name}: {what}", plies
-        board.push(move)
-        plies += 1
-    outcome = board.outcome(claim_draw=True)
-    if outcome is not None:
-        return outcome.result(), outcome.termination.name.lower(), plies
-    return "1/2-1/2", f"move cap ({max_plies} plies)", plies
-
-
-def run_match(
-    plies_player: Player,
-    opponent: Player,
-    openings: list[Opening],
-    games: int,
-    seconds: float,
-    max_plies: int,
-) -> Iterator[GameOutcome]:
-    """Games in colour-swapped pairs on each opening in turn (cycling), one line each."""
-    outcomes: list[GameOutcome] = []
-    for index in range(games):
-        opening = openings[(index // 2) % len(openings)]
-        plies_white = index % 2 == 0
-        white, black = (plies_player, opponent) if plies_white else (opponent, plies_player)
-        started = time.perf_counter()
-        result, ending, plies = play_game(white, black, opening, seconds, max_plies, index)
-        points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-        outcome = GameOutcome(
-            index=index,
-            opening=index // 2,
-            a_player="White" if plies_white else "Black",
-            result=points if plies_white else 1 - points,
-            moves=plies,
-            seconds=time.perf_counter() - started,
-        )
-        outcomes.append(outcome)
-        so_far = summarise(outcomes)
-        print(
-            f"game {index + 1:3}/{games}  {white.name} - {black.name} {result:7}"
-            f" {ending:24} {plies:3} plies {outcome.seconds:5.0f} s  {opening.name:32}"
-            f" plies +{so_far.wins} ={so_far.draws} -{so_far.losses}",
-            flush=True,
-        )
-        yield outcome
-
-
-def print_summary(label: str, result: MatchResult, players: list[Player]) -> None:
-    print(
-        f"{label}: {result.games} games, plies +{result.wins} ={result.draws} -{result.losses},"
-        f" score {result.score:.3f}, Elo {result.elo:+.0f}"
-        f" (95%: {result.elo_low:+.0f} .. {result.elo_high:+.0f})"
-    )
-    for player in players:
-        if player.moves:
-            print(f"  {player.name}: {player.seconds / player.moves:.3f} s a move on average")
+def find_sunfish() -> str | None:
+    """The path of ``sunfish-uci``: in the benchmark environment, next to this Python, on PATH."""
+    for folder in SUNFISH_PLACES:
+        candidate = folder / "sunfish-uci"
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return shutil.which("sunfish-uci")
 
 
 def find_stockfish() -> str | None:
@@ -219,77 +115,187 @@ def stockfish_levels(binary: str, wanted: list[int]) -> list[int]:
     return levels
 
 
-def main() -> None:
+def opening_names(path: Path) -> dict[str, str]:
+    """The name of each opening of the file (its ``# name`` comment)."""
+    names = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        text, _, name = line.partition("#")
+        if text.strip():
+            names[text.strip()] = name.strip()
+    return names
+
+
+@dataclass
+class Pairing:
+    """plies against one opponent: its games so far and each side's seconds a move."""
+
+    label: str
+    plies: str
+    opponent: str
+    games: int
+    level: int | None = None
+    played: list[GameRecord] = field(default_factory=list)
+    seconds: dict[str, list[float]] = field(default_factory=dict)
+
+    def names(self) -> dict[str, str]:
+        return {self.plies: "plies", self.opponent: self.label}
+
+    def add(self, game: Chess, record: GameRecord) -> tuple[str, int]:
+        """Take a finished game in; how it ended and its plies (the opening's not counted)."""
+        state = opening_state(game, record.opening)
+        for text, seconds in zip(record.moves, record.seconds, strict=True):
+            mover = record.first if game.to_move(state) == game.players[0] else record.second
+            self.seconds.setdefault(mover, []).append(seconds)
+            state = game.result(state, game.parse_action(state, text))
+        self.played.append(record)
+        ending = game.termination(state) if game.is_terminal(state) else record.reason
+        return ending or record.reason, len(record.moves)
+
+    def wdl(self) -> tuple[int, int, int]:
+        scores = [g.result if g.first == self.plies else 1 - g.result for g in self.played]
+        return scores.count(1.0), scores.count(0.5), scores.count(0.0)
+
+    def summary(self, heading: str) -> None:
+        """plies' results, the standings and each side's seconds a move."""
+        wins, draws, losses = self.wdl()
+        played = len(self.played)
+        if not played:
+            print(f"{heading}: no game finished")
+            return
+        score = (wins + draws / 2) / played
+        print(
+            f"{heading}: {played} games, plies +{wins} ={draws} -{losses}, score {score:.3f}",
+            flush=True,
+        )
+        anchor_elo = 0.0 if self.level is None else float(self.level)
+        standings = rating_intervals(results_of(self.played), self.opponent, anchor_elo)
+        print(format_standings(standings))
+        for spec in (self.plies, self.opponent):
+            times = self.seconds.get(spec, [])
+            if times:
+                print(f"  {self.names()[spec]}: {sum(times) / len(times):.3f} s a move on average")
+        mine: Standing = next(s for s in standings.players if s.name == self.plies)
+        if self.level is not None:
+            print(
+                f"  plies on Stockfish's UCI_Elo scale: {mine.elo:.0f}"
+                f" (95%: {mine.low:.0f} .. {mine.high:.0f})"
+            )
+        else:
+            met = "met" if score >= 0.5 else "not met"
+            print(f"  target (at {TARGET_TIME} s a move): plies scores at least 50%: {met}")
+        sys.stdout.flush()
+
+
+def play(
+    game: Chess,
+    records: Records,
+    pairing: Pairing,
+    openings: list[str],
+    names: dict[str, str],
+    concurrency: int,
+) -> None:
+    """Play (or finish) a pairing, one line per game."""
+    specs = [pairing.plies, pairing.opponent]
+    planned = schedule(GAME, specs, form="gauntlet", games=pairing.games, openings=openings)
+    keys = {task.key for task in planned}
+    for record in records.games():
+        if record.key in keys:
+            pairing.add(game, record)
+    labels = pairing.names()
+    with contextlib.closing(run(records, planned, concurrency)) as games:
+        for record in games:
+            ending, plies = pairing.add(game, record)
+            wins, draws, losses = pairing.wdl()
+            result = {1.0: "1-0", 0.0: "0-1"}.get(record.result, "1/2-1/2")
+            white, black = labels[record.first], labels[record.second]
+            print(
+                f"game {len(pairing.played):3}/{pairing.games}  {white} - {black} {result:7}"
+                f" {ending:24} {plies:3} plies {sum(record.seconds):5.0f} s"
+                f"  {names.get(record.opening, record.opening):32}"
+                f" plies +{wins} ={draws} -{losses}",
+                flush=True,
+            )
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--time", type=float, default=0.5, help="seconds a move, both sides")
-    parser.add_argument("--games", type=int, default=20, help="games against sunfish")
-    parser.add_argument("--max-plies", type=int, default=200, help="draw after this many")
-    parser.add_argument("--openings", type=Path, default=OPENINGS)
+    parser.add_argument("--games", type=int, default=20, help="games against sunfish; 0 skips")
+    parser.add_argument("--openings", type=Path, default=OPENINGS, help="one a line")
     parser.add_argument("--stockfish-elo", default="1350,1600", help="levels, comma-separated")
     parser.add_argument("--stockfish-games", type=int, default=4, help="per level; 0 skips")
+    parser.add_argument(
+        "--concurrency", type=int, default=1, help="games at a time, in worker processes (1)"
+    )
+    parser.add_argument("--db", type=Path, help="the record (default: a new temporary file)")
     args = parser.parse_args()
-    if args.time <= 0 or args.games < 0 or args.max_plies <= 0 or args.stockfish_games < 0:
-        parser.error("--time and --max-plies must be positive, game counts not negative")
+    if args.time <= 0 or args.games < 0 or args.stockfish_games < 0 or args.concurrency < 1:
+        parser.error("--time and --concurrency must be positive, game counts not negative")
+    if args.games % 2 or args.stockfish_games % 2:
+        parser.error("--games and --stockfish-games must be even (pairs, colours swapped)")
     try:
         wanted = [int(level) for level in args.stockfish_elo.split(",") if level.strip()]
     except ValueError:
         parser.error(
             f"--stockfish-elo: expected comma-separated integers, got {args.stockfish_elo}"
         )
-    openings = load_openings(args.openings)
-    for command in (PLIES, SUNFISH):
-        if not Path(command[0]).exists():
-            raise SystemExit(f"{command[0]} not found: run with benchmarks/.venv-peers/bin/python")
-    print(
-        f"{len(openings)} openings, {args.time} s a move, draw after {args.max_plies} plies",
-        flush=True,
-    )
-
-    plies_player = Player("plies", PLIES)
-    opponents = [(Player("sunfish", SUNFISH), args.games, "plies vs sunfish", None)]
+    game = Chess()
+    try:
+        openings = read_openings(game, args.openings)
+    except PliesError as error:
+        raise SystemExit(str(error)) from None
+    plies = f"engine:time={args.time:g}"
+    pairings = []
+    if args.games:
+        sunfish = find_sunfish()
+        if sunfish is None:
+            print("note: no sunfish-uci (see benchmarks/peers/requirements.txt): sunfish skipped")
+        else:
+            spec = f"uci:{shlex.quote(sunfish)},time={args.time:g}"
+            pairings.append(Pairing("sunfish", plies, spec, args.games))
     if args.stockfish_games and wanted:
         binary = find_stockfish()
         if binary is None:
             print("note: no Stockfish binary and none could be installed: calibration skipped")
         else:
             for level in stockfish_levels(binary, wanted):
-                options: dict[str, str | int | bool] = {
-                    "UCI_LimitStrength": True,
-                    "UCI_Elo": level,
-                    "Threads": 1,
-                    "Hash": 16,
-                }
-                opponent = Player(f"stockfish{level}", [binary], options)
-                label = f"plies vs Stockfish UCI_Elo {level}"
-                opponents.append((opponent, args.stockfish_games, label, level))
-
-    outcomes: list[GameOutcome] = []
-    current = opponents[0]
-    try:
-        for current in opponents:
-            opponent, games, label, level = current
-            print(f"\n{label}", flush=True)
-            plies_player.seconds, plies_player.moves, outcomes = 0.0, 0, []
-            for outcome in run_match(
-                plies_player, opponent, openings, games, args.time, args.max_plies
-            ):
-                outcomes.append(outcome)
-            result = summarise(outcomes)
-            print_summary(label, result, [plies_player, opponent])
-            if level is not None and result.games:
-                print(
-                    f"  plies on Stockfish's UCI_Elo scale: {level + result.elo:.0f}"
-                    f" (95%: {level + result.elo_low:.0f} .. {level + result.elo_high:.0f})"
+                spec = (
+                    f"uci:{shlex.quote(binary)},time={args.time:g},"
+                    f"UCI_LimitStrength=true,UCI_Elo={level}"
                 )
-            opponent.close()
+                pairings.append(
+                    Pairing(f"stockfish{level}", plies, spec, args.stockfish_games, level)
+                )
+    if not pairings:
+        print("nothing to play")
+        return 1
+    try:
+        check_players(GAME, [plies, *(p.opponent for p in pairings)])
+    except PliesError as error:
+        raise SystemExit(str(error)) from None
+    path = args.db or Path(tempfile.mkdtemp(prefix="plies-chess-strength-")) / "chess.sqlite"
+    print(
+        f"{len(openings)} openings, {args.time:g} s a move; records in {path}"
+        f" (rerun with --db {path} to resume)",
+        flush=True,
+    )
+    names = opening_names(args.openings)
+    records = Records(path, GAME)
+    current = pairings[0]
+    try:
+        for current in pairings:
+            heading = f"plies vs {current.label}"
+            print(f"\n{heading}: {current.opponent}", flush=True)
+            play(game, records, current, openings, names, args.concurrency)
+            current.summary(heading)
     except KeyboardInterrupt:
-        opponent, _, label, _ = current
-        print_summary(f"\ninterrupted: {label}", summarise(outcomes), [plies_player, opponent])
-        for player in [plies_player] + [entry[0] for entry in opponents]:
-            player.close()
-        sys.exit(130)
-    plies_player.close()
+        current.summary(f"\ninterrupted: plies vs {current.label}")
+        print(f"the finished games are kept in {path}: rerun with --db {path} to resume")
+        return 130
+    finally:
+        records.close()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
