@@ -15,14 +15,11 @@ import chess.engine
 import pytest
 
 from plies import __version__
+from plies.clock import CLOCK_SHARE, INCREMENT_SHARE, MIN_MOVE_SECONDS, MOVES_TO_GO
 from plies.games.chess import Chess
 from plies.search import SearchResult, SearchStats
 from plies.search.result import MATE
 from plies.uci import (
-    CLOCK_SHARE,
-    INCREMENT_SHARE,
-    MIN_MOVE_SECONDS,
-    MOVES_TO_GO,
     Go,
     UciEngine,
     centipawns,

@@ -60,6 +60,7 @@ from typing import TextIO
 import chess
 
 from plies import __version__
+from plies.clock import MIN_MOVE_SECONDS, move_budget
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, PliesError, SpecError
 from plies.games.chess import FIFTY_MOVES, UCI_MOVE, Chess, ChessState, centipawns
 from plies.search import SearchResult
@@ -73,15 +74,6 @@ HASH_MB = (16, 1, 1024)
 MOVE_OVERHEAD_MS = (30, 0, 5000)
 """The Move Overhead option in ms: default, minimum, maximum. Time lost per move to the GUI,
 the pipe and the operating system, kept back from every move's budget."""
-
-MOVES_TO_GO = 30
-"""Moves assumed left to the next time control when ``go`` gives no ``movestogo``."""
-INCREMENT_SHARE = 0.75
-"""The part of the increment spent on the current move."""
-CLOCK_SHARE = 0.5
-"""No move takes more than this part of the remaining clock."""
-MIN_MOVE_SECONDS = 0.01
-"""The shortest search the time manager asks for."""
 
 
 @dataclass(frozen=True)
@@ -179,9 +171,9 @@ def parse_go(tokens: Sequence[str]) -> tuple[Go, list[str], list[str]]:
 def move_seconds(go: Go, white: bool, overhead_ms: int) -> float | None:
     """The time the move may take, or None when ``go`` gives no clock.
 
-    ``movetime`` less the overhead; else a share of the mover's clock: remaining time over the
-    moves to go (``movestogo``, else :data:`MOVES_TO_GO`) plus 3/4 of the increment, at most
-    half the remaining time, less the overhead; never under :data:`MIN_MOVE_SECONDS`.
+    ``movetime`` less the overhead; else a share of the mover's clock
+    (:func:`plies.clock.move_budget`, with ``movestogo``) less the overhead; never under
+    :data:`~plies.clock.MIN_MOVE_SECONDS`.
 
     >>> move_seconds(Go(wtime=60000, btime=60000, winc=1000), True, 30)
     2.72
@@ -193,9 +185,7 @@ def move_seconds(go: Go, white: bool, overhead_ms: int) -> float | None:
     if go.movetime is not None:
         budget_ms = float(go.movetime)
     elif clock is not None:
-        remaining = max(clock, 0)
-        budget_ms = remaining / (go.movestogo or MOVES_TO_GO) + INCREMENT_SHARE * increment
-        budget_ms = min(budget_ms, CLOCK_SHARE * remaining)
+        budget_ms = move_budget(clock, increment, go.movestogo)
     else:
         return None
     return max(MIN_MOVE_SECONDS, round((budget_ms - overhead_ms) / 1000, 6))

@@ -335,3 +335,23 @@ def test_the_command_may_come_first_without_a_key() -> None:
     assert spec.options.text("cmd") == "/usr/games/stockfish"
     with pytest.raises(SpecError, match="malformed option"):
         parse_spec("engine:fast", None)
+
+
+@pytest.mark.skipif(
+    STOCKFISH is None, reason="Stockfish is not installed (apt-get install stockfish)"
+)
+def test_stockfish_keeps_to_a_tournament_clock(tmp_path: Path) -> None:
+    """Under --time-control the agent sends the clock (wtime, winc...) instead of movetime,
+    and Stockfish budgets its moves from it: it never loses on time."""
+    from plies.arena.records import Records
+    from plies.arena.tournament import run, schedule
+    from plies.clock import parse_time_control
+
+    control = parse_time_control("1.5+0.02")
+    specs = ["uci:stockfish,time=30", "engine:depth=1"]  # the clock, not time=30, rules
+    planned = schedule("chess", specs, games=2, openings=["e4 e5"], time_control=control)
+    games = list(run(Records(tmp_path / "t.sqlite", "chess", str(control)), planned, 1))
+    for game in games:
+        assert "on time" not in game.reason and "forfeits" not in game.reason, game.reason
+        own = game.seconds[0::2] if game.first == specs[0] else game.seconds[1::2]
+        assert sum(own) <= control.base + control.increment * len(own)

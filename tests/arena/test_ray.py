@@ -55,9 +55,7 @@ def _actor_processes() -> list[int]:
     return found
 
 
-def test_the_cluster_plays_the_same_games_as_the_process_pool(
-    cluster: Any, tmp_path: Path
-) -> None:
+def test_the_cluster_plays_the_same_games_as_the_process_pool(cluster: Any, tmp_path: Path) -> None:
     pool, on_ray = tmp_path / "pool.sqlite", tmp_path / "ray.sqlite"
     list(run(Records(pool, "connect4"), _planned(), 2))
     played = list(run(Records(on_ray, "connect4"), _planned(), 2, ray_address=cluster.address))

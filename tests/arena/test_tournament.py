@@ -28,6 +28,7 @@ from plies.arena.tournament import (
     run,
     schedule,
 )
+from plies.clock import parse_time_control
 from plies.errors import PliesError, SpecError
 from plies.games import make_game
 from tests.conftest import assert_one_line_error
@@ -220,6 +221,12 @@ def test_bad_input_is_one_line_and_never_damages_a_file(
         run_cli("tournament", "tictactoe", "random", "alphabeta", "--db", str(db)),
         "holds a tournament of connect4",
     )
+    assert_one_line_error(
+        run_cli(
+            "tournament", "connect4", "random", "alphabeta", "--db", str(db), "--time-control", "5"
+        ),
+        "holds games at time control none, not 5",
+    )
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(other) as foreign:
         foreign.execute("CREATE TABLE notes (text TEXT)")
@@ -255,6 +262,10 @@ def test_bad_input_is_one_line_and_never_damages_a_file(
         (["--concurrency", "0"], "concurrency"),
         (["--games", "3"], "even"),
         (["--format", "swiss"], "swiss"),
+        (["--time-control", "nan"], "time control 'nan'"),
+        (["--time-control", "10+20"], "increment"),
+        (["--time-control", "fast"], "BASE[+INCREMENT]"),
+        (["--ray", "nowhere"], "HOST:PORT"),
     ]:
         assert_one_line_error(
             run_cli(
@@ -278,15 +289,43 @@ def test_bad_input_is_one_line_and_never_damages_a_file(
     )
     with pytest.raises(RecordError):
         Records(tmp_path, "connect4")
-    assert read_openings(
-        make_game("connect4"), openings.with_name("ok.txt") if False else _ok(tmp_path)
-    ) == ["4 4", "3"]
+    assert read_openings(make_game("connect4"), _ok(tmp_path)) == ["4 4", "3"]
 
 
 def _ok(tmp_path: Path) -> Path:
     path = tmp_path / "ok.txt"
     path.write_text("4 4\n\n3  # centre-left\n")
     return path
+
+
+def test_a_clock_that_runs_out_loses_and_clocked_agents_keep_to_theirs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Slow:
+        """Takes a tenth of a second a move and knows nothing of clocks."""
+
+        name, last = "slow", None
+
+        def __call__(self, game: Any, state: Any) -> Any:
+            time.sleep(0.1)
+            return next(iter(game.actions(state)))
+
+        def reset(self, seed: int | None = None) -> None:
+            pass
+
+    monkeypatch.setitem(AGENTS, "slow", AgentKind("slow", "slow", (), lambda g, v, c: Slow()))
+    control = parse_time_control("0.25+0.01")
+    planned = schedule(
+        "connect4", ["slow", "engine:time=5"], games=2, openings=[""], time_control=control
+    )
+    games = list(run(Records(tmp_path / "t.sqlite", "connect4", str(control)), planned, 1))
+    for game in games:
+        slow_first = game.first == "slow"
+        assert game.result == (0.0 if slow_first else 1.0)
+        assert game.reason.startswith("slow (") and "loses on time (0.25+0.01 s)" in game.reason
+        assert len(game.moves) == (4 if slow_first else 5)  # the third move overran the clock
+        engine_moves = game.seconds[1::2] if slow_first else game.seconds[0::2]
+        assert sum(engine_moves) <= 0.25 + 0.01 * len(engine_moves)  # and never near 5 s
 
 
 def test_the_report_rates_every_player_with_an_interval(

@@ -50,6 +50,7 @@ from plies.agents.registry import (
     register,
 )
 from plies.capabilities import HasEvaluation, HasValueBounds, require
+from plies.clock import MIN_MOVE_SECONDS, move_budget
 from plies.errors import BudgetExhaustedError, SpecError, UnsupportedGameError
 from plies.game import (
     Game,
@@ -224,6 +225,12 @@ class EngineAgent:
     name: str = "engine"
     last: SearchResult[Any] | None = field(default=None, repr=False)
     table: TranspositionTable | None = field(default=None, repr=False)
+    move_seconds: float | None = field(default=None, repr=False)
+    """The next move's time from a clock (:meth:`set_clock`), instead of the spec's."""
+
+    def set_clock(self, remaining: float, increment: float) -> None:
+        """Budget the next move from this clock (:func:`plies.clock.move_budget`)."""
+        self.move_seconds = max(MIN_MOVE_SECONDS, move_budget(remaining, increment))
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         return self.think(game, state, Watch())
@@ -234,6 +241,8 @@ class EngineAgent:
         if self.table is None and self.options.tt_mb > 0:
             self.table = TranspositionTable(self.options.tt_mb)
         limits = replace(self.limits, stop=watch.stop)
+        if self.move_seconds is not None:
+            limits = replace(limits, seconds=self.move_seconds)
         for result in iterate(game, state, limits, self.options, self.table):
             self.last = result
             watch.report(result)
@@ -241,8 +250,8 @@ class EngineAgent:
         return self.last.action
 
     def reset(self, seed: int | None = None) -> None:
-        """Forget the table (nothing is random)."""
-        self.table, self.last = None, None
+        """Forget the table and the clock (nothing is random)."""
+        self.table, self.last, self.move_seconds = None, None, None
 
 
 SOLVER_SHARE = 0.8
@@ -361,6 +370,13 @@ class MCTSAgent:
     seconds: float | None
     name: str = "mcts"
     last: SearchResult[Any] | None = field(default=None, repr=False)
+    move_seconds: float | None = field(default=None, repr=False)
+    """The next move's time from a clock (:meth:`set_clock`), instead of the spec's."""
+
+    def set_clock(self, remaining: float, increment: float) -> None:
+        """Budget the next move from this clock (:func:`plies.clock.move_budget`); an
+        iteration limit still applies."""
+        self.move_seconds = max(MIN_MOVE_SECONDS, move_budget(remaining, increment))
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         return self.think(game, state, Watch())
@@ -369,8 +385,9 @@ class MCTSAgent:
         """The move, the search reported every :data:`WATCH_EVERY` iterations and stopped
         between them once ``watch.stop`` is set; the last result carries the tree's first
         levels (:meth:`~plies.search.mcts.MCTS.visit_tree`)."""
+        seconds = self.seconds if self.move_seconds is None else self.move_seconds
         searches = self.mcts.iterate(
-            state, iterations=self.iterations, seconds=self.seconds, every=WATCH_EVERY
+            state, iterations=self.iterations, seconds=seconds, every=WATCH_EVERY
         )
         for result in searches:
             self.last = result
@@ -389,7 +406,7 @@ class MCTSAgent:
             self.mcts.forget()
         else:
             self.mcts.restart(seed)
-        self.last = None
+        self.last, self.move_seconds = None, None
 
 
 # Factories ------------------------------------------------------------------------------------

@@ -261,17 +261,35 @@ class UCIAgent:
     last: SearchResult[Any] | None = field(default=None, repr=False)
     _process: _Process | None = field(default=None, init=False, repr=False)
     _game: object = field(default_factory=object, init=False, repr=False)
+    clock: tuple[float, float] | None = field(default=None, init=False, repr=False)
+    """The remaining time and increment :meth:`set_clock` gave for the next move."""
+
+    def set_clock(self, remaining: float, increment: float) -> None:
+        """The next move is played to this clock (``wtime``/``btime``, ``winc``/``binc``: the
+        engine budgets it) instead of the spec's time a move."""
+        self.clock = (remaining, increment)
 
     def __call__(self, game: Game[Any, Any], state: Any) -> chess.Move:
         chess_game = _chess(game)
         process = self._engine()
-        seconds = (self.limit.time or 0.0) + self.timeout
+        limit, seconds = self.limit, (self.limit.time or 0.0) + self.timeout
+        if self.clock is not None:
+            remaining, increment = self.clock
+            limit = chess.engine.Limit(
+                white_clock=remaining,
+                black_clock=remaining,
+                white_inc=increment,
+                black_inc=increment,
+                depth=self.limit.depth,
+                nodes=self.limit.nodes,
+            )
+            seconds = remaining + self.timeout
         began = time.perf_counter()
         try:
             played = HOST.run(
                 asyncio.wait_for(
                     process.protocol.play(
-                        state.board, self.limit, game=self._game, info=chess.engine.INFO_ALL
+                        state.board, limit, game=self._game, info=chess.engine.INFO_ALL
                     ),
                     seconds,
                 )
@@ -306,7 +324,7 @@ class UCIAgent:
     def reset(self, seed: int | None = None) -> None:
         """The next move starts a new game (``ucinewgame``); the engine keeps running (its
         randomness, if any, is its own: the seed is not passed on)."""
-        self._game, self.last = object(), None
+        self._game, self.last, self.clock = object(), None, None
 
     def close(self) -> None:
         """Quit the engine (the next move starts it again)."""

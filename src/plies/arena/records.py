@@ -75,9 +75,10 @@ def game_key(first: str, second: str, pair: int, leg: int) -> str:
 
 
 class Records:
-    """A tournament file, opened (created if new) for one game spec."""
+    """A tournament file, opened (created if new) for one game spec and time control (""
+    for none; None: any, to read a file)."""
 
-    def __init__(self, path: str | Path, game_spec: str) -> None:
+    def __init__(self, path: str | Path, game_spec: str, time_control: str | None = "") -> None:
         self.path = Path(path)
         if self.path.is_dir():
             raise RecordError(f"{str(self.path)!r} is a directory, not a tournament file")
@@ -95,6 +96,13 @@ class Records:
             raise RecordError(
                 f"{str(self.path)!r} holds a tournament of {stored['game']}, not {game_spec}"
             )
+        held = stored.get("time_control", "") if stored else time_control
+        if time_control is not None and held != time_control:
+            self.db.close()
+            raise RecordError(
+                f"{str(self.path)!r} holds games at time control {held or 'none'}, not "
+                f"{time_control or 'none'}: use another file"
+            )
         if stored.get("schema") not in (None, str(SCHEMA_VERSION)):
             self.db.close()
             raise RecordError(f"{str(self.path)!r} has tournament schema {stored['schema']}")
@@ -104,9 +112,14 @@ class Records:
                 self.db.executescript(SCHEMA)
                 self.db.executemany(
                     "INSERT INTO meta VALUES (?, ?)",
-                    [("game", game_spec), ("schema", str(SCHEMA_VERSION))],
+                    [
+                        ("game", game_spec),
+                        ("schema", str(SCHEMA_VERSION)),
+                        ("time_control", time_control or ""),
+                    ],
                 )
         self.game_spec = game_spec
+        self.time_control = held or ""
 
     def _meta(self) -> dict[str, str]:
         """The file's meta table; empty for a new file; an error for a foreign database."""

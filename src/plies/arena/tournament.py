@@ -27,6 +27,7 @@ from typing import Any
 from plies.agents import Agent, make_agent
 from plies.arena.records import GameRecord, Records, game_key
 from plies.capabilities import HasPositionNotation
+from plies.clock import Clocked, TimeControl
 from plies.errors import PliesError, SpecError, UnsupportedGameError
 from plies.game import CHANCE, Game, random_move, sample_outcome
 from plies.games import make_game
@@ -48,6 +49,7 @@ class Scheduled:
     leg: int
     opening: str
     seed: int
+    time_control: TimeControl | None = None
 
 
 def pairings(specs: Sequence[str], form: str) -> list[tuple[str, str]]:
@@ -152,10 +154,12 @@ def schedule(
     games: int = 2,
     openings: Sequence[str],
     seed: int = 0,
+    time_control: TimeControl | None = None,
 ) -> list[Scheduled]:
     """Every game of the tournament, pair by pair: in leg 0 the pairing's first player moves
     first, in leg 1 the other, from the same opening (pair ``p`` of every pairing uses opening
-    ``p``, cycling through them). ``games`` per pairing must be even."""
+    ``p``, cycling through them), each player on ``time_control``'s clock if given. ``games``
+    per pairing must be even."""
     if games < 2 or games % 2:
         raise SpecError(f"games per pairing must be an even number (game pairs), got {games}")
     planned = []
@@ -168,7 +172,17 @@ def schedule(
                     63
                 )
                 planned.append(
-                    Scheduled(game_spec, key, first, second, pair, leg, opening, seed_of_game)
+                    Scheduled(
+                        game_spec,
+                        key,
+                        first,
+                        second,
+                        pair,
+                        leg,
+                        opening,
+                        seed_of_game,
+                        time_control,
+                    )
                 )
     return planned
 
@@ -227,8 +241,13 @@ def play(task: Scheduled) -> GameRecord:
 def _play_out(
     game: Game[Any, Any], task: Scheduled, specs: dict[str, str], agents: dict[str, Agent]
 ) -> GameRecord:
+    """The game from its opening to the end. Under a time control each player's clock loses
+    the time of each of their moves and gains the increment after it; an agent that keeps a
+    clock (:class:`~plies.clock.Clocked`) is told it before each move; a clock that runs out
+    loses the game (the move that overran it is not played)."""
     state = opening_state(game, task.opening)
-    first = game.players[0]
+    control = task.time_control
+    clocks = {player: control.base for player in game.players} if control else {}
     dice = random.Random(task.seed)  # both legs of a pair see the same dice
     moves: list[str] = []
     seconds: list[float] = []
@@ -238,15 +257,22 @@ def _play_out(
         if player == CHANCE:
             action = sample_outcome(game, state, dice)
         else:
+            agent = agents[player]
+            if control is not None and isinstance(agent, Clocked):
+                agent.set_clock(clocks[player], control.increment)
             try:
-                action = agents[player](game, state)
+                action = agent(game, state)
                 if action not in game.actions(state):
                     raise PliesError(f"illegal move {action!r}")
             except PliesError as error:
-                loser = specs[player]
-                result = 0.0 if player == first else 1.0
-                reason = f"{loser} ({player}) forfeits: {error}"
-                return _record(task, moves, seconds, result, reason)
+                why = f"forfeits: {error}"
+                return _loss(game, task, specs[player], player, moves, seconds, why)
+            if control is not None:
+                clocks[player] -= time.perf_counter() - began
+                if clocks[player] < 0:
+                    why = f"loses on time ({control} s)"
+                    return _loss(game, task, specs[player], player, moves, seconds, why)
+                clocks[player] += control.increment
         moves.append(game.format_action(state, action))
         seconds.append(time.perf_counter() - began)
         state = game.result(state, action)
@@ -254,6 +280,20 @@ def _play_out(
     low, high = min(utilities), max(utilities)
     result = 0.5 if high == low else (utilities[0] - low) / (high - low)
     return _record(task, moves, seconds, result, outcome_text(game, state))
+
+
+def _loss(
+    game: Game[Any, Any],
+    task: Scheduled,
+    spec: str,
+    player: str,
+    moves: list[str],
+    seconds: list[float],
+    why: str,
+) -> GameRecord:
+    """The game lost by ``player`` (playing ``spec``), and why."""
+    result = 0.0 if player == game.players[0] else 1.0
+    return _record(task, moves, seconds, result, f"{spec} ({player}) {why}")
 
 
 def _record(

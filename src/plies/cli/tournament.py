@@ -93,6 +93,14 @@ def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
     help="Play on a Ray cluster (its address, auto: the one this machine belongs to, local: "
     "one started here for the run); only this process writes to --db.",
 )
+@click.option(
+    "--time-control",
+    "time_control",
+    metavar="BASE[+INC]",
+    help="A clock per player and game: BASE seconds, INC more after each move (60+0.5); "
+    "engine, mcts, az and uci agents budget their moves from it, and a clock that runs out "
+    "loses [default: none, each agent's own time a move].",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of openings and agents.")
 @click.option(
     "--sprt",
@@ -112,6 +120,7 @@ def run_command(
     openings: str | None,
     concurrency: int | None,
     ray_address: str | None,
+    time_control: str | None,
     seed: int,
     sprt: str | None,
     anchor: str | None,
@@ -129,9 +138,11 @@ def run_command(
     from plies.arena.records import Records
     from plies.arena.sprt import parse_sprt
     from plies.arena.tournament import check_players, pairings, schedule
+    from plies.clock import parse_time_control
 
     game = make_game(game_spec)
     test = None if sprt is None else parse_sprt(sprt)
+    control = None if time_control is None else parse_time_control(time_control)
     if test is not None and len(specs) != 2:
         raise PliesError("--sprt tests one player against another: give exactly two SPECs")
     if anchor is not None and anchor not in specs:
@@ -152,8 +163,9 @@ def run_command(
         games=games,
         openings=_openings(game, openings, games // 2, seed),
         seed=seed,
+        time_control=control,
     )
-    records = Records(path, game_spec)
+    records = Records(path, game_spec, "" if control is None else str(control))
     workers = concurrency if ray_address is not None else concurrency or os.cpu_count() or 1
     verdict = None
     with until_interrupted() as interruption:
@@ -290,7 +302,7 @@ def report_command(
         _check_pgn(game_spec, pgn)
     if plot is not None:
         check_plot_target(plot)
-    records = Records(path, game_spec)
+    records = Records(path, game_spec, time_control=None)
     standings = report(records, as_json, anchor)
     _export(records, pgn, export, as_json)
     if plot is not None and standings is not None:

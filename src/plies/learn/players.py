@@ -18,6 +18,7 @@ import torch
 
 from plies.agents.live import Watch
 from plies.capabilities import HasTensorEncoding, require
+from plies.clock import MIN_MOVE_SECONDS, move_budget
 from plies.errors import CheckpointError
 from plies.game import Game
 from plies.learn.checkpoint import Checkpoint, load_checkpoint, resolve_device
@@ -112,15 +113,21 @@ class AZAgent:
         )
         self.name = name
         self.simulations = simulations
-        self.seconds = seconds
+        self.seconds = self.spec_seconds = seconds
         self.config = config
         self.rng = np.random.default_rng(seed)
         self.tree: Tree | None = None
         self.last: SearchResult[Any] | None = None
 
+    def set_clock(self, remaining: float, increment: float) -> None:
+        """Search the next move for the time this clock allows
+        (:func:`plies.clock.move_budget`) instead of the spec's simulations or time."""
+        self.seconds = max(MIN_MOVE_SECONDS, move_budget(remaining, increment))
+
     def reset(self, seed: int | None = None) -> None:
-        """Forget the tree; a seed restarts the random choices (root noise, sampling)."""
-        self.tree = None
+        """Forget the tree and any clock; a seed restarts the random choices (root noise,
+        sampling)."""
+        self.tree, self.seconds = None, self.spec_seconds
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
