@@ -347,7 +347,7 @@ def test_stockfish_keeps_to_a_tournament_clock(tmp_path: Path) -> None:
     from plies.arena.tournament import run, schedule
     from plies.clock import parse_time_control
 
-    control = parse_time_control("1.5+0.02")
+    control = parse_time_control("3+0.05")
     specs = ["uci:stockfish,time=30", "engine:depth=1"]  # the clock, not time=30, rules
     planned = schedule("chess", specs, games=2, openings=["e4 e5"], time_control=control)
     games = list(run(Records(tmp_path / "t.sqlite", "chess", str(control)), planned, 1))
