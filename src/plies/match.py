@@ -20,9 +20,9 @@ interval (see :class:`MatchResult`):
 >>> result.wins, result.draws, result.losses, result.score
 (5, 2, 1, 0.75)
 >>> round(result.elo, 1), round(result.elo_low, 1), round(result.elo_high, 1)
-(190.8, -63.8, 445.4)
+(189.3, -46.0, 547.3)
 >>> to_json(result, complete=True)["elo"]
-190.8
+189.3
 """
 
 from __future__ import annotations
@@ -31,9 +31,11 @@ import math
 import random
 import time
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
+from plies.arena.ratings import Result, rating_intervals
 from plies.errors import SpecError, UnsupportedGameError
 from plies.game import Game, WinLossDrawGame, random_move
 from plies.play import agent_seed, play_game, seat_agents
@@ -224,6 +226,12 @@ def elo_difference(score: float) -> float:
 class MatchResult:
     """Wins, draws and losses from A's point of view, and the Elo difference they imply.
 
+    With the games themselves (``played``, as :func:`summarise` gives them), the Elo
+    difference and its 95% interval are those of the arena's tables
+    (:func:`plies.arena.ratings.rating_intervals`: maximum likelihood with a first-move
+    advantage, a bootstrap over game pairs, a virtual draw keeping a perfect score finite), so
+    ``plies match`` and ``plies tournament`` rate alike. From the counts alone they are these:
+
     With N games and score ``p = (W + D/2) / N``, A is ``elo = -400 * log10(1/p - 1)`` points
     stronger than B. The 95% interval is the Wilson score interval of ``p`` (Wilson 1927),
     ``(p + z^2/2N -/+ z sqrt(p(1-p)/N + z^2/4N^2)) / (1 + z^2/N)`` with z = 1.96, converted to
@@ -241,6 +249,17 @@ class MatchResult:
     wins: int
     draws: int
     losses: int
+    played: tuple[Result, ...] = field(default=(), repr=False, compare=False)
+    """The games, A and B named ``A`` and ``B``, the two games of a pair sharing a pair id."""
+
+    @cached_property
+    def _fitted(self) -> tuple[float, float, float] | None:
+        """A's Elo, low and high relative to B from the arena's fit of :attr:`played`."""
+        if not self.played:
+            return None
+        standings = rating_intervals(self.played, anchor="B")
+        a = next(row for row in standings.players if row.name == "A")
+        return a.elo, a.low, a.high
 
     @property
     def games(self) -> int:
@@ -271,23 +290,32 @@ class MatchResult:
 
     @property
     def elo(self) -> float:
-        """How many Elo points A is stronger than B (clamped; 0 with no games)."""
+        """How many Elo points A is stronger than B (0 with no games)."""
+        if self._fitted is not None:
+            return self._fitted[0]
         return self._clamped_elo(self.score) if self.games else 0.0
 
     @property
     def elo_low(self) -> float:
         """The lower end of the 95% interval of :attr:`elo`."""
+        if self._fitted is not None:
+            return self._fitted[1]
         return self._clamped_elo(self._wilson(-1)) if self.games else 0.0
 
     @property
     def elo_high(self) -> float:
         """The upper end of the 95% interval of :attr:`elo`."""
+        if self._fitted is not None:
+            return self._fitted[2]
         return self._clamped_elo(self._wilson(+1)) if self.games else 0.0
 
 
 def summarise(outcomes: Iterable[GameOutcome]) -> MatchResult:
-    """Count A's wins (result 1), draws (1/2) and losses (0) in ``outcomes``."""
+    """Count A's wins (result 1), draws (1/2) and losses (0) in ``outcomes``, and keep the
+    games for the arena's statistics (A moves first in the even games, B in the odd ones;
+    game ``i`` belongs to pair ``i // 2``)."""
     wins = draws = losses = 0
+    played = []
     for outcome in outcomes:
         if outcome.result == 1:
             wins += 1
@@ -295,7 +323,11 @@ def summarise(outcomes: Iterable[GameOutcome]) -> MatchResult:
             losses += 1
         else:
             draws += 1
-    return MatchResult(wins, draws, losses)
+        if outcome.index % 2 == 0:
+            played.append(Result("A", "B", outcome.result, outcome.index // 2))
+        else:
+            played.append(Result("B", "A", 1 - outcome.result, outcome.index // 2))
+    return MatchResult(wins, draws, losses, tuple(played))
 
 
 def _rounded(value: float, digits: int) -> float:

@@ -81,9 +81,8 @@ def match_command(
         if result.clamped:
             side = "won" if result.losses == 0 else "lost"
             click.echo(
-                f"every game {side}: the estimate and the interval's end are the clamp's "
-                f"(half a game {'lost' if side == 'won' else 'won'}); the true difference "
-                "may lie further out"
+                f"every game {side}: the estimate rests on the one virtual draw the fit adds, "
+                "and the true difference may lie further out"
             )
     if interruption.happened:
         exit_interrupted(f"{len(outcomes)} of {count} games played")
