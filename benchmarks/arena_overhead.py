@@ -1,7 +1,9 @@
 """The arena's overhead and scaling: tic-tac-toe games per second between two cheap agents,
 every game written to the SQLite record, in this process and with 2 worker processes; then a
 CPU-bound pairing (Connect Four, engine:depth=4 against mcts:iterations=300) with 1 and 2
-workers, and the speed-up.
+workers, and the speed-up; then (``--ray``) the CPU-bound pairing on a Ray cluster of two
+nodes of one CPU each that the script starts on this machine (``ray.cluster_utils``), with one
+actor on each, checking that it records exactly the games the process pool did.
 
 Prints games, seconds and games per second for each (the first measures the schedule, the
 record and the process pool: the agents are a random player and alpha-beta to depth 1, which
@@ -9,7 +11,8 @@ cost microseconds a move).
 
 Usage (from the repository root)::
 
-    PYTHONPATH=src .venv/bin/python benchmarks/arena_overhead.py [--games 4000] [--cpu-games 120]
+    PYTHONPATH=src .venv/bin/python benchmarks/arena_overhead.py [--games 4000]
+        [--cpu-games 120] [--ray]
 """
 
 from __future__ import annotations
@@ -18,34 +21,61 @@ import argparse
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from plies.arena.records import Records
 from plies.arena.tournament import run, schedule
+
+HEADER = f"{'pairing':<40} {'workers':>9} {'games':>6} {'seconds':>8} {'games/s':>8}"
+
+
+def timed(game: str, specs: list[str], games: int, concurrency: int, **where: Any) -> Any:
+    """Play the pairing's games into a new record: (games per second, the games' table)."""
+    planned = schedule(game, specs, games=games, openings=[""], seed=1)
+    with tempfile.TemporaryDirectory() as folder:
+        records = Records(Path(folder) / "t.sqlite", game)
+        began = time.perf_counter()
+        played = sum(1 for _ in run(records, planned, concurrency, **where))
+        seconds = time.perf_counter() - began
+        table = sorted((g.key, g.moves, g.result) for g in records.games())
+        assert played == len(table) == games
+        records.close()
+    return played / seconds, seconds, table
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--cpu-games", type=int, default=120)
+    parser.add_argument("--ray", action="store_true", help="Also on a two-node Ray cluster.")
     args = parser.parse_args()
-    print(f"{'pairing':<40} {'workers':>7} {'games':>6} {'seconds':>8} {'games/s':>8}")
+    print(HEADER)
     cheap = ("tictactoe", ["random", "alphabeta:depth=1"], args.games)
     bound = ("connect4", ["engine:depth=4", "mcts:iterations=300"], args.cpu_games)
+    tables = {}
     for game, specs, games in (cheap, bound):
         rates = []
+        label = f"{game}: {' vs '.join(specs)}"
         for concurrency in (1, 2):
-            planned = schedule(game, specs, games=games, openings=[""], seed=1)
-            with tempfile.TemporaryDirectory() as folder:
-                records = Records(Path(folder) / "t.sqlite", game)
-                began = time.perf_counter()
-                played = sum(1 for _ in run(records, planned, concurrency))
-                seconds = time.perf_counter() - began
-                assert played == len(records.games()) == games
-                records.close()
-            rates.append(played / seconds)
-            label = f"{game}: {' vs '.join(specs)}"
-            print(f"{label:<40} {concurrency:>7} {played:>6} {seconds:>8.2f} {rates[-1]:>8.1f}")
+            rate, seconds, tables[game, concurrency] = timed(game, specs, games, concurrency)
+            rates.append(rate)
+            print(f"{label:<40} {concurrency:>9} {games:>6} {seconds:>8.2f} {rate:>8.1f}")
         print(f"{'':<40} speed-up with 2 workers: {rates[1] / rates[0]:.2f}x")
+    if args.ray:
+        from ray.cluster_utils import Cluster
+
+        cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+        cluster.add_node(num_cpus=1)
+        cluster.wait_for_nodes()
+        try:
+            game, specs, games = bound
+            rate, seconds, table = timed(game, specs, games, 2, ray_address=cluster.address)
+            label = f"{game}: {' vs '.join(specs)}"
+            print(f"{label:<40} {'2 on Ray':>9} {games:>6} {seconds:>8.2f} {rate:>8.1f}")
+            same = table == tables[game, 2]
+            print(f"{'':<40} the same games as the process pool: {'yes' if same else 'NO'}")
+        finally:
+            cluster.shutdown()
     return 0
 
 

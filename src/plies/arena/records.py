@@ -132,24 +132,31 @@ class Records:
 
     def add(self, game: GameRecord) -> None:
         """Store a finished game (once: a key already there is kept as it is)."""
+        self.add_many([game])
+
+    def add_many(self, games: Sequence[GameRecord]) -> None:
+        """Store finished games in one transaction (a game whose key is there is kept)."""
         with self.db:
-            self.db.execute(
+            self.db.executemany(
                 "INSERT OR IGNORE INTO games (key, first, second, pair, leg, opening, moves, "
                 "seconds, result, reason, seed, version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    game.key,
-                    game.first,
-                    game.second,
-                    game.pair,
-                    game.leg,
-                    game.opening,
-                    json.dumps(list(game.moves)),
-                    json.dumps([round(s, 4) for s in game.seconds]),
-                    game.result,
-                    game.reason,
-                    game.seed,
-                    game.version,
-                ),
+                [
+                    (
+                        game.key,
+                        game.first,
+                        game.second,
+                        game.pair,
+                        game.leg,
+                        game.opening,
+                        json.dumps(list(game.moves)),
+                        json.dumps([round(s, 4) for s in game.seconds]),
+                        game.result,
+                        game.reason,
+                        game.seed,
+                        game.version,
+                    )
+                    for game in games
+                ],
             )
 
     def finished_keys(self) -> set[str]:

@@ -211,6 +211,10 @@ class Worker:
         }
         return _play_out(game, task, specs, agents)
 
+    def play_many(self, batch: Sequence[Scheduled]) -> list[GameRecord]:
+        """Play a batch of games, one after another."""
+        return [self.play(task) for task in batch]
+
     def _agent(self, game: Game[Any, Any], task: Scheduled, spec: str, role: str) -> Agent:
         seed = agent_seed(task.seed, 0, role)
         key = (task.game_spec, spec, role if task.first == task.second else "")
@@ -338,9 +342,9 @@ def _start_worker() -> None:
     _WORKER = Worker()
 
 
-def _play_in_worker(task: Scheduled) -> GameRecord:
+def _play_in_worker(batch: list[Scheduled]) -> list[GameRecord]:
     assert _WORKER is not None, "a pool process starts its worker first"
-    return _WORKER.play(task)
+    return _WORKER.play_many(batch)
 
 
 def run(
@@ -352,9 +356,11 @@ def run(
 ) -> Generator[GameRecord, None, None]:
     """Play the ``games`` not yet in ``records``, ``concurrency`` at a time (1: in this
     process; with ``ray_address``, as Ray actors of that cluster, one per CPU it has when
-    ``concurrency`` is None), writing each to the record as it finishes and yielding it. A
-    worker that dies costs only its game in flight: it is replaced and the game played again.
-    Stopping the iteration (Ctrl-C) stops the workers; what was written stays."""
+    ``concurrency`` is None), writing each to the record as it finishes and yielding it.
+    Workers get the games in batches of about :data:`BATCH_SECONDS` of play (one game at a
+    time when games are slow). A worker that dies costs only its batch in flight: it is
+    replaced and those games played again. Stopping the iteration (Ctrl-C) stops the workers;
+    what was written stays."""
     if concurrency is not None and concurrency < 1:
         raise SpecError(f"the concurrency must be at least 1, got {concurrency}")
     done = records.finished_keys()
@@ -374,30 +380,48 @@ def run(
             worker.close()
 
 
+BATCH_SECONDS = 0.1
+"""About how long a batch of games sent to a worker at once should take: cheap games travel
+many to a message, so the messages do not cost more than the games."""
+BATCH_MOST = 256
+"""The most games in a batch."""
+
+
+def _batch_size(played: Sequence[GameRecord]) -> int:
+    """How many games the next batch holds, from the time the last batch's games took."""
+    per_game = sum(sum(record.seconds) for record in played) / max(1, len(played))
+    return max(1, min(BATCH_MOST, int(BATCH_SECONDS / max(per_game, 1e-6))))
+
+
+def _next_batch(pending: list[Scheduled], size: int) -> list[Scheduled]:
+    return [pending.pop() for _ in range(min(size, len(pending)))]
+
+
 def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iterator[GameRecord]:
     context = multiprocessing.get_context("spawn")
-    pending = list(reversed(todo))
+    pending, size = list(reversed(todo)), 1
     while pending:
         pool = ProcessPoolExecutor(concurrency, mp_context=context, initializer=_start_worker)
-        running: dict[Future[GameRecord], Scheduled] = {}
+        running: dict[Future[list[GameRecord]], list[Scheduled]] = {}
         try:
             while pending or running:
                 while pending and len(running) < 2 * concurrency:
-                    task = pending.pop()
-                    running[pool.submit(_play_in_worker, task)] = task
+                    batch = _next_batch(pending, size)
+                    running[pool.submit(_play_in_worker, batch)] = batch
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    record = future.result()  # a dead worker raises here: keep its task
+                    played = future.result()  # a dead worker raises here: keep its games
                     del running[future]
-                    records.add(record)
-                    yield record
+                    size = _batch_size(played)
+                    records.add_many(played)
+                    yield from played
         except BrokenProcessPool:  # a worker died: keep what finished, replay what was in flight
-            for future, task in running.items():
+            for future, batch in running.items():
                 if future.done() and future.exception() is None:
-                    records.add(future.result())
-                    yield future.result()
+                    records.add_many(future.result())
+                    yield from future.result()
                 else:
-                    pending.append(task)
+                    pending.extend(reversed(batch))
         finally:
             for process in list(getattr(pool, "_processes", {}).values()):
                 process.terminate()
@@ -408,8 +432,8 @@ def _run_ray(
     records: Records, todo: list[Scheduled], address: str, concurrency: int | None
 ) -> Iterator[GameRecord]:
     """The games as tasks of :class:`Worker` actors on a Ray cluster (``local``: one started
-    on this machine for the run), two in flight per actor; only this driver writes to the
-    record. A dead actor is replaced and its unfinished games are played again."""
+    on this machine for the run), two batches in flight per actor; only this driver writes to
+    the record. A dead actor is replaced and its unfinished games are played again."""
     ray = _import_ray()
     connected_here = not ray.is_initialized()
     if connected_here:
@@ -421,28 +445,30 @@ def _run_ray(
     remote_worker = ray.remote(num_cpus=1)(Worker)
     count = concurrency or max(1, int(ray.cluster_resources().get("CPU", 1)))
     actors = [remote_worker.options(scheduling_strategy="SPREAD").remote() for _ in range(count)]
-    pending = list(reversed(todo))
-    running: dict[Any, tuple[Scheduled, Any]] = {}
+    pending, size = list(reversed(todo)), 1
+    running: dict[Any, tuple[list[Scheduled], Any]] = {}
     try:
         while pending or running:
             for actor in actors:
                 in_flight = sum(1 for _, holder in running.values() if holder is actor)
-                for _ in range(min(2 - in_flight, len(pending))):
-                    task = pending.pop()
-                    running[actor.play.remote(task)] = (task, actor)
+                for _ in range(2 - in_flight):
+                    if pending:
+                        batch = _next_batch(pending, size)
+                        running[actor.play_many.remote(batch)] = (batch, actor)
             ready, _ = ray.wait(list(running), num_returns=1)
-            task, actor = running.pop(ready[0])
+            batch, actor = running.pop(ready[0])
             try:
-                record = ray.get(ready[0])
-            except ray.exceptions.RayActorError:  # the actor died: replace it, replay the game
-                pending.append(task)
+                played = ray.get(ready[0])
+            except ray.exceptions.RayActorError:  # the actor died: replace it, replay the games
+                pending.extend(reversed(batch))
                 if actor in actors:
                     actors[actors.index(actor)] = remote_worker.options(
                         scheduling_strategy="SPREAD"
                     ).remote()
                 continue
-            records.add(record)
-            yield record
+            size = _batch_size(played)
+            records.add_many(played)
+            yield from played
     finally:
         for actor in actors:
             ray.kill(actor)
