@@ -81,9 +81,11 @@ def test_the_command_line_runs_on_the_cluster(
     result = run_cli(*args, "--db", str(path), "--ray", cluster.address, "--json")
     assert result.code == 0, result
     assert '"games": 4' in result.out and len(_table(path)) == 4
+    assert not ray.is_initialized()
 
 
 def test_an_unreachable_cluster_is_one_line(run_cli: Callable[..., Any], tmp_path: Path) -> None:
     path = tmp_path / "t.sqlite"
     args = ["tournament", "tictactoe", "random", "alphabeta", "--db", str(path)]
     assert_one_line_error(run_cli(*args, "--ray", "127.0.0.1:9"), "Ray cluster")
+    assert not path.exists()  # checked before the file is made

@@ -12,6 +12,7 @@ Workers are processes of this machine, or actors of a Ray cluster (``ray_address
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import random
 import signal
@@ -431,49 +432,71 @@ def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iter
 def _run_ray(
     records: Records, todo: list[Scheduled], address: str, concurrency: int | None
 ) -> Iterator[GameRecord]:
-    """The games as tasks of :class:`Worker` actors on a Ray cluster (``local``: one started
-    on this machine for the run), two batches in flight per actor; only this driver writes to
-    the record. A dead actor is replaced and its unfinished games are played again."""
-    ray = _import_ray()
-    connected_here = not ray.is_initialized()
-    if connected_here:
-        _check_reachable(address)
+    """The games as tasks of :class:`Worker` actors on a Ray cluster (:func:`ray_cluster`),
+    two batches in flight per actor; only this driver writes to the record. A dead actor is
+    replaced and its unfinished games are played again."""
+    with ray_cluster(address) as ray:
+        remote_worker = ray.remote(num_cpus=1)(Worker)
+        count = concurrency or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        actors = [
+            remote_worker.options(scheduling_strategy="SPREAD").remote() for _ in range(count)
+        ]
         try:
-            ray.init(address=None if address == "local" else address, logging_level="ERROR")
-        except (ConnectionError, RuntimeError, ValueError) as error:
-            raise SpecError(f"cannot reach the Ray cluster at {address!r}: {error}") from None
-    remote_worker = ray.remote(num_cpus=1)(Worker)
-    count = concurrency or max(1, int(ray.cluster_resources().get("CPU", 1)))
-    actors = [remote_worker.options(scheduling_strategy="SPREAD").remote() for _ in range(count)]
+            yield from _ray_games(ray, remote_worker, actors, records, todo)
+        finally:
+            for actor in actors:
+                ray.kill(actor)
+
+
+def _ray_games(
+    ray: Any, remote_worker: Any, actors: list[Any], records: Records, todo: list[Scheduled]
+) -> Iterator[GameRecord]:
     pending, size = list(reversed(todo)), 1
     running: dict[Any, tuple[list[Scheduled], Any]] = {}
-    try:
-        while pending or running:
-            for actor in actors:
-                in_flight = sum(1 for _, holder in running.values() if holder is actor)
-                for _ in range(2 - in_flight):
-                    if pending:
-                        batch = _next_batch(pending, size)
-                        running[actor.play_many.remote(batch)] = (batch, actor)
-            ready, _ = ray.wait(list(running), num_returns=1)
-            batch, actor = running.pop(ready[0])
-            try:
-                played = ray.get(ready[0])
-            except ray.exceptions.RayActorError:  # the actor died: replace it, replay the games
-                pending.extend(reversed(batch))
-                if actor in actors:
-                    actors[actors.index(actor)] = remote_worker.options(
-                        scheduling_strategy="SPREAD"
-                    ).remote()
-                continue
-            size = _batch_size(played)
-            records.add_many(played)
-            yield from played
-    finally:
+    while pending or running:
         for actor in actors:
-            ray.kill(actor)
-        if connected_here:
-            ray.shutdown()
+            in_flight = sum(1 for _, holder in running.values() if holder is actor)
+            for _ in range(2 - in_flight):
+                if pending:
+                    batch = _next_batch(pending, size)
+                    running[actor.play_many.remote(batch)] = (batch, actor)
+        ready, _ = ray.wait(list(running), num_returns=1)
+        batch, actor = running.pop(ready[0])
+        try:
+            played = ray.get(ready[0])
+        except ray.exceptions.RayActorError:  # the actor died: replace it, replay the games
+            pending.extend(reversed(batch))
+            if actor in actors:
+                replacement = remote_worker.options(scheduling_strategy="SPREAD").remote()
+                actors[actors.index(actor)] = replacement
+            continue
+        size = _batch_size(played)
+        records.add_many(played)
+        yield from played
+
+
+@contextlib.contextmanager
+def ray_cluster(address: str) -> Iterator[Any]:
+    """This process connected to the Ray cluster at ``address`` (``HOST:PORT``, ``auto``, or
+    ``local``: one started here) for the block, unless it already is; a :class:`SpecError`
+    saying why it cannot be. A front end enters it before any work (a run enters it itself)."""
+    ray = _import_ray()
+    if ray.is_initialized():
+        yield ray
+        return
+    _check_reachable(address)
+    try:
+        ray.init(address=None if address == "local" else address, logging_level="ERROR")
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        why = str(error).split(". ")[0].rstrip(".")
+        raise SpecError(
+            f"cannot reach the Ray cluster at {address!r}: {why} (start one with "
+            "'ray start --head', or use --ray local)"
+        ) from None
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
 
 
 REACH_SECONDS = 5.0

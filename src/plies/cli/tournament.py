@@ -137,7 +137,7 @@ def run_command(
 
     from plies.arena.records import Records
     from plies.arena.sprt import parse_sprt
-    from plies.arena.tournament import check_players, pairings, schedule
+    from plies.arena.tournament import check_players, pairings, ray_cluster, schedule
     from plies.clock import parse_time_control
 
     game = make_game(game_spec)
@@ -165,11 +165,13 @@ def run_command(
         seed=seed,
         time_control=control,
     )
-    records = Records(path, game_spec, "" if control is None else str(control))
+    cluster = contextlib.nullcontext() if ray_address is None else ray_cluster(ray_address)
     workers = concurrency if ray_address is not None else concurrency or os.cpu_count() or 1
     verdict = None
-    with until_interrupted() as interruption:
-        verdict = _play(records, planned, workers, ray_address, test, specs[0], anchor)
+    with cluster:  # reached before the file is made
+        records = Records(path, game_spec, "" if control is None else str(control))
+        with until_interrupted() as interruption:
+            verdict = _play(records, planned, workers, ray_address, test, specs[0], anchor)
     report(records, as_json, anchor)
     if pgn is not None:
         _export(records, pgn, None, as_json)
