@@ -384,14 +384,20 @@ def run(
 BATCH_SECONDS = 0.1
 """About how long a batch of games sent to a worker at once should take: cheap games travel
 many to a message, so the messages do not cost more than the games."""
-BATCH_MOST = 256
+DRIVER_MESSAGES = 1000
+"""The batches a second the driver is meant to take in at most: with many workers, batches
+grow to keep to it."""
+BATCH_MOST = 4096
 """The most games in a batch."""
 
 
-def _batch_size(played: Sequence[GameRecord]) -> int:
-    """How many games the next batch holds, from the time the last batch's games took."""
+def _batch_size(played: Sequence[GameRecord], workers: int) -> int:
+    """How many games the next batch holds, from the time the last batch's games took: about
+    :data:`BATCH_SECONDS` of play, or longer when ``workers`` would send the driver more than
+    :data:`DRIVER_MESSAGES` batches a second."""
     per_game = sum(sum(record.seconds) for record in played) / max(1, len(played))
-    return max(1, min(BATCH_MOST, int(BATCH_SECONDS / max(per_game, 1e-6))))
+    seconds = max(BATCH_SECONDS, workers / DRIVER_MESSAGES)
+    return max(1, min(BATCH_MOST, int(seconds / max(per_game, 1e-6))))
 
 
 def _next_batch(pending: list[Scheduled], size: int) -> list[Scheduled]:
@@ -413,7 +419,7 @@ def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iter
                 for future in finished:
                     played = future.result()  # a dead worker raises here: keep its games
                     del running[future]
-                    size = _batch_size(played)
+                    size = _batch_size(played, concurrency)
                     records.add_many(played)
                     yield from played
         except BrokenProcessPool:  # a worker died: keep what finished, replay what was in flight
@@ -451,15 +457,22 @@ def _run_ray(
 def _ray_games(
     ray: Any, remote_worker: Any, actors: list[Any], records: Records, todo: list[Scheduled]
 ) -> Iterator[GameRecord]:
+    """Two batches in flight per actor, each refilled as one of its batches comes back: the
+    driver's work per finished batch does not grow with the number of actors (but for
+    ``ray.wait`` over the batches in flight)."""
     pending, size = list(reversed(todo)), 1
     running: dict[Any, tuple[list[Scheduled], Any]] = {}
-    while pending or running:
-        for actor in actors:
-            in_flight = sum(1 for _, holder in running.values() if holder is actor)
-            for _ in range(2 - in_flight):
-                if pending:
-                    batch = _next_batch(pending, size)
-                    running[actor.play_many.remote(batch)] = (batch, actor)
+
+    def send(actor: Any) -> None:
+        if pending:
+            batch = _next_batch(pending, size)
+            running[actor.play_many.remote(batch)] = (batch, actor)
+
+    while running or pending:
+        if not running:  # at the start, or replayed games left when all else is done
+            for actor in actors:
+                send(actor)
+                send(actor)
         ready, _ = ray.wait(list(running), num_returns=1)
         batch, actor = running.pop(ready[0])
         try:
@@ -469,9 +482,12 @@ def _ray_games(
             if actor in actors:
                 replacement = remote_worker.options(scheduling_strategy="SPREAD").remote()
                 actors[actors.index(actor)] = replacement
+                send(replacement)
+                send(replacement)
             continue
-        size = _batch_size(played)
+        size = _batch_size(played, len(actors))
         records.add_many(played)
+        send(actor)
         yield from played
 
 
