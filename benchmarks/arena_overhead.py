@@ -7,7 +7,8 @@ actor on each, checking that it records exactly the games the process pool did.
 
 Prints games, seconds and games per second for each (the first measures the schedule, the
 record and the process pool: the agents are a random player and alpha-beta to depth 1, which
-cost microseconds a move).
+cost microseconds a move); first, how many games a second the record takes in (30-move Connect
+Four games, one a transaction and 256 a transaction, as batches arrive).
 
 Usage (from the repository root)::
 
@@ -23,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from plies.arena.records import Records
+from plies.arena.records import GameRecord, Records
 from plies.arena.tournament import run, schedule
 
 HEADER = f"{'pairing':<40} {'workers':>9} {'games':>6} {'seconds':>8} {'games/s':>8}"
@@ -43,12 +44,31 @@ def timed(game: str, specs: list[str], games: int, concurrency: int, **where: An
     return played / seconds, seconds, table
 
 
+def record_writes() -> None:
+    """Games a second written to a record, one a transaction and in batches of 256."""
+    moves = tuple(str(i % 7 + 1) for i in range(30))
+    with tempfile.TemporaryDirectory() as folder:
+        records = Records(Path(folder) / "t.sqlite", "connect4")
+        for batch, count in ((1, 3000), (256, 20480)):
+            games = [
+                GameRecord(f"{batch}|{i}", "a", "b", i, 0, "", moves, (0.01,) * 30, 1.0, "", i)
+                for i in range(count)
+            ]
+            began = time.perf_counter()
+            for start in range(0, count, batch):
+                records.add_many(games[start : start + batch])
+            rate = count / (time.perf_counter() - began)
+            print(f"record writes, {batch} a transaction: {rate:,.0f} games/s")
+        records.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--cpu-games", type=int, default=120)
     parser.add_argument("--ray", action="store_true", help="Also on a two-node Ray cluster.")
     args = parser.parse_args()
+    record_writes()
     print(HEADER)
     cheap = ("tictactoe", ["random", "alphabeta:depth=1"], args.games)
     bound = ("connect4", ["engine:depth=4", "mcts:iterations=300"], args.cpu_games)

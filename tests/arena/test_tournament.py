@@ -352,6 +352,14 @@ def test_the_report_rates_every_player_with_an_interval(
     strong = players["alphabeta:depth=1"]
     assert strong["elo_low"] <= strong["elo"] <= strong["elo_high"] and strong["games"] == 20
     assert_one_line_error(run_cli("tournament", "report", db, "--anchor", "nobody"), "nobody")
+    shifted = run_cli("tournament", "report", db, "--json", "--anchor", "random", "--anchor-elo")
+    assert shifted.code == 2  # the option needs its number
+    level = run_cli(
+        "tournament", "report", db, "--json", "--anchor", "random", "--anchor-elo", "1350"
+    )
+    moved = {p["spec"]: p for p in __import__("json").loads(level.out)["players"]}
+    assert moved["random"]["elo"] == 1350
+    assert moved["alphabeta:depth=1"]["elo"] == pytest.approx(strong["elo"] + 1350, abs=0.2)
     plot = tmp_path / "ratings.png"
     assert run_cli("tournament", "report", db, "--plot", str(plot)).code == 0
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

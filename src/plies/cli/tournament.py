@@ -22,6 +22,7 @@ from plies.games import make_game
 from plies.spec import GAMES, NumberRange, spec_name
 
 CONCURRENCY = NumberRange(1, 256, integer=True)
+ANCHOR_ELO = NumberRange(-10_000, 10_000)
 
 
 class _RunByDefault(click.Group):
@@ -108,7 +109,15 @@ def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
     help="Two players only: stop once the SPRT on game pairs accepts H0 (Elo <= ELO0) or H1 "
     "(Elo >= ELO1) for the first against the second [alpha = beta = 0.05].",
 )
-@click.option("--anchor", metavar="SPEC", help="Rate this player at 0 [default: the mean is 0].")
+@click.option(
+    "--anchor", metavar="SPEC", help="Rate this player at --anchor-elo [default: the mean at 0]."
+)
+@click.option(
+    "--anchor-elo",
+    type=Number(ANCHOR_ELO),
+    default=0.0,
+    help="The anchor's rating (e.g. a Stockfish level's UCI_Elo) [default: 0].",
+)
 @click.option("--pgn", type=click.Path(dir_okay=False), help="Write every game as PGN (chess).")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def run_command(
@@ -124,6 +133,7 @@ def run_command(
     seed: int,
     sprt: str | None,
     anchor: str | None,
+    anchor_elo: float,
     pgn: str | None,
     as_json: bool,
 ) -> None:
@@ -171,8 +181,10 @@ def run_command(
     with cluster:  # reached before the file is made
         records = Records(path, game_spec, "" if control is None else str(control))
         with until_interrupted() as interruption:
-            verdict = _play(records, planned, workers, ray_address, test, specs[0], anchor)
-    report(records, as_json, anchor)
+            verdict = _play(
+                records, planned, workers, ray_address, test, specs[0], (anchor, anchor_elo)
+            )
+    report(records, as_json, anchor, anchor_elo)
     if pgn is not None:
         _export(records, pgn, None, as_json)
     if test is not None:
@@ -197,7 +209,7 @@ class _LiveStandings:
     """The standings so far as a Rich table, refitted in the driver's thread (the record's
     connection is its own) at most every :data:`LIVE_SECONDS`."""
 
-    def __init__(self, records: Any, anchor: str | None) -> None:
+    def __init__(self, records: Any, anchor: tuple[str | None, float]) -> None:
         self.records, self.anchor = records, anchor
         self.table: Any = ""
         self.fitted_at = -LIVE_SECONDS
@@ -213,7 +225,7 @@ class _LiveStandings:
         self.fitted_at = time.monotonic()
         games = self.records.games()
         try:
-            standings = rating_intervals(results_of(games), self.anchor, samples=LIVE_SAMPLES)
+            standings = rating_intervals(results_of(games), *self.anchor, samples=LIVE_SAMPLES)
         except PliesError as error:  # players not yet linked by games
             self.table = f"{len(games)} games so far: {error}"
             return
@@ -235,7 +247,7 @@ def _play(
     ray_address: str | None,
     test: Any,
     first: str,
-    anchor: str | None,
+    anchor: tuple[str | None, float],
 ) -> Any:
     """Play the games not yet recorded under a progress bar and a live table of the standings
     (on a terminal; the LLR in the bar with an SPRT, which stops the games once decided); the
@@ -274,7 +286,15 @@ def _play(
 
 @tournament_command.command("report")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
-@click.option("--anchor", metavar="SPEC", help="Rate this player at 0 [default: the mean is 0].")
+@click.option(
+    "--anchor", metavar="SPEC", help="Rate this player at --anchor-elo [default: the mean at 0]."
+)
+@click.option(
+    "--anchor-elo",
+    type=Number(ANCHOR_ELO),
+    default=0.0,
+    help="The anchor's rating (e.g. a Stockfish level's UCI_Elo) [default: 0].",
+)
 @click.option("--pgn", type=click.Path(dir_okay=False), help="Write every game as PGN (chess).")
 @click.option(
     "--export",
@@ -290,6 +310,7 @@ def _play(
 def report_command(
     path: str,
     anchor: str | None,
+    anchor_elo: float,
     pgn: str | None,
     export: str | None,
     plot: str | None,
@@ -305,7 +326,7 @@ def report_command(
     if plot is not None:
         check_plot_target(plot)
     records = Records(path, game_spec, time_control=None)
-    standings = report(records, as_json, anchor)
+    standings = report(records, as_json, anchor, anchor_elo)
     _export(records, pgn, export, as_json)
     if plot is not None and standings is not None:
         from plies.arena.ratings import plot_ratings
@@ -347,7 +368,7 @@ def sprt_counts(games: Sequence[Any], player: str) -> tuple[int, int, int, int, 
     return pentanomial((scores[0], scores[1]) for scores in pairs.values() if len(scores) == 2)
 
 
-def report(records: Any, as_json: bool, anchor: str | None = None) -> Any:
+def report(records: Any, as_json: bool, anchor: str | None = None, anchor_elo: float = 0) -> Any:
     """The standings: Elo with 95% intervals, games, points and score per player, best first
     (printed, and returned; None before any game)."""
     from plies.arena.ratings import format_standings, rating_intervals
@@ -357,7 +378,7 @@ def report(records: Any, as_json: bool, anchor: str | None = None) -> Any:
     if not games:
         click.echo(f"{records.game_spec}: no game finished yet")
         return None
-    standings = rating_intervals(results_of(games), anchor)
+    standings = rating_intervals(results_of(games), anchor, anchor_elo)
     if as_json:
         echo_json(
             {
