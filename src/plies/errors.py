@@ -73,3 +73,7 @@ class RunFolderError(PliesError):
 
 class DeviceError(PliesError):
     """A compute device (``cuda``, say) was asked for and is not available."""
+
+
+class BookError(PliesError):
+    """An opening book is missing, unreadable, or made for another game or board."""

@@ -30,8 +30,10 @@ from plies.search.analysis import analyse_moves, best_moves
 from plies.solvers import perfect_solver
 from plies.solvers.base import PerfectSolver
 from plies.solvers.sets import SetSummary, read_set, solve_set
-from plies.spec import DEPTH, NODES
+from plies.spec import DEPTH, NODES, NumberRange
 
+BOOK_PLIES = NumberRange(1, 24, integer=True)
+"""The plies an opening book may cover (beyond 24 it would hold millions of positions)."""
 DEFAULT_NODES = 50_000_000
 """The node budget of a search to the end unless ``--nodes`` says otherwise (minutes)."""
 
@@ -71,6 +73,20 @@ DEFAULT_NODES = 50_000_000
     "set_file",
     help="Perfect solver: solve each line 'moves [score]' of FILE ('-': standard input).",
 )
+@click.option(
+    "--book",
+    metavar="FILE|none",
+    help="Perfect solver: the opening book to consult [default: the one shipped, 7x6 board].",
+)
+@click.option(
+    "--build-book",
+    is_flag=True,
+    help="Build (or extend) an opening book for the perfect agent: --plies N --out FILE.",
+)
+@click.option(
+    "--plies", "book_plies", type=Number(BOOK_PLIES), help="--build-book: positions before ply N."
+)
+@click.option("--out", "book_out", help="--build-book: the book's file (a rerun goes on).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(
     game_spec: str,
@@ -83,6 +99,10 @@ def solve(
     weak: bool,
     analyze: bool,
     set_file: str | None,
+    book: str | None,
+    build_book: bool,
+    book_plies: int | None,
+    book_out: str | None,
     as_json: bool,
 ) -> None:
     """Solve GAME from its start or POSITION: value for the first player, best moves, nodes.
@@ -92,7 +112,12 @@ def solve(
     view; a win scores 22 minus the winner's stones at the end).
     """
     game = make_game(game_spec)
+    if build_book:
+        _build_book(game, position, book_plies, book_out)
+        return
     solver = perfect_solver(game) if algorithm in (None, "perfect") else None
+    if book is not None:
+        _use_book(game, solver, book)
     algorithm = (algorithm or ("perfect" if solver is not None else "alphabeta")).lower()
     if algorithm == "perfect":
         if solver is None:
@@ -119,6 +144,48 @@ def solve(
     if algorithm == "alphabeta":
         options["strict"] = strict
     _solve_by_search(game_spec, game, position, algorithm, options, each_move, as_json)
+
+
+def _use_book(game: Game[Any, Any], solver: PerfectSolver | None, book: str) -> None:
+    """Give the solver the book of ``--book`` (``none``: no book)."""
+    from plies.solvers.connect4 import Connect4Solver
+    from plies.solvers.connect4_book import load_book
+
+    if not isinstance(solver, Connect4Solver):
+        raise PliesError("--book is for the Connect Four perfect solver")
+    solver.book = None if book == "none" else load_book(book, solver.game)
+
+
+def _build_book(
+    game: Game[Any, Any], position: str | None, plies: int | None, out: str | None
+) -> None:
+    """plies solve connect4 --build-book --plies N --out FILE: progress on a terminal, and
+    Ctrl-C keeps what was solved."""
+    from plies.games.connect4 import ConnectFour
+    from plies.solvers.connect4 import Connect4Solver
+    from plies.solvers.connect4_book import build_book, check_book_target
+
+    if not isinstance(game, ConnectFour):
+        raise PliesError(f"--build-book builds Connect Four books, not '{game.name}' ones")
+    if position is not None:
+        raise PliesError("--build-book starts from the empty board: give no POSITION")
+    if plies is None or out is None:
+        raise PliesError("--build-book needs --plies N and --out FILE")
+    check_book_target(out, game)  # before the solver's start-up
+    solver = Connect4Solver(game, book=False)
+    size, began = 0, time.perf_counter()
+    with progress_bar() as bar, until_interrupted() as interruption:
+        task = bar.add_task("book", total=None)
+        for step in build_book(out, plies, solver):
+            size = step.size
+            bar.update(
+                task,
+                description=f"ply {step.ply}: {step.done}/{step.total}, {size:,} positions",
+            )
+    minutes = (time.perf_counter() - began) / 60
+    click.echo(f"{size:,} positions in {out} ({minutes:.1f} min)")
+    if interruption.happened:
+        exit_interrupted(f"the positions solved are kept in {out}: run it again to go on")
 
 
 def _solve_by_search(
@@ -197,7 +264,9 @@ def _solve_perfectly(
     state = game.initial_state() if position is None else read_position(game, position)
     if game.is_terminal(state):
         raise PliesError(f"position {position!r}: the game is already over")
-    note = solver.difficulty_note(state)
+    book = getattr(solver, "book", None)
+    from_book = book is not None and not weak and book.lookup(state) is not None
+    note = None if from_book else solver.difficulty_note(state)
     if note is not None:
         click.echo(f"note: {note}", err=True)
     solution = solver.solve(state, weak=weak)
@@ -218,6 +287,7 @@ def _solve_perfectly(
             "nodes": solution.nodes,
             "time": round(solution.time, 6),
             "weak": weak,
+            "book": from_book,
         }
         if analyze:
             data["columns"] = scores
@@ -227,8 +297,11 @@ def _solve_perfectly(
     kind = "weak" if weak else "strong"
     click.echo(f"score {solution.score}: {solver.meaning(solution.score, weak)} ({kind} solve)")
     click.echo(f"best moves: {' '.join(best)}")
-    rate = solution.nodes / solution.time if solution.time > 0 else 0.0
-    click.echo(f"{solution.nodes:,} positions in {solution.time:.4f} s ({rate:,.0f}/s)")
+    if from_book:
+        click.echo("from the opening book")
+    else:
+        rate = solution.nodes / solution.time if solution.time > 0 else 0.0
+        click.echo(f"{solution.nodes:,} positions in {solution.time:.4f} s ({rate:,.0f}/s)")
     if analyze:
         cells = ["full" if s is None else str(s) for s in scores]
         width = max(4, *(len(c) for c in cells), *(len(label) for label in labels))

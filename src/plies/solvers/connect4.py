@@ -40,6 +40,7 @@ from plies.errors import (
 )
 from plies.games.connect4 import ConnectFour, ConnectFourState
 from plies.solvers.base import Decision, Solution
+from plies.solvers.connect4_book import OpeningBook, shipped_book
 
 DEFAULT_ENTRIES = 1 << 23
 """Table slots asked for by default: Pons's 8M-entry table (64 MiB here)."""
@@ -73,7 +74,12 @@ class Connect4Solver:
     (compiling it, about 2 s, on the first run with an empty Numba cache).
     """
 
-    def __init__(self, game: ConnectFour | None = None, entries: int = DEFAULT_ENTRIES) -> None:
+    def __init__(
+        self,
+        game: ConnectFour | None = None,
+        entries: int = DEFAULT_ENTRIES,
+        book: OpeningBook | bool | None = True,
+    ) -> None:
         from plies.solvers import _connect4_solver_kernel as kernel
 
         game = ConnectFour() if game is None else game
@@ -94,6 +100,11 @@ class Connect4Solver:
                 f"board (at least {smallest})"
             )
         self.game = game
+        if book is True:
+            book = shipped_book() if (game.width, game.height) == (7, 6) else None
+        self.book: OpeningBook | None = book or None
+        """The opening book consulted before any search (True, the default: the shipped one
+        on the 7 x 6 board; False or None: none)."""
         self._kernel = kernel
         self._cells = width * height
         self._height = height
@@ -153,6 +164,10 @@ class Connect4Solver:
         the search proved stays in the table. Raises :class:`GameOverError` if the game is
         over."""
         self._check(state)
+        known = None if self.book is None else self.book.lookup(state)
+        if known is not None:
+            score = (known.score > 0) - (known.score < 0) if weak else known.score
+            return Solution(score, 0, 0.0, weak)
         if not keep_table:
             self.reset()
         deadline = None if seconds is None else time.perf_counter() + seconds
@@ -208,8 +223,12 @@ class Connect4Solver:
         """The score of ``state`` and every move that keeps it: one strong solve, then a
         null-window test per move (is the child's score at most minus the position's?), far
         cheaper than :meth:`analyze`'s exact score per move. The table and the budget are as
-        in :meth:`solve`, the budget shared by the whole decision."""
+        in :meth:`solve`, the budget shared by the whole decision. A position of the opening
+        book is decided by the book, at once."""
         self._check(state)
+        known = None if self.book is None else self.book.lookup(state)
+        if known is not None:
+            return known
         if not keep_table:
             self.reset()
         began = time.perf_counter()

@@ -1,0 +1,228 @@
+"""An opening book for perfect Connect Four, built by plies' own solver: the exact score and
+the score-keeping moves of every position the ``perfect`` agent can meet in its first plies,
+as the first player or the second, against every reply.
+
+The perfect agent plays one move where several keep the score (the solver's preferred, the
+most central), so only its own lines need solving: at each of its turns, the position is
+decided (:meth:`~plies.solvers.connect4.Connect4Solver.decide`), its move played, and every
+reply leads to one of its next turns. A position and its mirror image are stored once, under
+the smaller of their two keys (Pons's key: the mover's stones plus every stone).
+
+The book is a SQLite file (table ``positions``: key, score, moves as a bit per column; table
+``meta``: format, width, height, plies), written one position at a time, so a build stopped by
+Ctrl-C keeps what it solved and a rerun goes on from there. The book shipped in the package
+(``solvers/books/connect4.sqlite``) is loaded once into memory and consulted by the solver
+before any search.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from plies.errors import BookError
+from plies.games.connect4 import ConnectFour, ConnectFourState
+from plies.solvers.base import Decision
+
+if TYPE_CHECKING:
+    from plies.solvers.connect4 import Connect4Solver
+
+FORMAT = "plies-connect4-book-1"
+SHIPPED = "connect4.sqlite"
+"""The shipped book's file name in the package's ``solvers/books`` folder."""
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE positions (key INTEGER PRIMARY KEY, score INTEGER NOT NULL, moves INTEGER NOT NULL);
+"""
+
+
+def position_key(game: ConnectFour, state: ConnectFourState) -> int:
+    """The key of ``state`` or of its mirror image, whichever is smaller (Pons's key: the
+    mover's stones plus every stone, which tells any two positions apart)."""
+    return min(state.current + state.mask, _mirror(game, state.current + state.mask))
+
+
+def _mirror(game: ConnectFour, board: int) -> int:
+    """``board`` with its columns in reverse order."""
+    stride, width = game.height + 1, game.width
+    column = (1 << stride) - 1
+    mirrored = 0
+    for c in range(width):
+        mirrored |= ((board >> (c * stride)) & column) << ((width - 1 - c) * stride)
+    return mirrored
+
+
+def _is_mirrored(game: ConnectFour, state: ConnectFourState) -> bool:
+    """Whether ``state`` is stored as its mirror image (whose key is the smaller)."""
+    key = state.current + state.mask
+    return _mirror(game, key) < key
+
+
+def _bits(game: ConnectFour, state: ConnectFourState, moves: Sequence[int]) -> int:
+    """``state``'s columns ``moves`` as a bit per column of the position stored."""
+    if _is_mirrored(game, state):
+        moves = [game.width - 1 - column for column in moves]
+    return sum(1 << column for column in moves)
+
+
+@dataclass(frozen=True)
+class OpeningBook:
+    """The decisions of a book, in memory: key -> (score, moves as a bit per column)."""
+
+    game: ConnectFour
+    entries: dict[int, tuple[int, int]]
+    plies: int
+    """The plies the build was asked for (positions before that ply are in the book)."""
+
+    def lookup(self, state: ConnectFourState) -> Decision | None:
+        """The book's decision for ``state`` (its score for the side to move and every move
+        that keeps it), or None when the book does not hold it."""
+        entry = self.entries.get(position_key(self.game, state))
+        if entry is None:
+            return None
+        score, bits = entry
+        width = self.game.width
+        moves = [c for c in range(width) if bits >> c & 1]
+        if _is_mirrored(self.game, state):
+            moves = sorted(width - 1 - c for c in moves)
+        return Decision(score, moves, 0, 0.0)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    try:
+        return sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        raise BookError(f"cannot open the book {str(path)!r}: {error}") from None
+
+
+def load_book(path: str | Path, game: ConnectFour) -> OpeningBook:
+    """The book in ``path`` for ``game``'s board; :class:`BookError` naming the problem for a
+    missing, corrupt or foreign file (it is only read)."""
+    path = Path(path)
+    if not path.is_file():
+        raise BookError(f"no book at {str(path)!r}")
+    db = _connect(path)
+    try:
+        meta = dict(db.execute("SELECT key, value FROM meta"))
+        if meta.get("format") != FORMAT:
+            raise BookError(f"{str(path)!r} is not a plies Connect Four book")
+        board = (int(meta["width"]), int(meta["height"]))
+        if board != (game.width, game.height):
+            raise BookError(
+                f"{str(path)!r} is a book for a {board[0]}x{board[1]} board, not "
+                f"{game.width}x{game.height}"
+            )
+        entries = {
+            key: (score, moves) for key, score, moves in db.execute("SELECT * FROM positions")
+        }
+        return OpeningBook(game, entries, int(meta["plies"]))
+    except (sqlite3.Error, KeyError, ValueError) as error:
+        raise BookError(f"{str(path)!r} is not a readable plies book ({error})") from None
+    finally:
+        db.close()
+
+
+@cache
+def shipped_book() -> OpeningBook | None:
+    """The book shipped inside the package, for the standard 7 x 6 board; None when it is
+    missing or unreadable (the solver then searches every position)."""
+    source = resources.files("plies.solvers") / "books" / SHIPPED
+    try:
+        with resources.as_file(source) as path:
+            return load_book(path, ConnectFour())
+    except (BookError, OSError):
+        return None
+
+
+@dataclass(frozen=True)
+class BookProgress:
+    """Where a build stands: ``done`` of the ``total`` turns at ``ply`` looked at, ``size``
+    positions in the book; ``seconds`` the last position's solve (0 when it was known)."""
+
+    ply: int
+    done: int
+    total: int
+    size: int
+    seconds: float
+
+
+def check_book_target(path: str | Path, game: ConnectFour) -> Path:
+    """``path`` if a book can be built there: a new file in a writable folder, or a book of
+    the same board to go on with; :class:`BookError` otherwise (nothing is written)."""
+    path = Path(path)
+    if path.is_dir():
+        raise BookError(f"{str(path)!r} is a folder: name the book's file")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise BookError(f"cannot write {str(path)!r}: no folder {str(folder)!r}")
+    if path.exists():
+        load_book(path, game)  # ours, same board: the build goes on from it
+    elif not _writable(folder):
+        raise BookError(f"cannot write {str(path)!r}: the folder is not writable")
+    return path
+
+
+def _writable(folder: Path) -> bool:
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def build_book(path: str | Path, plies: int, solver: Connect4Solver) -> Iterator[BookProgress]:
+    """Solve every position the perfect agent can meet before ply ``plies`` (as the first
+    player or the second, against every reply) that ``path`` does not hold yet, writing each
+    at once, and yield after each. The agent's move is ``solver.preferred`` of the moves that
+    keep the score; mirror images are solved once. Closing the iteration (Ctrl-C) keeps what
+    was solved; a finished build records ``plies`` in the book."""
+    game = solver.game
+    path = check_book_target(path, game)
+    db = sqlite3.connect(path)
+    try:
+        if not db.execute("SELECT name FROM sqlite_master").fetchall():
+            meta = {"format": FORMAT, "width": game.width, "height": game.height, "plies": 0}
+            with db:
+                db.executescript(SCHEMA)
+                db.executemany(
+                    "INSERT INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in meta.items()]
+                )
+        rows = db.execute("SELECT key, score, moves FROM positions")
+        book = OpeningBook(game, {key: (score, moves) for key, score, moves in rows}, 0)
+        start = game.initial_state()
+        levels: list[dict[int, ConnectFourState]] = [{} for _ in range(plies + 2)]
+        levels[0][0] = start  # the agent moves first
+        for column in game.actions(start):  # or second, after any first move
+            child = game.result(start, column)
+            levels[1][child.current + child.mask] = child
+        for ply in range(plies):
+            turns = list(levels[ply].values())
+            for done, state in enumerate(turns, 1):
+                decision, seconds = book.lookup(state), 0.0
+                if decision is None:
+                    found = solver.decide(state, keep_table=True)
+                    seconds, key = found.time, position_key(game, state)
+                    book.entries[key] = (found.score, _bits(game, state, found.moves))
+                    with db:
+                        db.execute(
+                            "INSERT INTO positions VALUES (?, ?, ?)", (key, *book.entries[key])
+                        )
+                    decision = book.lookup(state)
+                    assert decision is not None
+                played = game.result(state, solver.preferred(decision.moves))
+                if ply + 2 < plies and not game.is_terminal(played):
+                    for reply in game.actions(played):
+                        turn = game.result(played, reply)
+                        if not game.is_terminal(turn):
+                            levels[ply + 2][turn.current + turn.mask] = turn
+                yield BookProgress(ply, done, len(turns), len(book), seconds)
+        with db:
+            db.execute("UPDATE meta SET value = ? WHERE key = 'plies'", (str(plies),))
+    finally:
+        db.close()

@@ -1,0 +1,137 @@
+"""The Connect Four opening book: built by the solver on a small board, every entry equal to
+a fresh decision, mirror images stored once and read back mirrored, a stopped build going on
+where it stopped, the perfect agent playing from it move by move, and bad files refused."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plies.agents import make_agent
+from plies.errors import BookError
+from plies.games.connect4 import ConnectFour
+from plies.solvers.connect4 import Connect4Solver
+from plies.solvers.connect4_book import (
+    build_book,
+    load_book,
+    position_key,
+    shipped_book,
+)
+from tests.conftest import assert_one_line_error
+
+SMALL = ConnectFour(width=6, height=5)  # solved in milliseconds, yet not trivial
+
+
+def _built(path: Path, plies: int) -> list[Any]:
+    return list(build_book(path, plies, Connect4Solver(SMALL, book=False)))
+
+
+def _mirror(game: ConnectFour, moves: str) -> str:
+    return "".join(str(game.width + 1 - int(c)) for c in moves)
+
+
+def test_every_entry_is_the_solvers_decision_and_mirrors_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "book.sqlite"
+    steps = _built(path, 6)
+    book = load_book(path, SMALL)
+    assert book.plies == 6 and len(book) == steps[-1].size > 50
+    plain = Connect4Solver(SMALL, book=False)
+    draw = random.Random(3)
+    checked = 0
+    for _ in range(120):  # random lines, some of them the agent's (early ones cost seconds)
+        moves = "".join(str(draw.randint(1, SMALL.width)) for _ in range(draw.randint(3, 5)))
+        try:
+            state = SMALL.parse_position(moves)
+            mirrored = SMALL.parse_position(_mirror(SMALL, moves))
+        except Exception:
+            continue
+        known = book.lookup(state)
+        if known is None or SMALL.is_terminal(state):
+            continue
+        fresh = plain.decide(state)
+        assert (known.score, known.moves) == (fresh.score, fresh.moves), moves
+        other = book.lookup(mirrored)
+        assert other is not None and position_key(SMALL, state) == position_key(SMALL, mirrored)
+        assert other.moves == sorted(SMALL.width - 1 - c for c in fresh.moves)
+        checked += 1
+    assert checked >= 10
+
+
+def test_a_stopped_build_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    whole, stopped = tmp_path / "whole.sqlite", tmp_path / "stopped.sqlite"
+    _built(whole, 5)
+    build = build_book(stopped, 5, Connect4Solver(SMALL, book=False))
+    for _ in range(20):
+        next(build)
+    build.close()  # as Ctrl-C does
+    assert load_book(stopped, SMALL).plies == 0  # not finished
+    kept = len(load_book(stopped, SMALL))
+    rest = list(build_book(stopped, 5, Connect4Solver(SMALL, book=False)))
+    solved_again = sum(1 for step in rest if step.seconds > 0)
+    assert solved_again == len(load_book(whole, SMALL)) - kept  # nothing solved twice
+    assert load_book(stopped, SMALL).entries == load_book(whole, SMALL).entries
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_perfect_agent_plays_from_the_book_without_searching(tmp_path: Path, seat: int) -> None:
+    path = tmp_path / "book.sqlite"
+    _built(path, 6)
+    book = load_book(path, SMALL)
+    judge = Connect4Solver(SMALL, book=False)
+    for seed in range(4):
+        agent: Any = make_agent("perfect:time=5", SMALL, seed=seed)
+        agent.solver.book = book
+        opponent = make_agent("random" if seed % 2 else "engine:depth=2", SMALL, seed=seed)
+        state = SMALL.initial_state()
+        while not SMALL.is_terminal(state) and state.moves < 6:
+            if state.moves % 2 == seat:
+                move = agent(SMALL, state)
+                assert agent.last.solved and agent.last.stats.nodes == 0  # the book's
+                assert move in judge.decide(state).moves  # it keeps the score
+            else:
+                move = opponent(SMALL, state)
+            state = SMALL.result(state, move)
+
+
+def test_bad_books_are_refused_in_one_line(run_cli: Any, tmp_path: Path) -> None:
+    text = tmp_path / "notes.sqlite"
+    text.write_text("not a database " * 50)
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    small = tmp_path / "small.sqlite"
+    _built(small, 2)
+    for path, words in [
+        (text, "not a readable plies book"),
+        (foreign, "not a plies Connect Four book"),
+        (small, "a book for a 6x5 board, not 7x6"),
+        (tmp_path / "missing.sqlite", "no book at"),
+    ]:
+        with pytest.raises(BookError, match=words):
+            load_book(path, ConnectFour())
+        assert_one_line_error(run_cli("solve", "connect4", "4", "--book", str(path)), words)
+    before = text.read_bytes()
+    for args, words in [
+        (["--out", str(text)], "not a readable plies book"),
+        (["--out", str(tmp_path / "no" / "b.sqlite")], "no folder"),
+        (["--out", str(tmp_path)], "is a folder"),
+        ([], "--plies N and --out FILE"),
+    ]:
+        plies = ["--plies", "4"] if args else []
+        assert_one_line_error(run_cli("solve", "connect4", "--build-book", *plies, *args), words)
+    assert text.read_bytes() == before  # a foreign file is never written
+    assert_one_line_error(
+        run_cli("solve", "connect4", "--build-book", "--plies", "0", "--out", "x"), "--plies"
+    )
+
+
+@pytest.mark.skipif(shipped_book() is None, reason="no opening book shipped in this checkout")
+def test_the_shipped_book_answers_the_empty_board_at_once(run_cli: Any) -> None:
+    result = run_cli("solve", "connect4", "", "--json")
+    assert result.code == 0
+    data = __import__("json").loads(result.out)
+    assert data["book"] is True and data["score"] == 1 and data["best_moves"] == [4]
