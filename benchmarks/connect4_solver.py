@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"(empty Numba cache), {warm:.2f} s loading the cache"
             )
         game = ConnectFour()
-        solver = Connect4Solver(game, args.entries)  # compiles or loads the kernel
+        solver = Connect4Solver(game, args.entries, book=False)  # the search alone
         return run_sets(solver, game, names, args)
 
 

@@ -29,7 +29,7 @@ FAST_SETS = {  # name: (file, Pons's mean positions explored)
 }
 
 GAME = ConnectFour()
-SOLVER = Connect4Solver(GAME)
+SOLVER = Connect4Solver(GAME, book=False)  # the search itself, not the opening book
 
 
 def benchmark_set(name: str) -> list[tuple[str, int]]:
