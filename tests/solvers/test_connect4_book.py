@@ -135,3 +135,32 @@ def test_the_shipped_book_answers_the_empty_board_at_once(run_cli: Any) -> None:
     assert result.code == 0
     data = __import__("json").loads(result.out)
     assert data["book"] is True and data["score"] == 1 and data["best_moves"] == [4]
+
+
+@pytest.mark.skipif(shipped_book() is None, reason="no opening book shipped in this checkout")
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_perfect_agent_plays_a_whole_game_from_the_shipped_book(seat: int) -> None:
+    """From the first move: book moves where the book holds the position, solved moves after,
+    never the engine's fallback, and every move keeps the score (the book's, or a solver's
+    without the book)."""
+    game, book = ConnectFour(), shipped_book()
+    assert book is not None
+    judge = Connect4Solver(game, book=False)
+    agent: Any = make_agent("perfect:nodes=60000000", game, seed=seat)
+    opponent = make_agent("random" if seat else "engine:depth=2", game, seed=seat)
+    state, from_book = game.initial_state(), 0
+    while not game.is_terminal(state):
+        if state.moves % 2 != seat:
+            state = game.result(state, opponent(game, state))
+            continue
+        move = agent(game, state)
+        assert agent.last.solved, agent.last.note  # never the engine's move
+        known = book.lookup(state)
+        if known is not None:
+            from_book += 1
+            assert agent.last.stats.nodes == 0 and move in known.moves
+        else:
+            assert move in judge.decide(state).moves
+        state = game.result(state, move)
+    assert from_book >= 2
+    assert game.winner(state) in (None, game.players[seat])  # it never loses

@@ -265,7 +265,7 @@ def _solve_perfectly(
     if game.is_terminal(state):
         raise PliesError(f"position {position!r}: the game is already over")
     book = getattr(solver, "book", None)
-    from_book = book is not None and not weak and book.lookup(state) is not None
+    from_book = book is not None and not (weak or analyze) and book.lookup(state) is not None
     note = None if from_book else solver.difficulty_note(state)
     if note is not None:
         click.echo(f"note: {note}", err=True)
