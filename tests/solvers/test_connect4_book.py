@@ -164,3 +164,21 @@ def test_the_perfect_agent_plays_a_whole_game_from_the_shipped_book(seat: int) -
         state = game.result(state, move)
     assert from_book >= 2
     assert game.winner(state) in (None, game.players[seat])  # it never loses
+
+
+def test_without_a_readable_shipped_book_the_solver_searches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from plies.solvers import connect4_book
+
+    monkeypatch.setattr(connect4_book, "SHIPPED", "missing.sqlite")
+    shipped_book.cache_clear()
+    try:
+        assert shipped_book() is None
+        solver = Connect4Solver()
+        assert solver.book is None
+        solution = solver.solve(solver.game.parse_position("4455"))
+        assert solution.score == 18 and solution.nodes > 0
+    finally:
+        monkeypatch.undo()
+        shipped_book.cache_clear()
