@@ -14,6 +14,7 @@ import pytest
 
 from plies.arena.records import Records
 from plies.arena.tournament import run, schedule
+from plies.errors import SpecError
 from tests.conftest import assert_one_line_error
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'plies[distributed]'")
@@ -71,6 +72,15 @@ def test_a_killed_actor_costs_only_its_game(cluster: Any, tmp_path: Path) -> Non
     os.kill(_actor_processes()[0], signal.SIGKILL)
     finished += list(games)
     assert len(finished) == 24 and _table(killed) == _table(whole)
+
+
+def test_more_actors_than_the_cluster_has_cpus_is_refused(cluster: Any, tmp_path: Path) -> None:
+    games = run(
+        Records(tmp_path / "t.sqlite", "connect4"), _planned(), 3, ray_address=cluster.address
+    )
+    with pytest.raises(SpecError, match="has 2 CPUs: give --concurrency 2 or fewer"):
+        next(games)
+    assert not ray.is_initialized()
 
 
 def test_the_command_line_runs_on_the_cluster(

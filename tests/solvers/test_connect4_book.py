@@ -124,6 +124,14 @@ def test_bad_books_are_refused_in_one_line(run_cli: Any, tmp_path: Path) -> None
         plies = ["--plies", "4"] if args else []
         assert_one_line_error(run_cli("solve", "connect4", "--build-book", *plies, *args), words)
     assert text.read_bytes() == before  # a foreign file is never written
+    assert_one_line_error(run_cli("solve", "connect4", "4", "--plies", "4"), "go with --build-book")
+    odd = tmp_path / "a#b?c%20d.sqlite"  # characters a URI would misread
+    _built(odd, 2)
+    assert len(load_book(odd, SMALL)) > 0 and sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [odd.name, "foreign.sqlite", "notes.sqlite", "small.sqlite"]
+    )
+    with pytest.raises(Exception, match="is for a 6x5 board"):
+        Connect4Solver(ConnectFour(), book=load_book(small, SMALL))
     assert_one_line_error(
         run_cli("solve", "connect4", "--build-book", "--plies", "0", "--out", "x"), "--plies"
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,3 +98,15 @@ def test_bad_specs_name_the_problem(
 ) -> None:
     with pytest.raises(error, match=message):
         make_agent(spec, make_game(game))
+
+
+def test_a_clock_sets_the_budget_of_the_next_moves_until_reset() -> None:
+    from plies.clock import move_budget
+
+    agent: Any = make_agent("perfect:time=5", make_game("connect4"))
+    agent.set_clock(3.0, 0.1)
+    budget = move_budget(3.0, 0.1)
+    assert agent.seconds == pytest.approx(budget)
+    assert agent.fallback.move_seconds == pytest.approx(budget * 0.2)
+    agent.reset()
+    assert agent.seconds == 5 and agent.fallback.move_seconds is None

@@ -276,6 +276,17 @@ class PerfectAgent:
     nodes: int | None
     name: str = "perfect"
     last: SearchResult[Any] | None = field(default=None, repr=False)
+    spec_seconds: float | None = field(default=None, repr=False)
+    """The spec's time a move, which :meth:`reset` brings back after a clock."""
+
+    def __post_init__(self) -> None:
+        self.spec_seconds = self.seconds
+
+    def set_clock(self, remaining: float, increment: float) -> None:
+        """Budget the next move from this clock (:func:`plies.clock.move_budget`), split
+        between the solver and the fallback engine as a time a move is."""
+        self.seconds = max(MIN_MOVE_SECONDS, move_budget(remaining, increment))
+        self.fallback.move_seconds = self.seconds * (1 - SOLVER_SHARE)
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         return self.think(game, state, Watch())
@@ -350,10 +361,11 @@ class PerfectAgent:
         return action
 
     def reset(self, seed: int | None = None) -> None:
-        """Empty the solver's table and the fallback engine's (nothing is random)."""
+        """Empty the solver's table and the fallback engine's, forget any clock (nothing is
+        random)."""
         self.solver.reset()
         self.fallback.reset()
-        self.last = None
+        self.last, self.seconds = None, self.spec_seconds
 
 
 WATCH_EVERY = 50

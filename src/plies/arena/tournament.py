@@ -391,84 +391,134 @@ BATCH_MOST = 4096
 """The most games in a batch."""
 
 
-def _batch_size(played: Sequence[GameRecord], workers: int) -> int:
-    """How many games the next batch holds, from the time the last batch's games took: about
-    :data:`BATCH_SECONDS` of play, or longer when ``workers`` would send the driver more than
-    :data:`DRIVER_MESSAGES` batches a second."""
-    per_game = sum(sum(record.seconds) for record in played) / max(1, len(played))
-    seconds = max(BATCH_SECONDS, workers / DRIVER_MESSAGES)
-    return max(1, min(BATCH_MOST, int(seconds / max(per_game, 1e-6))))
+MOST_DEATHS = 5
+"""Worker deaths in a row, with no game finished between them, that stop a run."""
 
 
-def _next_batch(pending: list[Scheduled], size: int) -> list[Scheduled]:
-    return [pending.pop() for _ in range(min(size, len(pending)))]
+class _Queue:
+    """The games still to hand out, in batches of about :data:`BATCH_SECONDS` of play (or
+    longer with many workers, so the driver takes in at most :data:`DRIVER_MESSAGES` batches a
+    second), sized from the last batch's games: at most twice the last size, and never more
+    than a fair share of what is left. Games a dead worker had come back one at a time."""
+
+    def __init__(self, todo: Sequence[Scheduled], workers: int) -> None:
+        self.pending = list(reversed(todo))
+        self.workers = workers
+        self.size = 1
+        self.deaths = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.pending)
+
+    def take(self) -> list[Scheduled]:
+        share = max(1, -(-len(self.pending) // (2 * self.workers)))
+        return [self.pending.pop() for _ in range(min(self.size, share, len(self.pending)))]
+
+    def finished(self, played: Sequence[GameRecord]) -> None:
+        self.deaths = 0
+        per_game = sum(sum(record.seconds) for record in played) / max(1, len(played))
+        seconds = max(BATCH_SECONDS, self.workers / DRIVER_MESSAGES)
+        target = int(seconds / max(per_game, 1e-6))
+        self.size = max(1, min(BATCH_MOST, 2 * self.size, target))
+
+    def give_back(self, batch: Sequence[Scheduled]) -> None:
+        """``batch``, which a dead worker had, to play again."""
+        self.pending.extend(reversed(batch))
+        self.size = 1
+
+    def worker_died(self) -> None:
+        """Count a worker's death; :class:`PliesError` after :data:`MOST_DEATHS` in a row."""
+        self.deaths += 1
+        if self.deaths >= MOST_DEATHS:
+            task = self.pending[-1]
+            raise PliesError(
+                f"the workers died {self.deaths} times in a row without finishing a game "
+                f"(the next to play: {task.first} vs {task.second}, pair {task.pair}): "
+                "stopping; the finished games are kept"
+            )
 
 
 def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iterator[GameRecord]:
     context = multiprocessing.get_context("spawn")
-    pending, size = list(reversed(todo)), 1
-    while pending:
+    queue = _Queue(todo, concurrency)
+    while queue:
         pool = ProcessPoolExecutor(concurrency, mp_context=context, initializer=_start_worker)
         running: dict[Future[list[GameRecord]], list[Scheduled]] = {}
         try:
-            while pending or running:
-                while pending and len(running) < 2 * concurrency:
-                    batch = _next_batch(pending, size)
-                    running[pool.submit(_play_in_worker, batch)] = batch
+            while queue or running:
+                while queue and len(running) < 2 * concurrency:
+                    batch = queue.take()
+                    try:
+                        running[pool.submit(_play_in_worker, batch)] = batch
+                    except BrokenProcessPool:
+                        queue.give_back(batch)
+                        raise
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
                     played = future.result()  # a dead worker raises here: keep its games
                     del running[future]
-                    size = _batch_size(played, concurrency)
+                    queue.finished(played)
                     records.add_many(played)
                     yield from played
         except BrokenProcessPool:  # a worker died: keep what finished, replay what was in flight
             for future, batch in running.items():
-                if future.done() and future.exception() is None:
+                if _succeeded(future):
+                    queue.finished(future.result())
                     records.add_many(future.result())
                     yield from future.result()
                 else:
-                    pending.extend(reversed(batch))
+                    queue.give_back(batch)
+            queue.worker_died()
         finally:
             for process in list(getattr(pool, "_processes", {}).values()):
                 process.terminate()
             pool.shutdown(wait=False, cancel_futures=True)
 
 
+def _succeeded(future: Future[list[GameRecord]]) -> bool:
+    return future.done() and not future.cancelled() and future.exception() is None
+
+
 def _run_ray(
     records: Records, todo: list[Scheduled], address: str, concurrency: int | None
 ) -> Iterator[GameRecord]:
     """The games as tasks of :class:`Worker` actors on a Ray cluster (:func:`ray_cluster`),
-    two batches in flight per actor; only this driver writes to the record. A dead actor is
-    replaced and its unfinished games are played again."""
+    one CPU each (at most as many as the cluster has), two batches in flight per actor; only
+    this driver writes to the record. A dead actor is replaced and its unfinished games are
+    played again."""
     with ray_cluster(address) as ray:
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        if concurrency is not None and concurrency > cpus:
+            raise SpecError(
+                f"the Ray cluster has {cpus} CPUs: give --concurrency {cpus} or fewer "
+                "(an actor takes one)"
+            )
         remote_worker = ray.remote(num_cpus=1)(Worker)
-        count = concurrency or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        count = concurrency or max(1, cpus)
         actors = [
             remote_worker.options(scheduling_strategy="SPREAD").remote() for _ in range(count)
         ]
         try:
-            yield from _ray_games(ray, remote_worker, actors, records, todo)
+            yield from _ray_games(ray, remote_worker, actors, records, _Queue(todo, count))
         finally:
             for actor in actors:
                 ray.kill(actor)
 
 
 def _ray_games(
-    ray: Any, remote_worker: Any, actors: list[Any], records: Records, todo: list[Scheduled]
+    ray: Any, remote_worker: Any, actors: list[Any], records: Records, queue: _Queue
 ) -> Iterator[GameRecord]:
     """Two batches in flight per actor, each refilled as one of its batches comes back: the
     driver's work per finished batch does not grow with the number of actors (but for
     ``ray.wait`` over the batches in flight)."""
-    pending, size = list(reversed(todo)), 1
     running: dict[Any, tuple[list[Scheduled], Any]] = {}
 
     def send(actor: Any) -> None:
-        if pending:
-            batch = _next_batch(pending, size)
+        if queue:
+            batch = queue.take()
             running[actor.play_many.remote(batch)] = (batch, actor)
 
-    while running or pending:
+    while running or queue:
         if not running:  # at the start, or replayed games left when all else is done
             for actor in actors:
                 send(actor)
@@ -477,15 +527,18 @@ def _ray_games(
         batch, actor = running.pop(ready[0])
         try:
             played = ray.get(ready[0])
-        except ray.exceptions.RayActorError:  # the actor died: replace it, replay the games
-            pending.extend(reversed(batch))
-            if actor in actors:
+        except ray.exceptions.RayTaskError:
+            raise  # the game itself failed: a bug to see, not a lost worker
+        except ray.exceptions.RayError:  # the actor or its node died: replay the games
+            queue.give_back(batch)
+            if actor in actors:  # the first word of its death
+                queue.worker_died()
                 replacement = remote_worker.options(scheduling_strategy="SPREAD").remote()
                 actors[actors.index(actor)] = replacement
                 send(replacement)
                 send(replacement)
             continue
-        size = _batch_size(played, len(actors))
+        queue.finished(played)
         records.add_many(played)
         send(actor)
         yield from played

@@ -112,6 +112,8 @@ def solve(
     view; a win scores 22 minus the winner's stones at the end).
     """
     game = make_game(game_spec)
+    if not build_book and (book_plies is not None or book_out is not None):
+        raise PliesError("--plies and --out go with --build-book")
     if build_book:
         _build_book(game, position, book_plies, book_out)
         return

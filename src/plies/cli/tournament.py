@@ -99,7 +99,7 @@ def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
     "time_control",
     metavar="BASE[+INC]",
     help="A clock per player and game: BASE seconds, INC more after each move (60+0.5); "
-    "engine, mcts, az and uci agents budget their moves from it, and a clock that runs out "
+    "engine, mcts, az, perfect and uci agents budget their moves from it, a clock that runs out "
     "loses [default: none, each agent's own time a move].",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of openings and agents.")
@@ -184,7 +184,7 @@ def run_command(
             verdict = _play(
                 records, planned, workers, ray_address, test, specs[0], (anchor, anchor_elo)
             )
-    report(records, as_json, anchor, anchor_elo)
+    report(records, as_json, anchor, anchor_elo, specs)
     if pgn is not None:
         _export(records, pgn, None, as_json)
     if test is not None:
@@ -368,9 +368,16 @@ def sprt_counts(games: Sequence[Any], player: str) -> tuple[int, int, int, int, 
     return pentanomial((scores[0], scores[1]) for scores in pairs.values() if len(scores) == 2)
 
 
-def report(records: Any, as_json: bool, anchor: str | None = None, anchor_elo: float = 0) -> Any:
+def report(
+    records: Any,
+    as_json: bool,
+    anchor: str | None = None,
+    anchor_elo: float = 0,
+    entrants: Sequence[str] = (),
+) -> Any:
     """The standings: Elo with 95% intervals, games, points and score per player, best first
-    (printed, and returned; None before any game)."""
+    (printed, and returned; None before any game). An anchor among ``entrants`` (the players
+    of a run) that has not finished a game yet is left out, with a note."""
     from plies.arena.ratings import format_standings, rating_intervals
     from plies.arena.records import results_of
 
@@ -378,6 +385,10 @@ def report(records: Any, as_json: bool, anchor: str | None = None, anchor_elo: f
     if not games:
         click.echo(f"{records.game_spec}: no game finished yet")
         return None
+    played = {game.first for game in games} | {game.second for game in games}
+    if anchor is not None and anchor not in played and anchor in entrants:
+        click.echo(f"{anchor} has no finished game yet: the mean is at 0", err=True)
+        anchor = None
     standings = rating_intervals(results_of(games), anchor, anchor_elo)
     if as_json:
         echo_json(

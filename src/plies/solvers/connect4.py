@@ -102,6 +102,11 @@ class Connect4Solver:
         self.game = game
         if book is True:
             book = shipped_book() if (game.width, game.height) == (7, 6) else None
+        if book and (book.game.width, book.game.height) != (width, height):
+            raise SpecError(
+                f"connect4 solver: the book is for a {book.game.width}x{book.game.height} "
+                f"board, not {width}x{height}"
+            )
         self.book: OpeningBook | None = book or None
         """The opening book consulted before any search (True, the default: the shipped one
         on the 7 x 6 board; False or None: none)."""

@@ -100,7 +100,7 @@ class OpeningBook:
 
 def _connect(path: Path) -> sqlite3.Connection:
     try:
-        return sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as error:
         raise BookError(f"cannot open the book {str(path)!r}: {error}") from None
 
@@ -165,9 +165,11 @@ def check_book_target(path: str | Path, game: ConnectFour) -> Path:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise BookError(f"cannot write {str(path)!r}: no folder {str(folder)!r}")
-    if path.exists():
+    if path.exists() and path.stat().st_size > 0:
         load_book(path, game)  # ours, same board: the build goes on from it
-    elif not _writable(folder):
+        if not os.access(path, os.W_OK):
+            raise BookError(f"cannot write {str(path)!r}: the file is read-only")
+    if not _writable(folder):
         raise BookError(f"cannot write {str(path)!r}: the folder is not writable")
     return path
 
@@ -186,43 +188,46 @@ def build_book(path: str | Path, plies: int, solver: Connect4Solver) -> Iterator
     path = check_book_target(path, game)
     db = sqlite3.connect(path)
     try:
-        if not db.execute("SELECT name FROM sqlite_master").fetchall():
-            meta = {"format": FORMAT, "width": game.width, "height": game.height, "plies": 0}
-            with db:
-                db.executescript(SCHEMA)
-                db.executemany(
-                    "INSERT INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in meta.items()]
-                )
-        rows = db.execute("SELECT key, score, moves FROM positions")
-        book = OpeningBook(game, {key: (score, moves) for key, score, moves in rows}, 0)
-        start = game.initial_state()
-        levels: list[dict[int, ConnectFourState]] = [{} for _ in range(plies + 2)]
-        levels[0][0] = start  # the agent moves first
-        for column in game.actions(start):  # or second, after any first move
-            child = game.result(start, column)
-            levels[1][child.current + child.mask] = child
-        for ply in range(plies):
-            turns = list(levels[ply].values())
-            for done, state in enumerate(turns, 1):
-                decision, seconds = book.lookup(state), 0.0
-                if decision is None:
-                    found = solver.decide(state, keep_table=True)
-                    seconds, key = found.time, position_key(game, state)
-                    book.entries[key] = (found.score, _bits(game, state, found.moves))
-                    with db:
-                        db.execute(
-                            "INSERT INTO positions VALUES (?, ?, ?)", (key, *book.entries[key])
-                        )
-                    decision = book.lookup(state)
-                    assert decision is not None
-                played = game.result(state, solver.preferred(decision.moves))
-                if ply + 2 < plies and not game.is_terminal(played):
-                    for reply in game.actions(played):
-                        turn = game.result(played, reply)
-                        if not game.is_terminal(turn):
-                            levels[ply + 2][turn.current + turn.mask] = turn
-                yield BookProgress(ply, done, len(turns), len(book), seconds)
-        with db:
-            db.execute("UPDATE meta SET value = ? WHERE key = 'plies'", (str(plies),))
+        yield from _build(db, plies, solver)
+    except sqlite3.Error as error:  # a full disk, another build at the same file...
+        raise BookError(f"cannot write {str(path)!r}: {error} (what was solved is kept)") from None
     finally:
         db.close()
+
+
+def _build(db: sqlite3.Connection, plies: int, solver: Connect4Solver) -> Iterator[BookProgress]:
+    """The levels of the agent's turns, ply by ply (:func:`build_book`)."""
+    game = solver.game
+    if not db.execute("SELECT name FROM sqlite_master").fetchall():
+        meta = {"format": FORMAT, "width": game.width, "height": game.height, "plies": 0}
+        rows = "".join(f"INSERT INTO meta VALUES ('{k}', '{v}');" for k, v in meta.items())
+        db.executescript(f"BEGIN; {SCHEMA} {rows} COMMIT;")  # all or nothing
+    stored = db.execute("SELECT key, score, moves FROM positions")
+    book = OpeningBook(game, {key: (score, moves) for key, score, moves in stored}, 0)
+    start = game.initial_state()
+    levels: list[dict[int, ConnectFourState]] = [{} for _ in range(plies + 2)]
+    levels[0][0] = start  # the agent moves first
+    for column in game.actions(start):  # or second, after any first move
+        child = game.result(start, column)
+        levels[1][child.current + child.mask] = child
+    for ply in range(plies):
+        turns = list(levels[ply].values())
+        for done, state in enumerate(turns, 1):
+            decision, seconds = book.lookup(state), 0.0
+            if decision is None:
+                found = solver.decide(state, keep_table=True)
+                seconds, key = found.time, position_key(game, state)
+                book.entries[key] = (found.score, _bits(game, state, found.moves))
+                with db:
+                    db.execute("INSERT INTO positions VALUES (?, ?, ?)", (key, *book.entries[key]))
+                decision = book.lookup(state)
+                assert decision is not None
+            played = game.result(state, solver.preferred(decision.moves))
+            if ply + 2 < plies and not game.is_terminal(played):
+                for reply in game.actions(played):
+                    turn = game.result(played, reply)
+                    if not game.is_terminal(turn):
+                        levels[ply + 2][turn.current + turn.mask] = turn
+            yield BookProgress(ply, done, len(turns), len(book), seconds)
+    with db:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'plies'", (str(plies),))
