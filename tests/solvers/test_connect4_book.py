@@ -167,6 +167,7 @@ def test_the_perfect_agent_plays_a_whole_game_from_the_shipped_book(seat: int) -
         if known is not None:
             from_book += 1
             assert agent.last.stats.nodes == 0 and move in known.moves
+            assert agent.last.note.startswith("from the opening book: score")
         else:
             assert move in judge.decide(state).moves
         state = game.result(state, move)

@@ -356,7 +356,10 @@ class PerfectAgent:
             max_player=game.to_move(state),
             solver_score=decision.score,
             solved=True,
-            note=f"solved: score {decision.score}, {self.solver.meaning(decision.score)}",
+            note=(
+                f"{'from the opening book' if decision.from_book else 'solved'}: score "
+                f"{decision.score}, {self.solver.meaning(decision.score)}"
+            ),
         )
         return action
 

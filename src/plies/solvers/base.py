@@ -25,12 +25,14 @@ class Solution:
 @dataclass(frozen=True)
 class Decision:
     """What to play: the position's ``score`` (as :class:`Solution`'s), every move that keeps
-    it (``moves``, in the game's action order), and the positions and seconds it took."""
+    it (``moves``, in the game's action order), the positions and seconds it took, and
+    whether an opening book gave it."""
 
     score: int
     moves: list[Any]
     nodes: int
     time: float
+    from_book: bool = False
 
 
 class PerfectSolver(Protocol):

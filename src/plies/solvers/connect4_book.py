@@ -92,7 +92,7 @@ class OpeningBook:
         moves = [c for c in range(width) if bits >> c & 1]
         if _is_mirrored(self.game, state):
             moves = sorted(width - 1 - c for c in moves)
-        return Decision(score, moves, 0, 0.0)
+        return Decision(score, moves, 0, 0.0, from_book=True)
 
     def __len__(self) -> int:
         return len(self.entries)
