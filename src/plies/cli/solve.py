@@ -33,6 +33,7 @@ from plies.solvers.sets import SetSummary, read_set, solve_set
 from plies.spec import DEPTH, NODES, NumberRange
 
 BOOK_PLIES = NumberRange(1, 24, integer=True)
+WORKERS = NumberRange(1, 256, integer=True)
 """The plies an opening book may cover (beyond 24 it would hold millions of positions)."""
 DEFAULT_NODES = 50_000_000
 """The node budget of a search to the end unless ``--nodes`` says otherwise (minutes)."""
@@ -87,6 +88,12 @@ DEFAULT_NODES = 50_000_000
     "--plies", "book_plies", type=Number(BOOK_PLIES), help="--build-book: positions before ply N."
 )
 @click.option("--out", "book_out", help="--build-book: the book's file (a rerun goes on).")
+@click.option(
+    "--workers",
+    "book_workers",
+    type=Number(WORKERS),
+    help="--build-book: processes solving side by side [default: 1].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(
     game_spec: str,
@@ -103,6 +110,7 @@ def solve(
     build_book: bool,
     book_plies: int | None,
     book_out: str | None,
+    book_workers: int | None,
     as_json: bool,
 ) -> None:
     """Solve GAME from its start or POSITION: value for the first player, best moves, nodes.
@@ -112,10 +120,10 @@ def solve(
     view; a win scores 22 minus the winner's stones at the end).
     """
     game = make_game(game_spec)
-    if not build_book and (book_plies is not None or book_out is not None):
-        raise PliesError("--plies and --out go with --build-book")
+    if not build_book and (book_plies, book_out, book_workers) != (None, None, None):
+        raise PliesError("--plies, --out and --workers go with --build-book")
     if build_book:
-        _build_book(game, position, book_plies, book_out)
+        _build_book(game, position, book_plies, book_out, book_workers or 1)
         return
     solver = perfect_solver(game) if algorithm in (None, "perfect") else None
     if book is not None:
@@ -159,7 +167,7 @@ def _use_book(game: Game[Any, Any], solver: PerfectSolver | None, book: str) -> 
 
 
 def _build_book(
-    game: Game[Any, Any], position: str | None, plies: int | None, out: str | None
+    game: Game[Any, Any], position: str | None, plies: int | None, out: str | None, workers: int
 ) -> None:
     """plies solve connect4 --build-book --plies N --out FILE: progress on a terminal, and
     Ctrl-C keeps what was solved."""
@@ -178,12 +186,16 @@ def _build_book(
     size, began = 0, time.perf_counter()
     with progress_bar() as bar, until_interrupted() as interruption:
         task = bar.add_task("book", total=None)
-        for step in build_book(out, plies, solver):
-            size = step.size
-            bar.update(
-                task,
-                description=f"ply {step.ply}: {step.done}/{step.total}, {size:,} positions",
-            )
+        steps = build_book(out, plies, solver, workers)
+        try:
+            for step in steps:
+                size = step.size
+                bar.update(
+                    task,
+                    description=f"ply {step.ply}: {step.done}/{step.total}, {size:,} positions",
+                )
+        finally:
+            steps.close()  # stops the workers now, wherever Ctrl-C struck
     minutes = (time.perf_counter() - began) / 60
     click.echo(f"{size:,} positions in {out} ({minutes:.1f} min)")
     if interruption.happened:

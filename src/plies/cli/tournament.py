@@ -270,17 +270,19 @@ def _play(
         if already:
             live_standings.update(force=True)
         games_played = run(records, planned, workers, ray_address=ray_address)
-        for record in games_played:
-            description = f"last: {record.first} - {record.second}"
-            if test is not None:
-                status = test.status(sprt_counts(records.games(), first))
-                description = f"LLR {status.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
-                if status.state != "continue":
-                    games_played.close()
-                    return status
-            progress.update(bar, advance=1, description=description)
-            if console.is_terminal:
-                live_standings.update()
+        try:
+            for record in games_played:
+                description = f"last: {record.first} - {record.second}"
+                if test is not None:
+                    status = test.status(sprt_counts(records.games(), first))
+                    description = f"LLR {status.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
+                    if status.state != "continue":
+                        return status
+                progress.update(bar, advance=1, description=description)
+                if console.is_terminal:
+                    live_standings.update()
+        finally:
+            games_played.close()  # stops the workers now, wherever Ctrl-C struck
     return None
 
 

@@ -17,9 +17,12 @@ before any search.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -146,8 +149,8 @@ def shipped_book() -> OpeningBook | None:
 
 @dataclass(frozen=True)
 class BookProgress:
-    """Where a build stands: ``done`` of the ``total`` turns at ``ply`` looked at, ``size``
-    positions in the book; ``seconds`` the last position's solve (0 when it was known)."""
+    """Where a build stands: ``done`` of the ``total`` positions of ``ply`` that the book
+    lacked are solved, the last in ``seconds``; the book holds ``size`` positions."""
 
     ply: int
     done: int
@@ -178,25 +181,31 @@ def _writable(folder: Path) -> bool:
     return os.access(folder, os.W_OK | os.X_OK)
 
 
-def build_book(path: str | Path, plies: int, solver: Connect4Solver) -> Iterator[BookProgress]:
+def build_book(
+    path: str | Path, plies: int, solver: Connect4Solver, workers: int = 1
+) -> Generator[BookProgress, None, None]:
     """Solve every position the perfect agent can meet before ply ``plies`` (as the first
     player or the second, against every reply) that ``path`` does not hold yet, writing each
-    at once, and yield after each. The agent's move is ``solver.preferred`` of the moves that
-    keep the score; mirror images are solved once. Closing the iteration (Ctrl-C) keeps what
-    was solved; a finished build records ``plies`` in the book."""
+    at once, and yield after each; ``workers`` processes solve the positions of a ply side by
+    side (1: ``solver``, in this process). The agent's move is the solver's preferred among
+    those that keep the score; mirror images are solved once. Closing the iteration (Ctrl-C)
+    keeps what was solved; a finished build records ``plies`` in the book."""
     game = solver.game
     path = check_book_target(path, game)
     db = sqlite3.connect(path)
     try:
-        yield from _build(db, plies, solver)
+        yield from _build(db, plies, solver, workers)
     except sqlite3.Error as error:  # a full disk, another build at the same file...
         raise BookError(f"cannot write {str(path)!r}: {error} (what was solved is kept)") from None
     finally:
         db.close()
 
 
-def _build(db: sqlite3.Connection, plies: int, solver: Connect4Solver) -> Iterator[BookProgress]:
-    """The levels of the agent's turns, ply by ply (:func:`build_book`)."""
+def _build(
+    db: sqlite3.Connection, plies: int, solver: Connect4Solver, workers: int
+) -> Iterator[BookProgress]:
+    """The levels of the agent's turns, ply by ply (:func:`build_book`): the positions of a
+    ply not in the book are solved, then every turn is played on from the book."""
     game = solver.game
     if not db.execute("SELECT name FROM sqlite_master").fetchall():
         meta = {"format": FORMAT, "width": game.width, "height": game.height, "plies": 0}
@@ -212,22 +221,66 @@ def _build(db: sqlite3.Connection, plies: int, solver: Connect4Solver) -> Iterat
         levels[1][child.current + child.mask] = child
     for ply in range(plies):
         turns = list(levels[ply].values())
-        for done, state in enumerate(turns, 1):
-            decision, seconds = book.lookup(state), 0.0
-            if decision is None:
-                found = solver.decide(state, keep_table=True)
-                seconds, key = found.time, position_key(game, state)
-                book.entries[key] = (found.score, _bits(game, state, found.moves))
-                with db:
-                    db.execute("INSERT INTO positions VALUES (?, ?, ?)", (key, *book.entries[key]))
-                decision = book.lookup(state)
-                assert decision is not None
+        unknown: dict[int, ConnectFourState] = {}
+        for state in turns:
+            if book.lookup(state) is None:
+                unknown.setdefault(position_key(game, state), state)
+        solved = _decisions(solver, list(unknown.values()), workers)
+        for done, (state, found) in enumerate(solved, 1):
+            key = position_key(game, state)
+            book.entries[key] = (found.score, _bits(game, state, found.moves))
+            with db:
+                db.execute("INSERT INTO positions VALUES (?, ?, ?)", (key, *book.entries[key]))
+            yield BookProgress(ply, done, len(unknown), len(book), found.time)
+        for state in turns:
+            decision = book.lookup(state)
+            assert decision is not None
             played = game.result(state, solver.preferred(decision.moves))
             if ply + 2 < plies and not game.is_terminal(played):
                 for reply in game.actions(played):
                     turn = game.result(played, reply)
                     if not game.is_terminal(turn):
                         levels[ply + 2][turn.current + turn.mask] = turn
-            yield BookProgress(ply, done, len(turns), len(book), seconds)
     with db:
         db.execute("UPDATE meta SET value = ? WHERE key = 'plies'", (str(plies),))
+
+
+def _decisions(
+    solver: Connect4Solver, states: list[ConnectFourState], workers: int
+) -> Iterator[tuple[ConnectFourState, Decision]]:
+    """Each state with the solver's decision, as they finish: here, or in ``workers`` spawned
+    processes with a solver each (stopped when the iteration is closed)."""
+    if workers == 1 or len(states) < 2:
+        for state in states:
+            yield state, solver.decide(state, keep_table=True)
+        return
+    game = solver.game
+    context = multiprocessing.get_context("spawn")
+    board = (game.width, game.height)
+    pool = ProcessPoolExecutor(workers, context, initializer=_start_solver, initargs=board)
+    try:
+        futures = {pool.submit(_decide, state): state for state in states}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+_SOLVER: Connect4Solver | None = None
+"""A build worker's solver (:func:`_start_solver`)."""
+
+
+def _start_solver(width: int, height: int) -> None:
+    """A build worker: its own solver, without a book; Ctrl-C is left to the driver."""
+    from plies.solvers.connect4 import Connect4Solver
+
+    global _SOLVER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _SOLVER = Connect4Solver(ConnectFour(width, height), book=False)
+
+
+def _decide(state: ConnectFourState) -> Decision:
+    assert _SOLVER is not None, "a build worker starts its solver first"
+    return _SOLVER.decide(state, keep_table=True)
