@@ -107,7 +107,7 @@ def main() -> int:
     print(f"book: {'none' if book is None else f'{len(book):,} positions, {book.plies} plies'}")
     judge = Connect4Solver(game, book=False)
     header = (
-        f"{'opponent':<18} {'seat':<6} {'games':>5} {'moves':>5} {'book':>5} {'solved':>6} "
+        f"{'opponent':<22} {'seat':<6} {'games':>5} {'moves':>5} {'book':>5} {'solved':>6} "
         f"{'fallback':>8} {'mean s':>7} {'worst s':>7} {'lost':>4} {'unjudged':>8}  results"
     )
     print(header)
@@ -123,7 +123,7 @@ def main() -> int:
             worst = max(worst, max(tally.seconds))
             results = ", ".join(f"{tally.results.count(r)} {r}" for r in ("won", "draw", "lost"))
             print(
-                f"{spec:<18} {'first' if seat == 0 else 'second':<6} {tally.games:>5} "
+                f"{spec:<22} {'first' if seat == 0 else 'second':<6} {tally.games:>5} "
                 f"{len(tally.seconds):>5} {tally.book:>5} {tally.solved:>6} {tally.fallback:>8} "
                 f"{statistics.mean(tally.seconds):>7.3f} {max(tally.seconds):>7.3f} "
                 f"{tally.lost_score:>4} {tally.unjudged:>8}  {results}"
