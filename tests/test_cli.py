@@ -186,19 +186,13 @@ def test_play_connect4_against_the_perfect_agent(run_cli: Run) -> None:
         "O plays 5  [solved: score 8, the side to move wins with its stone number 14;" in result.out
     )
     assert "game over after" in result.out and "O wins" in result.out
-    early = run_cli(
-        "play",
-        "connect4",
-        "--first",
-        "perfect:nodes=4096,depth=2",
-        "--second",
-        "random",
-        "--seed",
-        "3",
-        "--quiet",
-    )
+    args = ("play", "connect4", "--first", "perfect:nodes=4096,depth=2", "--second", "random")
+    opening = run_cli(*args, "--seed", "3", "--quiet")
+    assert opening.code == 0, opening.err
+    assert "1. X plays 4  [from the opening book: score 1" in opening.out
+    early = run_cli(*args, "--position", "12", "--seed", "3", "--quiet")  # off the book
     assert early.code == 0, early.err
-    assert "1. X plays 4  [not solved within the budget" in early.out
+    assert "1. X plays 5  [not solved within the budget" in early.out
 
 
 def test_play_three_players(run_cli: Run) -> None:
@@ -549,13 +543,13 @@ def test_solve_connect4_bad_input(run_cli: Run, args: tuple[str, ...], fragment:
 def test_ctrl_c_stops_a_long_connect4_solve_at_once() -> None:
     """The solver returns to Python every 2^18 positions, so SIGINT is seen within moments."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "plies", "solve", "connect4", "4"],
+        [sys.executable, "-m", "plies", "solve", "connect4", "12"],  # early, not in the book
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     assert process.stderr is not None
-    assert "early positions (1 stone)" in process.stderr.readline()  # the solve has begun
+    assert "early positions (2 stones)" in process.stderr.readline()  # the solve has begun
     time.sleep(0.5)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)

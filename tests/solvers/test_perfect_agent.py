@@ -62,7 +62,8 @@ def test_perfect_self_play_ends_as_the_score_says() -> None:
 def test_out_of_budget_it_plays_the_engines_move_and_says_so() -> None:
     agent = make_agent("perfect:nodes=2048,depth=3", GAME)
     assert isinstance(agent, PerfectAgent)
-    state = GAME.initial_state()
+    state = GAME.parse_position("12")  # early, and off the agent's lines: not in the book
+    assert agent.solver.book is None or agent.solver.book.lookup(state) is None
     action = agent(GAME, state)
     assert action in GAME.actions(state)
     assert agent.last is not None and agent.last.algorithm != "perfect"

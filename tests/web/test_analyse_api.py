@@ -74,7 +74,7 @@ def test_connect4_finished_game_and_board_only(client: TestClient) -> None:
 
 
 def test_connect4_not_solved_in_time(client: TestClient) -> None:
-    answer = client.post(C4, json={"position": "4", "seconds": 0.2}).json()
+    answer = client.post(C4, json={"position": "12", "seconds": 0.2}).json()  # not in the book
     assert not answer["solved"] and answer["score"] is None and answer["best"] == []
     assert answer["message"].startswith("not solved within 0.2 s: try a position with more")
     assert [c["score"] for c in answer["columns"]] == [None] * 7

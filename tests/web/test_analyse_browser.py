@@ -68,7 +68,7 @@ def test_connect4_position_from_the_url_and_time_running_out(page: Any, server: 
     page.locator("#c4-columns").wait_for()
     assert page.locator("#c4-time").input_value() == "1"
     assert column_scores(page) == expected_scores(QUICK)
-    page.locator("#c4-position").fill("4")
+    page.locator("#c4-position").fill("12")  # early, and not in the opening book
     page.locator("#c4-analyse").click()
     page.locator("#c4-message").wait_for(timeout=20_000)
     assert "not solved within 1 s" in page.locator("#c4-message").inner_text()
