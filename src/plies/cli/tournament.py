@@ -25,6 +25,20 @@ CONCURRENCY = NumberRange(1, 256, integer=True)
 ANCHOR_ELO = NumberRange(-10_000, 10_000)
 
 
+ANCHOR = click.option(
+    "--anchor", metavar="SPEC", help="Rate this player at --anchor-elo [default: the mean at 0]."
+)
+ANCHOR_ELO_OPTION = click.option(
+    "--anchor-elo",
+    type=Number(ANCHOR_ELO),
+    default=0.0,
+    help="The anchor's rating (e.g. a Stockfish level's UCI_Elo) [default: 0].",
+)
+PGN = click.option(
+    "--pgn", type=click.Path(dir_okay=False), help="Write every game as PGN (chess)."
+)
+
+
 class _RunByDefault(click.Group):
     """``plies tournament GAME SPEC...`` runs one; ``plies tournament report FILE`` reports."""
 
@@ -109,16 +123,9 @@ def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
     help="Two players only: stop once the SPRT on game pairs accepts H0 (Elo <= ELO0) or H1 "
     "(Elo >= ELO1) for the first against the second [alpha = beta = 0.05].",
 )
-@click.option(
-    "--anchor", metavar="SPEC", help="Rate this player at --anchor-elo [default: the mean at 0]."
-)
-@click.option(
-    "--anchor-elo",
-    type=Number(ANCHOR_ELO),
-    default=0.0,
-    help="The anchor's rating (e.g. a Stockfish level's UCI_Elo) [default: 0].",
-)
-@click.option("--pgn", type=click.Path(dir_okay=False), help="Write every game as PGN (chess).")
+@ANCHOR
+@ANCHOR_ELO_OPTION
+@PGN
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def run_command(
     game_spec: str,
@@ -288,16 +295,9 @@ def _play(
 
 @tournament_command.command("report")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
-@click.option(
-    "--anchor", metavar="SPEC", help="Rate this player at --anchor-elo [default: the mean at 0]."
-)
-@click.option(
-    "--anchor-elo",
-    type=Number(ANCHOR_ELO),
-    default=0.0,
-    help="The anchor's rating (e.g. a Stockfish level's UCI_Elo) [default: 0].",
-)
-@click.option("--pgn", type=click.Path(dir_okay=False), help="Write every game as PGN (chess).")
+@ANCHOR
+@ANCHOR_ELO_OPTION
+@PGN
 @click.option(
     "--export",
     type=click.Path(dir_okay=False),
