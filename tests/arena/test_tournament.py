@@ -381,6 +381,10 @@ def test_the_report_rates_every_player_with_an_interval(
     assert_one_line_error(run_cli("tournament", "report", db, "--anchor", "nobody"), "nobody")
     shifted = run_cli("tournament", "report", db, "--json", "--anchor", "random", "--anchor-elo")
     assert shifted.code == 2  # the option needs its number
+    assert_one_line_error(
+        run_cli("tournament", "report", db, "--anchor", "random", "--anchor-elo", "nan"),
+        "--anchor-elo must be a finite number",
+    )
     level = run_cli(
         "tournament", "report", db, "--json", "--anchor", "random", "--anchor-elo", "1350"
     )
