@@ -128,6 +128,113 @@ class HasPerfectSolver(Protocol):
     def perfect_solver(self) -> PerfectSolver | None: ...
 
 
+class NativeRun(Protocol):
+    """One compiled engine search in progress (see :class:`NativeSearch`)."""
+
+    def search(self, depth: int, alpha: float, beta: float, hint: Any | None) -> float:
+        """The root's negamax score at ``depth`` within (alpha, beta), ``hint`` searched first;
+        blocks without holding the GIL until done or stopped."""
+        ...
+
+    def stop(self) -> None:
+        """End the running search at its next node (safe from another thread)."""
+        ...
+
+    def limit_nodes(self, nodes: int) -> None: ...
+
+    @property
+    def aborted(self) -> bool:
+        """Whether the last :meth:`search` was ended by a limit (its score means nothing)."""
+        ...
+
+    def counts(self) -> tuple[int, int, int, int, int]:
+        """(nodes, leaves, cutoffs, deepest ply, horizon hits) of the whole search so far."""
+        ...
+
+    def line(self) -> tuple[Any, ...]:
+        """The root's principal variation from the last :meth:`search`."""
+        ...
+
+    def root_best(self) -> tuple[Any | None, float]:
+        """The best root move the last :meth:`search` proved and its score (None: none)."""
+        ...
+
+
+class NativeTree(Protocol):
+    """A Monte Carlo tree search compiled with a game's rules (see :class:`NativeSearch`):
+    UCB1, random playouts and MCTS-Solver, its tree kept between searches. Its nodes have the
+    attributes of :class:`plies.search.mcts.TreeNode`."""
+
+    def root_for(self, state: Any, levels: int, mover: int) -> Any:
+        """The kept tree's node for ``state`` within ``levels`` plies of the root, made the
+        root; else a fresh tree for ``state``, whose mover has index ``mover``."""
+        ...
+
+    def forget(self) -> None: ...
+
+    def seed(self, rng: random.Random) -> None:
+        """Draw the playouts' random state from ``rng``."""
+        ...
+
+    def start(self) -> None:
+        """Zero the counters for a new search."""
+        ...
+
+    def run(self, iterations: int) -> int:
+        """Up to ``iterations`` iterations, blocking without the GIL; fewer when stopped or
+        when the root is proven. The number done."""
+        ...
+
+    def stop(self) -> None: ...
+
+    def counts(self) -> tuple[int, int, int]:
+        """(nodes expanded, playouts, deepest node) of this search."""
+        ...
+
+
+class NativeSearch(Protocol):
+    """The engine's negamax compiled with a game's rules and EVAL: the Python engine's search
+    node for node (:mod:`plies.search.engine` drives it and reports); and compiled MCTS."""
+
+    def tree(
+        self,
+        exploration: float,
+        scale: float,
+        utilities: tuple[float, float, float],
+        bounds: tuple[float, float],
+        solving: bool,
+    ) -> NativeTree:
+        """An empty compiled MCTS tree: UCB1's ``exploration`` constant and value ``scale``,
+        the first player's utilities of a win, loss and draw, the solver's (win, loss) bounds
+        and whether it runs."""
+        ...
+
+    def table(self, slots: int) -> Any:
+        """A transposition table of ``slots`` entries, to keep between searches."""
+        ...
+
+    def start(
+        self,
+        state: Any,
+        table: Any | None,
+        generation: int,
+        switches: tuple[bool, bool, bool],
+        scale: tuple[float, float, float, float, float, float],
+    ) -> NativeRun:
+        """A search of ``state``: ``switches`` are (ordering, pvs, quiescence); ``scale`` the
+        normalised utilities of a win, loss and draw for the mover, the engine's centre and
+        unit, and the score of a win at the root."""
+        ...
+
+
+@runtime_checkable
+class HasNativeSearch(Protocol):
+    """A compiled engine for the game (:class:`NativeSearch`); None when the game's options
+    put it out of the kernel's reach."""
+
+    def native_search(self) -> NativeSearch | None: ...
+
+
 # Rules --------------------------------------------------------------------------------------
 
 
@@ -219,6 +326,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasRandomPlayout: "compiled playout (random_playout)",
     HasPerft: "perft counter (perft)",
     HasPerfectSolver: "perfect solver",
+    HasNativeSearch: "native search (native_search)",
     HasChance: "chance nodes (chance_outcomes)",
     HasPositionNotation: "position notation",
     HasPgn: "PGN notation",

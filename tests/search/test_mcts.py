@@ -202,7 +202,7 @@ def test_statistics_are_consistent(solver: bool, selection: str) -> None:
         (TICTACTOE, TICTACTOE.parse_position("X../.O./...")),
         (ConnectFour(), ConnectFour().parse_position("4453")),
     ]:
-        mcts = MCTS(game, seed=7, solver=solver, selection=selection)
+        mcts = MCTS(game, seed=7, solver=solver, selection=selection, native=False)
         result = mcts.search(state, iterations=1500)
         root = mcts._root
         assert root is not None
@@ -233,7 +233,7 @@ def test_same_seed_same_tree_and_move() -> None:
     ]:
         runs = []
         for _ in range(2):
-            mcts = MCTS(game, seed=11)
+            mcts = MCTS(game, seed=11, native=False)
             result = mcts.search(state, iterations=800)
             runs.append((result.action, result.pv, result.root, result.value, tree_signature(mcts)))
         assert runs[0] == runs[1]
@@ -244,7 +244,7 @@ def test_same_seed_same_tree_and_move() -> None:
 
 def test_tree_reuse_keeps_the_subtree() -> None:
     game = ConnectFour()
-    mcts = MCTS(game, seed=3)
+    mcts = MCTS(game, seed=3, native=False)
     start = game.initial_state()
     first = mcts.search(start, iterations=3000)
     root = mcts._root

@@ -470,6 +470,7 @@ def _mcts(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> 
         selection=values["selection"],
         seed=context.seed,
         solver=values["solver"],
+        native=values["native"],
     )
     return MCTSAgent(mcts, iterations, seconds, name=context.name)
 
@@ -484,6 +485,7 @@ ENGINE_SWITCHES = {
     "nullmove": "null_move",
     "lmr": "reductions",
     "repetition": "repetition",
+    "native": "native",
 }
 """The engine's switches: spec option -> :class:`EngineOptions` field."""
 ENGINE_DEFAULTS = {option.name: option.default for option in fields(EngineOptions)}
@@ -563,6 +565,7 @@ register(
             Option("evaluator", "choice", "leaf estimates", "playout", choices=("playout", "eval")),
             Option("selection", "choice", "the selection rule", "ucb1", choices=SELECTIONS),
             Option("solver", "flag", "MCTS-Solver in two-player games without chance", True),
+            Option("native", "flag", "compiled where the game has it (UCB1 with playouts)", True),
         ),
         _mcts,
     )
@@ -596,6 +599,7 @@ register(
             _switch("nullmove", "chess: null-move pruning"),
             _switch("lmr", "chess: late-move reductions"),
             _switch("repetition", "chess: repetitions are draws in the search"),
+            _switch("native", "the compiled engine where the game has one (same moves)"),
         ),
         _engine,
     )

@@ -18,7 +18,7 @@ from plies.errors import PliesError
 from plies.game import Game
 from plies.play import line_notation
 from plies.search import SearchResult
-from plies.search.engine import EngineOptions, Limits, iterate
+from plies.search.engine import EngineOptions, Limits, iterate, native_search
 from plies.search.mcts import DEFAULT_C, MCTS
 from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, SECONDS, TABLE_MB
 
@@ -47,6 +47,13 @@ def _score_text(result: SearchResult[Any]) -> str:
     help="Transposition table size in MB (0: none).",
 )
 @click.option(
+    "--native",
+    type=click.Choice(["on", "off"], case_sensitive=False),
+    default="on",
+    show_default=True,
+    help="Engine: the compiled search where the game has one (the same search), or Python's.",
+)
+@click.option(
     "--algorithm",
     "-a",
     type=click.Choice(["engine", "mcts"], case_sensitive=False),
@@ -65,6 +72,7 @@ def search_command(
     seconds: float | None,
     nodes: int | None,
     tt_mb: float,
+    native: str,
     algorithm: str,
     iterations: int | None,
     exploration: float | None,
@@ -92,9 +100,10 @@ def search_command(
         raise click.UsageError("give a limit: --depth D, --time S or --nodes N")
     game, state = game_and_state(game_spec, position)
     limits = Limits(depth=depth, nodes=nodes, seconds=seconds)
+    options = EngineOptions(tt_mb=tt_mb, native=native.lower() == "on")
     final: SearchResult[Any] | None = None
     with until_interrupted() as interruption:
-        for result in iterate(game, state, limits, EngineOptions(tt_mb=tt_mb)):
+        for result in iterate(game, state, limits, options):
             final = result
             if not as_json:
                 click.echo(_iteration_line(game, state, result))
@@ -115,6 +124,7 @@ def search_command(
                 "seldepth": final.stats.max_depth,
                 "mate": final.mate,
                 "solved": final.solved,
+                "native": native_search(game, options) is not None,
             }
         )
     else:

@@ -14,8 +14,12 @@ Nothing here recurses: Numba's cache can crash on reloading recursive functions 
 
 from __future__ import annotations
 
+import itertools
+
 import numba
 import numpy as np
+
+from plies.games._native_rules import NOT_OVER, compiled, mix, popcount
 
 DIRECTIONS = ((1, -1), (1, 1), (-1, -1), (-1, 1))
 """(row, column) steps; 0 and 1 lead to Black's crowning row, 2 and 3 to White's."""
@@ -226,3 +230,261 @@ def perft(
     other = (white_men, white_kings) if black else (black_men, black_kings)
     board = np.array([*mover, *other], np.int64)
     return int(_perft(board, black, quiet, draw, depth))
+
+
+# The native engine's rules (:mod:`plies.games._native_engine`) -----------------------------
+# A state row is (black men, black kings, white men, white kings, mover: 0 Black or 1 White,
+# draw count). A move code holds the start bit (bits 0-4), the number of hops (5-8), whether
+# it captures (9) and each hop's direction (2 bits each from bit 10): any capture sequence
+# fits, and the Python game's squares follow from it (:func:`move_code`, :func:`move_squares`).
+
+HOPS_SHIFT, CAPTURE_BIT, DIRECTIONS_SHIFT = 5, 9, 10
+MAX_HOPS = 15
+WORK_SHAPE = (STACK_DEPTH + 2, MAX_HOPS + 1)
+"""Work space of :func:`native_moves`: the capture stack's frames, then two paths compared."""
+
+
+def _draw_plies() -> int:
+    from plies.games.checkers import DRAW_PLIES
+
+    return DRAW_PLIES
+
+
+DRAW_PLIES = _draw_plies()
+_BACK = ((0x0000000F, 0), (0xF0000000, 7))
+"""Each side's back row and the row its men advance from (Black's 0, White's 7)."""
+_CENTRE = (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18)
+
+
+def move_code(squares: tuple[int, ...], capture: bool) -> int:
+    """The code of the move visiting ``squares`` (1..32)."""
+    table = JUMP if capture else STEP
+    code = squares[0] - 1 | (len(squares) - 1) << HOPS_SHIFT | int(capture) << CAPTURE_BIT
+    for hop, (here, there) in enumerate(itertools.pairwise(squares)):
+        direction = next(d for d in range(4) if table[d, here - 1] == there - 1)
+        code |= direction << (DIRECTIONS_SHIFT + 2 * hop)
+    return code
+
+
+def move_squares(code: int) -> tuple[int, ...]:
+    """The squares (1..32) the move with ``code`` visits."""
+    square = code & 31
+    table = JUMP if code >> CAPTURE_BIT & 1 else STEP
+    squares = [square + 1]
+    for hop in range(code >> HOPS_SHIFT & 15):
+        square = int(table[code >> (DIRECTIONS_SHIFT + 2 * hop) & 3, square])
+        squares.append(square + 1)
+    return tuple(squares)
+
+
+@compiled
+def _mine(state: np.ndarray) -> tuple[int, int, int, bool]:
+    """The mover's men and kings, every opponent piece, and whether the mover is Black."""
+    if state[4] == 0:
+        return state[0], state[1], state[2] | state[3], True
+    return state[2], state[3], state[0] | state[1], False
+
+
+@compiled
+def _squares_of(code: int, out: np.ndarray) -> int:
+    """The bits the move visits into ``out``; their count."""
+    square = code & 31
+    out[0] = square
+    hops = code >> HOPS_SHIFT & 15
+    for hop in range(hops):
+        direction = code >> (DIRECTIONS_SHIFT + 2 * hop) & 3
+        square = JUMP[direction, square] if code >> CAPTURE_BIT & 1 else STEP[direction, square]
+        out[hop + 1] = square
+    return hops + 1
+
+
+@compiled
+def _before(a: int, b: int, left: np.ndarray, right: np.ndarray) -> bool:
+    """Whether capture ``a`` sorts before ``b`` in :meth:`Checkers.actions`: longer first,
+    then by the squares visited."""
+    n, m = _squares_of(a, left), _squares_of(b, right)
+    if n != m:
+        return n > m
+    for i in range(n):
+        if left[i] != right[i]:
+            return bool(left[i] < right[i])
+    return False
+
+
+@compiled
+def _native_captures(state: np.ndarray, out: np.ndarray, stack: np.ndarray) -> int:
+    """Every capture sequence of the mover into ``out``, unsorted; their count. Frames of
+    ``stack``: (square, next direction, captured, empty, jumped on, code so far)."""
+    men, kings, opponents, black = _mine(state)
+    occupied = men | kings | opponents
+    crown = _BLACK_CROWN if black else _WHITE_CROWN
+    n = 0
+    pieces = men | kings
+    while pieces:
+        bit = pieces & -pieces
+        pieces ^= bit
+        start = _index(bit)
+        king = kings & bit != 0
+        low = 0 if king or black else 2
+        high = 4 if king or not black else 2
+        stack[0, 0], stack[0, 1], stack[0, 2] = start, low, 0
+        stack[0, 3], stack[0, 4] = (~occupied & 0xFFFFFFFF) | bit, 0
+        stack[0, 5] = start | 1 << CAPTURE_BIT
+        top = 0
+        while top >= 0:
+            square, d, captured = stack[top, 0], stack[top, 1], stack[top, 2]
+            empty, code = stack[top, 3], stack[top, 5]
+            if d == high:
+                if top > 0 and stack[top, 4] == 0:  # no jump goes on: the sequence ends here
+                    out[n] = code
+                    n += 1
+                top -= 1
+                continue
+            stack[top, 1] = d + 1
+            over, land = STEP[d, square], JUMP[d, square]
+            if land < 0 or opponents & ~captured & (1 << over) == 0 or empty & (1 << land) == 0:
+                continue
+            stack[top, 4] = 1
+            hops = code >> HOPS_SHIFT & 15
+            if hops + 1 > MAX_HOPS or n >= out.shape[0] - 1:
+                raise ValueError("checkers kernel: a capture too long or too many moves")
+            longer = code + (1 << HOPS_SHIFT) | d << (DIRECTIONS_SHIFT + 2 * hops)
+            if not king and crown & (1 << land):  # crowned: the move ends here
+                out[n] = longer
+                n += 1
+                continue
+            top += 1
+            stack[top, 0], stack[top, 1], stack[top, 2] = land, low, captured | (1 << over)
+            stack[top, 3], stack[top, 4] = (empty | (1 << square)) & ~(1 << land), 0
+            stack[top, 5] = longer
+    return n
+
+
+@compiled
+def native_moves(state: np.ndarray, out: np.ndarray, work: np.ndarray) -> int:
+    """:meth:`Checkers.actions`: captures (longest first, then by squares), else steps by
+    square; none once the draw count is reached. ``work`` has :data:`WORK_SHAPE`."""
+    if state[5] >= DRAW_PLIES:
+        return 0
+    n = _native_captures(state, out, work)
+    if n:
+        left, right = work[STACK_DEPTH], work[STACK_DEPTH + 1]
+        for i in range(1, n):
+            code, j = out[i], i
+            while j > 0 and _before(code, out[j - 1], left, right):
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = code
+        return n
+    men, kings, opponents, black = _mine(state)
+    empty = ~(men | kings | opponents) & 0xFFFFFFFF
+    pieces = men | kings
+    while pieces:
+        bit = pieces & -pieces
+        pieces ^= bit
+        start = _index(bit)
+        king = kings & bit != 0
+        first = n
+        for d in range(0 if king or black else 2, 4 if king or not black else 2):
+            target = STEP[d, start]
+            if target >= 0 and empty & (1 << target):
+                code, j = start | 1 << HOPS_SHIFT | d << DIRECTIONS_SHIFT, n
+                while j > first and STEP[out[j - 1] >> DIRECTIONS_SHIFT & 3, start] > target:
+                    out[j] = out[j - 1]
+                    j -= 1
+                out[j] = code
+                n += 1
+    return n
+
+
+@compiled
+def native_play(state: np.ndarray, code: int, child: np.ndarray) -> None:
+    """:meth:`Checkers.result` for a legal move."""
+    men, kings, _, black = _mine(state)
+    start = code & 31
+    square, captured = start, 0
+    for hop in range(code >> HOPS_SHIFT & 15):
+        direction = code >> (DIRECTIONS_SHIFT + 2 * hop) & 3
+        if code >> CAPTURE_BIT & 1:
+            captured |= 1 << STEP[direction, square]
+            square = JUMP[direction, square]
+        else:
+            square = STEP[direction, square]
+    start_bit, end_bit = 1 << start, 1 << square
+    king_move = kings & start_bit != 0
+    if king_move:
+        kings = kings & ~start_bit | end_bit
+    elif (_BLACK_CROWN if black else _WHITE_CROWN) & end_bit:
+        men ^= start_bit
+        kings |= end_bit
+    else:
+        men ^= start_bit | end_bit
+    child[5] = state[5] + 1 if king_move and captured == 0 else 0
+    child[4] = 1 - state[4]
+    if black:
+        child[0], child[1] = men, kings
+        child[2], child[3] = state[2] & ~captured, state[3] & ~captured
+    else:
+        child[0], child[1] = state[0] & ~captured, state[1] & ~captured
+        child[2], child[3] = men, kings
+
+
+@compiled
+def native_outcome(state: np.ndarray) -> int:
+    """-1 for a mover without a move (a loss), 0 at the draw count, else ``NOT_OVER``."""
+    men, kings, opponents, black = _mine(state)
+    empty = ~(men | kings | opponents) & 0xFFFFFFFF
+    pieces = men | kings
+    while pieces:
+        bit = pieces & -pieces
+        pieces ^= bit
+        square = _index(bit)
+        king = kings & bit != 0
+        for d in range(0 if king or black else 2, 4 if king or not black else 2):
+            step, land = STEP[d, square], JUMP[d, square]
+            if step >= 0 and empty & (1 << step):
+                return 0 if state[5] >= DRAW_PLIES else NOT_OVER
+            if land >= 0 and opponents & (1 << step) and empty & (1 << land):
+                return 0 if state[5] >= DRAW_PLIES else NOT_OVER
+    return -1
+
+
+@compiled
+def native_key(state: np.ndarray) -> np.uint64:
+    """:meth:`Checkers.hash_key`."""
+    black = np.uint64(state[0]) | np.uint64(state[1]) << np.uint64(32)
+    white = np.uint64(state[2]) | np.uint64(state[3]) << np.uint64(32)
+    extra = np.uint64(state[5]) << np.uint64(1) | np.uint64(state[4])
+    return mix(black ^ mix(white ^ mix(extra)))
+
+
+@compiled
+def _points(men: int, kings: int, side: int) -> int:
+    """:func:`plies.games.checkers._score` for Black (``side`` 0) or White (1)."""
+    back, first_row = _BACK[side]
+    advance = 0
+    for row in range(8):
+        step = row if first_row == 0 else 7 - row
+        advance += step * popcount(men >> 4 * row & 0xF)
+    return (
+        100 * popcount(men)
+        + 150 * popcount(kings)
+        + 3 * advance
+        + 10 * popcount(men & back)
+        + 8 * popcount((men | kings) & _CENTRE)
+    )
+
+
+@compiled
+def native_lead(state: np.ndarray) -> float:
+    """:meth:`Checkers.evaluate`'s lead for the mover."""
+    black = _points(state[0], state[1], 0)
+    white = _points(state[2], state[3], 1)
+    lead = (black - white) / (abs(black - white) + 400)
+    return lead if state[4] == 0 else -lead
+
+
+@compiled
+def native_is_capture(code: int) -> bool:
+    """Whether the move captures (:meth:`Checkers.is_capture`)."""
+    return bool(code >> CAPTURE_BIT & 1 == 1)

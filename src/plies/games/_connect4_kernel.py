@@ -11,6 +11,9 @@ against.
 from __future__ import annotations
 
 import numba
+import numpy as np
+
+from plies.games._native_rules import NOT_OVER, compiled, popcount
 
 
 @numba.njit(cache=True)
@@ -81,3 +84,85 @@ def random_playout(
         current, mask = current ^ mask, mask | move
         sign = -sign
     return 0
+
+
+# The native engine's rules (:mod:`plies.games._native_engine`) -----------------------------
+# A state row is (current, mask, moves, won); ``params`` is :func:`native_params`' layout.
+
+WIDTH, HEIGHT, K, BOTTOM, BOARD, CENTRE, GOOD_ROWS, THREAT, GOOD_ROW, CENTRE_BONUS = range(1, 11)
+WIN_NEXT, SCALE, WINDOWS, ORDER = 11, 12, 13, 14
+"""Indices into ``params``: ``params[ORDER:ORDER + width]`` is the column order and the
+``params[WINDOWS]`` windows (every line of k cells) follow it."""
+
+
+@compiled
+def native_moves(params: np.ndarray, state: np.ndarray, out: np.ndarray) -> int:
+    """The playable columns, centre first (:meth:`ConnectFour.actions`)."""
+    if state[3]:
+        return 0
+    height, n = params[HEIGHT], 0
+    for i in range(params[WIDTH]):
+        column = params[ORDER + i]
+        if not state[1] & (1 << (column * (height + 1) + height - 1)):
+            out[n] = column
+            n += 1
+    return n
+
+
+@compiled
+def native_play(params: np.ndarray, state: np.ndarray, column: int, child: np.ndarray) -> None:
+    """:meth:`ConnectFour.result`: the stone drops into ``column``, the sides swap."""
+    height = params[HEIGHT]
+    stride = height + 1
+    current, mask = state[0], state[1]
+    stone = (mask + (1 << (column * stride))) & (((1 << height) - 1) << (column * stride))
+    child[0], child[1], child[2] = current ^ mask, mask | stone, state[2] + 1
+    child[3] = 1 if aligned(current | stone, stride, params[K]) else 0
+
+
+@compiled
+def native_outcome(params: np.ndarray, state: np.ndarray) -> int:
+    """-1 when the last mover completed a line, 0 for a full grid, else ``NOT_OVER``."""
+    if state[3]:
+        return -1
+    return 0 if state[2] == params[WIDTH] * params[HEIGHT] else NOT_OVER
+
+
+@compiled
+def native_key(state: np.ndarray) -> np.uint64:
+    """:meth:`ConnectFour.hash_key`: ``current + mask``."""
+    return np.uint64(state[0] + state[1])
+
+
+@compiled
+def native_lead(params: np.ndarray, state: np.ndarray) -> float:
+    """:meth:`ConnectFour._mover_lead`, step for step."""
+    mine, mask = state[0], state[1]
+    theirs = mine ^ mask
+    k = params[K]
+    score, my_threats, their_threats = 0, 0, 0
+    for i in range(params[WINDOWS]):
+        window = params[ORDER + params[WIDTH] + i]
+        own, other = popcount(mine & window), popcount(theirs & window)
+        if other == 0:
+            score += own * own
+            if own == k - 1:
+                my_threats |= window & ~mask
+        if own == 0:
+            score -= other * other
+            if other == k - 1:
+                their_threats |= window & ~mask
+    my_rows, their_rows = params[GOOD_ROWS], params[BOARD] ^ params[GOOD_ROWS]
+    if state[2] & 1:
+        my_rows, their_rows = their_rows, my_rows
+    score += params[THREAT] * (popcount(my_threats) - popcount(their_threats))
+    score += params[GOOD_ROW] * popcount(my_threats & my_rows)
+    score -= params[GOOD_ROW] * popcount(their_threats & their_rows)
+    centre = params[CENTRE]
+    score += params[CENTRE_BONUS] * (popcount(mine & centre) - popcount(theirs & centre))
+    playable = (mask + params[BOTTOM]) & params[BOARD]
+    if my_threats & playable:
+        score += params[WIN_NEXT]
+    elif popcount(their_threats & playable) >= 2:
+        score -= params[WIN_NEXT]
+    return float(score / (abs(score) + params[SCALE]))

@@ -11,17 +11,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from plies.games._native_rules import NOT_OVER, compiled, mix, popcount
+
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)  # every column but a: where an eastward shift may land
 _NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)  # every column but h: where a westward shift may land
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
 _S1, _S7, _S8, _S9 = np.uint64(1), np.uint64(7), np.uint64(8), np.uint64(9)
-_S56 = np.uint64(56)
 
 
 @numba.njit(cache=True)
@@ -42,16 +39,6 @@ def _shift(x: np.uint64, direction: int) -> np.uint64:
     if direction == 6:  # north-east
         return (x >> _S7) & _NOT_A
     return (x >> _S9) & _NOT_H  # north-west
-
-
-@numba.njit(cache=True)
-def popcount(x: np.uint64) -> int:
-    """The number of set bits (SWAR), as a signed integer so that counts never mix with
-    ``uint64`` (Numba would make the sum a float)."""
-    x = x - ((x >> _S1) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return int(np.int64((x * _H01) >> _S56))
 
 
 @numba.njit(cache=True)
@@ -104,3 +91,127 @@ def perft(p: np.uint64, o: np.uint64, depth: int) -> int:
         flipped = flips(p, o, move)
         total += perft(o ^ flipped, p | move | flipped, depth - 1)
     return total
+
+
+# The native engine's rules (:mod:`plies.games._native_engine`) -----------------------------
+# A state row is (black, white, mover: 0 black or 1 white), the boards' bits as int64 words.
+
+PASS = -1
+"""The move code of a pass (:data:`plies.games.othello.PASS`)."""
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The Python game's move order, corners, the squares next to each corner and the edge rays
+    from each corner (``-1`` pads), taken from :mod:`plies.games.othello` itself."""
+    from plies.games import othello
+
+    order = np.array(sorted(range(64), key=othello._RANK.__getitem__), np.int64)
+    corners = np.array(sorted(othello._NEXT_TO_CORNER), np.int64)
+    next_to = np.array([othello._NEXT_TO_CORNER[c] for c in corners], np.uint64)
+    rays = np.full((4, 2, 6), -1, np.int64)
+    for i, corner in enumerate(corners):
+        for j, ray in enumerate(othello._EDGE_RAYS[int(corner)]):
+            rays[i, j, : len(ray)] = list(ray)
+    return order, corners, next_to, rays
+
+
+ORDER, CORNER_SQUARES, NEXT_TO_CORNER, EDGE_RAYS = _tables()
+_CORNERS = np.uint64(0x8100000000000081)
+
+
+def _white_key() -> np.uint64:
+    from plies.games import othello
+
+    return np.uint64(othello._WHITE_TO_MOVE_KEY)
+
+
+WHITE_KEY = _white_key()
+
+
+@compiled
+def _sides(state: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """(mover's discs, opponent's discs)."""
+    black, white = np.uint64(state[0]), np.uint64(state[1])
+    return (black, white) if state[2] == 0 else (white, black)
+
+
+@compiled
+def native_moves(state: np.ndarray, out: np.ndarray) -> int:
+    """:meth:`Othello.actions`: corners first and X-squares last; a pass when that is all."""
+    p, o = _sides(state)
+    legal = legal_moves(p, o)
+    if legal == _ZERO:
+        if legal_moves(o, p) == _ZERO:
+            return 0
+        out[0] = PASS
+        return 1
+    n = 0
+    for square in ORDER:
+        if legal >> np.uint64(square) & _ONE:
+            out[n] = square
+            n += 1
+    return n
+
+
+@compiled
+def native_play(state: np.ndarray, square: int, child: np.ndarray) -> None:
+    """:meth:`Othello.result` for a legal move (or :data:`PASS`)."""
+    child[2] = 1 - state[2]
+    if square == PASS:
+        child[0], child[1] = state[0], state[1]
+        return
+    p, o = _sides(state)
+    move = _ONE << np.uint64(square)
+    flipped = flips(p, o, move)
+    p, o = p | flipped | move, o ^ flipped
+    black, white = (p, o) if state[2] == 0 else (o, p)
+    child[0], child[1] = np.int64(black), np.int64(white)
+
+
+@compiled
+def native_outcome(state: np.ndarray) -> int:
+    """The mover's result once neither side can move (more discs wins), else ``NOT_OVER``."""
+    p, o = _sides(state)
+    if legal_moves(p, o) != _ZERO or legal_moves(o, p) != _ZERO:
+        return NOT_OVER
+    mine, theirs = popcount(p), popcount(o)
+    return 1 if mine > theirs else -1 if theirs > mine else 0
+
+
+@compiled
+def native_key(state: np.ndarray) -> np.uint64:
+    """:meth:`Othello.hash_key`."""
+    key = mix(mix(np.uint64(state[0])) ^ np.uint64(state[1]))
+    return key ^ WHITE_KEY if state[2] == 1 else key
+
+
+@compiled
+def _anchored(discs: np.uint64) -> np.uint64:
+    """:func:`plies.games.othello._anchored`: edge discs joined to an own corner."""
+    anchored = _ZERO
+    for i in range(4):
+        if discs >> np.uint64(CORNER_SQUARES[i]) & _ONE:
+            for j in range(2):
+                for square in EDGE_RAYS[i, j]:
+                    if square < 0 or not discs >> np.uint64(square) & _ONE:
+                        break
+                    anchored |= _ONE << np.uint64(square)
+    return anchored
+
+
+@compiled
+def native_lead(state: np.ndarray) -> float:
+    """:meth:`Othello.evaluate`'s lead for the mover, in the same floating-point steps."""
+    p, o = _sides(state)
+    if 64 - popcount(p | o) <= 12:
+        return (popcount(p) - popcount(o)) / 65
+    mine, theirs = popcount(legal_moves(p, o)), popcount(legal_moves(o, p))
+    mobility = (mine - theirs) / (mine + theirs + 2)
+    corners = (popcount(p & _CORNERS) - popcount(o & _CORNERS)) / 4
+    risky = _ZERO
+    for i in range(4):
+        if not (p | o) >> np.uint64(CORNER_SQUARES[i]) & _ONE:
+            risky |= NEXT_TO_CORNER[i]
+    exposure = (popcount(o & risky) - popcount(p & risky)) / 12
+    anchored = (popcount(_anchored(p)) - popcount(_anchored(o))) / 24
+    return (10 * mobility + 30 * corners + 10 * exposure + 10 * anchored) / 61

@@ -38,12 +38,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import cached_property
 from itertools import pairwise
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import Scoring, WinLossDrawGame
 from plies.spec import Options
+
+if TYPE_CHECKING:
+    from plies.games._native_engine import NativeSearch
 
 Move = tuple[int, ...]
 """The squares (1..32) a move visits, start first."""
@@ -241,6 +245,22 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
         extra = state.quiet << 1 | (state.to_move == "W")
         return _mix(black ^ _mix(white ^ _mix(extra)))
 
+    @cached_property
+    def _native(self) -> NativeSearch:
+        from plies.games import _checkers_kernel as kernel
+        from plies.games import _native_engine as native
+
+        def encode_move(move: Move) -> int:
+            return kernel.move_code(move, self.is_capture(None, move))  # type: ignore[arg-type]
+
+        return native.native_search(
+            self, [native.CHECKERS], _native_row, encode_move, kernel.move_squares, noisy=True
+        )
+
+    def native_search(self) -> NativeSearch:
+        """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`)."""
+        return self._native
+
     def perft(self, state: CheckersState, depth: int) -> int:
         """Move paths of exactly ``depth`` plies (Aart Bik's convention: a whole capture sequence
         is one ply; a game that ends earlier contributes nothing), by the compiled kernel; the
@@ -395,6 +415,11 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
             if state.quiet:
                 status += f"; {state.quiet} of {DRAW_PLIES} plies without a capture or man move"
         return "\n".join([*lines, status])
+
+
+def _native_row(state: CheckersState) -> tuple[int, ...]:
+    board = (state.black_men, state.black_kings, state.white_men, state.white_kings)
+    return (*board, int(state.to_move == "W"), state.quiet)
 
 
 def _sides(state: CheckersState) -> tuple[int, int, int]:

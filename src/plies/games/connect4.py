@@ -45,6 +45,7 @@ from plies.game import Scoring, WinLossDrawGame
 from plies.spec import Options
 
 if TYPE_CHECKING:
+    from plies.games._native_engine import NativeSearch
     from plies.solvers.connect4 import Connect4Solver
 
 COLUMN_DIGITS = "123456789"
@@ -206,6 +207,29 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
         if self.k != 4 or self.height > MAX_HEIGHT:
             return None
         return Connect4Solver(self)
+
+    @functools.cached_property
+    def _native(self) -> NativeSearch:
+        from plies.games import _connect4_kernel as kernel
+        from plies.games import _native_engine as native
+
+        params = [0] * kernel.ORDER + self._order + self._windows
+        params[0], params[kernel.WINDOWS] = native.CONNECT4, len(self._windows)
+        values = (self.width, self.height, self.k, self._bottom, self._board, self._centre)
+        params[kernel.WIDTH : kernel.CENTRE + 1] = values
+        params[kernel.GOOD_ROWS : kernel.SCALE + 1] = (
+            self._good_rows,
+            THREAT,
+            GOOD_ROW,
+            CENTRE,
+            WIN_NEXT,
+            SCALE,
+        )
+        return native.native_search(self, params, _native_row)
+
+    def native_search(self) -> NativeSearch:
+        """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`)."""
+        return self._native
 
     def random_playout(self, state: ConnectFourState, rng: random.Random) -> tuple[float, ...]:
         """The utilities (in the order of :attr:`players`) at the end of a game of uniformly
@@ -403,6 +427,10 @@ def _kernel() -> ModuleType:
     from plies.games import _connect4_kernel
 
     return _connect4_kernel
+
+
+def _native_row(state: ConnectFourState) -> tuple[int, int, int, int]:
+    return state.current, state.mask, state.moves, int(state.won)
 
 
 def count_positions(game: ConnectFour, depth: int) -> int:

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
-from typing import NamedTuple
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,6 +41,9 @@ from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.tictactoe import grid_symmetries
 from plies.spec import Options
+
+if TYPE_CHECKING:
+    from plies.games._native_engine import NativeSearch
 
 PASS = -1
 """The action of a player who has no legal move."""
@@ -286,6 +289,16 @@ class Othello(WinLossDrawGame[OthelloState, int]):
 
         return int(_othello_kernel.perft(np.uint64(p), np.uint64(o), depth))
 
+    @cached_property
+    def _native(self) -> NativeSearch:
+        from plies.games import _native_engine as native
+
+        return native.native_search(self, [native.OTHELLO], _native_row)
+
+    def native_search(self) -> NativeSearch:
+        """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`)."""
+        return self._native
+
     # Tensor encoding -------------------------------------------------------------------------
 
     def tensor_shape(self) -> tuple[int, int, int]:
@@ -453,6 +466,10 @@ class Othello(WinLossDrawGame[OthelloState, int]):
             must_pass = self.actions(state) == [PASS]
             rows.append(f"{score}: {mover} {'must pass' if must_pass else 'to move'}")
         return "\n".join(rows)
+
+
+def _native_row(state: OthelloState) -> tuple[int, int, int]:
+    return state.black, state.white, int(state.to_move == "W")
 
 
 _RECORD_TOKEN = re.compile(r"\s*(pass|ps|[a-z][0-9]+|$)", re.IGNORECASE)

@@ -13,8 +13,9 @@ number 1..m*n in reading order; positions as rows of ``X``, ``O`` and ``.`` sepa
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,6 +24,9 @@ from plies.capabilities import Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.spec import Options
+
+if TYPE_CHECKING:
+    from plies.games._native_engine import NativeSearch
 
 EMPTY = "."
 _DIGITS = str.maketrans(".XO", "012")
@@ -116,6 +120,23 @@ class TicTacToe(WinLossDrawGame[Board, int]):
                 score -= marks.count(opponent) ** 2
         return self.estimate(score / (len(self.lines) * self.k * self.k + 1), player)
 
+    @functools.cached_property
+    def _native(self) -> NativeSearch | None:
+        from plies.games import _native_engine as native
+        from plies.games import _tictactoe_kernel as kernel
+
+        if self.m * self.n > kernel.MAX_CELLS:
+            return None
+        lines = [sum(1 << cell for cell in line) for line in self.lines]
+        denominator = len(self.lines) * self.k * self.k + 1
+        params = [native.TICTACTOE, self.m * self.n, len(lines), denominator, *lines]
+        return native.native_search(self, params, _native_row)
+
+    def native_search(self) -> NativeSearch | None:
+        """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`),
+        for boards of at most 39 cells (whose keys fit 64 bits)."""
+        return self._native
+
     # Tensor encoding -------------------------------------------------------------------------
 
     def tensor_shape(self) -> tuple[int, int, int]:
@@ -208,6 +229,14 @@ class TicTacToe(WinLossDrawGame[Board, int]):
             for r in range(self.m)
         ]
         return "\n".join([header, *rows])
+
+
+def _native_row(state: Board) -> tuple[int, int, int, int]:
+    """(X's cells, O's cells, mover, winner) as the compiled rules keep a state."""
+    xs = sum(1 << i for i, cell in enumerate(state.cells) if cell == "X")
+    os = sum(1 << i for i, cell in enumerate(state.cells) if cell == "O")
+    winner = {None: 0, "X": 1, "O": 2}[state.winner]
+    return xs, os, int(state.to_move == "O"), winner
 
 
 def _mark_table(mover: str, other: str) -> NDArray[np.float32]:

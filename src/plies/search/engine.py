@@ -50,19 +50,25 @@ from plies.capabilities import (
     HasEvaluation,
     HasHashKey,
     HasMoveOrdering,
+    HasNativeSearch,
     HasNoisyMoves,
     HasNullMove,
     HasRepetition,
+    NativeRun,
+    NativeSearch,
     optional,
     require,
 )
 from plies.errors import GameOverError, SpecError
 from plies.game import Game, WinLossDrawGame, require_two_player_zero_sum
 from plies.search.result import MATE, Bound, SearchResult, SearchStats
+from plies.search.worker import run_stoppable
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
+NATIVE_ENTRY_BYTES = 32
+"""Bytes per entry of a compiled engine's table (key, score, depth and flags, move, age)."""
 MAX_DEPTH = 500
 """The deepest iteration the engine runs."""
 FULL_DEPTH_MOVES = 3
@@ -112,6 +118,9 @@ class EngineOptions:
     into check, searched one ply shallower and re-searched when they beat alpha."""
     repetition: bool = True
     """A position repeated in the history the state carries (``is_repetition``) is a draw."""
+    native: bool = True
+    """Run the game's compiled engine where it has one (``native_search``): the same search,
+    node for node, at native speed."""
 
 
 class TranspositionTable:
@@ -128,10 +137,13 @@ class TranspositionTable:
     def __init__(self, megabytes: float) -> None:
         if megabytes <= 0:
             raise SpecError(f"the table size must be positive, got {megabytes} MB")
+        self.megabytes = megabytes
         self.size = max(1024, int(megabytes * 2**20 / self.ENTRY_BYTES))
         self.slots: list[tuple[Any, ...] | None] = [None] * self.size
         self.generation = 0
         self.used = 0
+        self.native: Any = None
+        """The compiled engine's table for the same searches, made on its first use."""
 
     def new_search(self) -> None:
         """Age every entry: the next search overwrites them first."""
@@ -534,6 +546,83 @@ class _Engine(Generic[S, A]):
         )
 
 
+@dataclass
+class _NativeEngine(_Engine[S, A]):
+    """The engine with its search compiled (the game's ``native_search``): each root call runs
+    in a worker thread without the GIL while this thread keeps the clock, the stop event and
+    Ctrl-C (:func:`~plies.search.worker.run_stoppable`); the iteration loop, aspiration windows
+    and reports are :class:`_Engine`'s."""
+
+    kernel: NativeSearch | None = None
+    run: NativeRun | None = None
+
+    def begin(self, state: S) -> None:
+        """Encode the root and the switches for the kernel."""
+        assert self.kernel is not None
+        native_table = None
+        if self.table is not None:
+            if self.table.native is None:
+                slots = max(1024, int(self.table.megabytes * 2**20 / NATIVE_ENTRY_BYTES))
+                slots -= 1 - slots % 2  # odd: bitboard keys that differ in high bits only
+                # would share their slots modulo a power of two
+                self.table.native = self.kernel.table(slots)
+            native_table = self.table.native
+        game = self.game
+        assert isinstance(game, WinLossDrawGame)
+        mover, other = game.players[0], game.players[1]
+        win, loss, draw = (
+            (game.scoring.utility(winner, mover) - self.center) / self.unit
+            for winner in (mover, other, None)
+        )
+        options = self.options
+        self.run = self.kernel.start(
+            state,
+            native_table,
+            0 if self.table is None else self.table.generation,
+            (options.ordering, options.pvs, options.quiescence),
+            (win, loss, draw, self.center, self.unit, MATE),
+        )
+
+    def arm_limits(self) -> None:
+        super().arm_limits()
+        if self.limits.nodes is not None and self.run is not None:
+            self.run.limit_nodes(self.limits.nodes)
+
+    def negamax(
+        self, state: S, depth: int, alpha: float, beta: float, ply: int, may_pass: bool = True
+    ) -> float:
+        """The root call, compiled; raises :class:`_Stop` when a limit ended it."""
+        run = self.run
+        assert run is not None and ply == 0
+        try:
+            score = run_stoppable(
+                lambda: run.search(depth, alpha, beta, self.root_hint),
+                run.stop,
+                self.deadline,
+                self.stop,
+            )
+        finally:
+            self.sync(run)
+        if run.aborted:
+            raise _Stop
+        return score
+
+    def sync(self, run: NativeRun) -> None:
+        """Take the kernel's counts, line and best root move (also of a stopped search)."""
+        self.nodes, self.leaves, self.cutoffs, self.seldepth, self.horizon_hits = run.counts()
+        best, score = run.root_best()
+        if best is not None:
+            self.root_best, self.root_score = best, score
+        self.pv[0] = run.line()
+
+
+def native_search(game: Game[Any, Any], options: EngineOptions) -> NativeSearch | None:
+    """The compiled engine :func:`iterate` runs for ``game`` with ``options``, or None when it
+    runs the Python engine (``native`` off, or no kernel for the game or its options)."""
+    native = optional(game, HasNativeSearch, options.native)
+    return None if native is None else native.native_search()
+
+
 def iterate(
     game: Game[S, A],
     state: S,
@@ -556,7 +645,14 @@ def iterate(
         table = TranspositionTable(options.tt_mb)
     if table is not None:
         table.new_search()
-    engine: _Engine[S, A] = _Engine(game, limits, options, table)
+    kernel = native_search(game, options)
+    engine: _Engine[S, A]
+    if kernel is None:
+        engine = _Engine(game, limits, options, table)
+    else:
+        engine = _NativeEngine(game, limits, options, table, kernel=kernel)
+        engine.begin(state)
+        engine.started = time.perf_counter()  # loading the compiled code is not searching
     engine.root_mover = game.to_move(state)
     max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
     last: SearchResult[A] | None = None

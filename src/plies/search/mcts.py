@@ -40,16 +40,26 @@ outcomes included) becomes the new root with its statistics.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
 from collections.abc import Callable, Generator, Hashable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from plies.capabilities import HasEvaluation, HasRandomPlayout, HasValueBounds, require
+from plies.capabilities import (
+    HasEvaluation,
+    HasNativeSearch,
+    HasRandomPlayout,
+    HasValueBounds,
+    NativeTree,
+    optional,
+    require,
+)
 from plies.errors import GameDefinitionError, GameOverError, SpecError, UnsupportedGameError
 from plies.game import CHANCE, Game, WinLossDrawGame, checked_outcomes, has_chance, sample_outcome
 from plies.search.result import RootMove, SearchResult, SearchStats, VisitNode
+from plies.search.worker import run_stoppable
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -124,6 +134,35 @@ _CHANCE_MOVER = -1
 """``_Node.mover`` of a chance node (player nodes hold the mover's index in ``game.players``)."""
 
 
+class TreeNode(Protocol):
+    """What results read of a tree node, Python's (:class:`_Node`) or a compiled tree's."""
+
+    @property
+    def action(self) -> Any: ...
+
+    @property
+    def visits(self) -> int: ...
+
+    @property
+    def mean(self) -> float:
+        """The mean utility for the player who chose ``action``."""
+        ...
+
+    @property
+    def outcome(self) -> tuple[float, ...] | None:
+        """Every player's exact utility once known (terminal or proven)."""
+        ...
+
+    @property
+    def children(self) -> Sequence[TreeNode]: ...
+
+    @property
+    def mover(self) -> int: ...
+
+    @property
+    def owner(self) -> int: ...
+
+
 class _Node:
     """A node of the search tree, reached by ``action``; ``state`` is None until it is opened.
 
@@ -164,7 +203,7 @@ class _Node:
         self.outcome: tuple[float, ...] | None = None
 
 
-def _visits(node: _Node) -> int:
+def _visits(node: TreeNode) -> int:
     return node.visits
 
 
@@ -189,6 +228,7 @@ class MCTS(Generic[S, A]):
         prior: Prior | None = None,
         seed: int | None = None,
         solver: bool = True,
+        native: bool = True,
     ) -> None:
         if not (math.isfinite(c) and c >= 0):
             raise SpecError(f"mcts: the exploration constant c must be a number >= 0, got {c}")
@@ -221,12 +261,36 @@ class MCTS(Generic[S, A]):
         self._root: _Node | None = None
         self._simulations = 0
         self._expanded = 0
+        self._native = self._compiled_tree(native and evaluator is None and prior is None)
+        """The game's compiled search, used instead of the Python one where it has one."""
+        self._native_root: TreeNode | None = None
+
+    def _compiled_tree(self, wanted: bool) -> NativeTree | None:
+        """The game's compiled MCTS (``native_search``) when ``wanted`` and it runs this search:
+        UCB1 with random playouts (or the solver) on a win/loss/draw game."""
+        game = self.game
+        searcher = optional(game, HasNativeSearch, wanted and not self._puct)
+        kernel = None if searcher is None else searcher.native_search()
+        if kernel is None or not isinstance(game, WinLossDrawGame):
+            return None
+        first, second = game.players[0], game.players[1]
+        win, loss, draw = (game.scoring.utility(winner, first) for winner in (first, second, None))
+        return kernel.tree(
+            self.c, self._scale, (win, loss, draw), (self._win, self._loss), self.solving
+        )
+
+    @property
+    def native(self) -> bool:
+        """Whether the searches run compiled (the game's ``native_search``)."""
+        return self._native is not None
 
     # Searching -----------------------------------------------------------------------------
 
     def forget(self) -> None:
         """Drop the tree: the next search starts afresh."""
-        self._root = None
+        self._root = self._native_root = None
+        if self._native is not None:
+            self._native.forget()
 
     def restart(self, seed: int | None) -> None:
         """Drop the tree, the value scale learnt from playouts and the random state: the
@@ -275,7 +339,36 @@ class MCTS(Generic[S, A]):
             raise SpecError(f"mcts: every must be at least 1, got {every}")
         root = self._root_for(state)
         limit = math.inf if iterations is None else iterations
-        return self._run(root, limit, math.inf if seconds is None else seconds, every)
+        seconds = math.inf if seconds is None else seconds
+        if self._native is not None:
+            return self._run_native(self._native, root, limit, seconds, every)
+        assert isinstance(root, _Node)
+        return self._run(root, limit, seconds, every)
+
+    def _run_native(
+        self, tree: NativeTree, root: TreeNode, limit: float, seconds: float, every: int
+    ) -> Generator[SearchResult[A], None, None]:
+        """:meth:`_run` with the iterations compiled, ``every`` at a time in a worker thread
+        (:func:`~plies.search.worker.run_stoppable`) that the clock stops."""
+        started = time.perf_counter()
+        deadline = started + seconds
+        tree.start()
+        tree.seed(self.rng)
+        done = 0
+        while done < limit and root.outcome is None:
+            chunk = int(min(every - done % every, limit - done))
+            try:
+                done += run_stoppable(functools.partial(tree.run, chunk), tree.stop, deadline)
+            except BaseException:
+                self.forget()  # the iteration may have stopped halfway
+                raise
+            self._expanded, self._simulations, max_depth = tree.counts()
+            if time.perf_counter() >= deadline:
+                break
+            if done % every == 0 and done < limit:
+                yield self._result(root, done, max_depth, started)
+        self._expanded, self._simulations, max_depth = tree.counts()
+        yield self._result(root, done, max_depth, started)
 
     def _run(
         self, root: _Node, limit: float, seconds: float, every: int
@@ -297,7 +390,7 @@ class MCTS(Generic[S, A]):
                 yield self._result(root, done, max_depth, started)
         yield self._result(root, done, max_depth, started)
 
-    def _root_for(self, state: S) -> _Node:
+    def _root_for(self, state: S) -> TreeNode:
         """The previous tree's node for ``state`` when it lies a few plies below the old root,
         else a fresh root."""
         game = self.game
@@ -312,6 +405,9 @@ class MCTS(Generic[S, A]):
             raise UnsupportedGameError(
                 "mcts searches for a player: nature moves in this chance state"
             )
+        if self._native is not None:
+            self._native_root = self._native.root_for(state, REUSE_DEPTH, mover)
+            return self._native_root
         layer = [] if self._root is None else [self._root]
         for _ in range(REUSE_DEPTH + 1):
             for node in layer:
@@ -512,7 +608,7 @@ class MCTS(Generic[S, A]):
         per node, most visited first (unvisited children left out); empty before any search.
         A proven node's value is its exact utility for the player who chose its action."""
 
-        def summary(node: _Node, level: int) -> VisitNode:
+        def summary(node: TreeNode, level: int) -> VisitNode:
             proved = node.outcome is not None
             value = node.outcome[node.owner] if node.outcome is not None else node.mean
             children: tuple[VisitNode, ...] = ()
@@ -521,11 +617,12 @@ class MCTS(Generic[S, A]):
                 children = tuple(summary(c, level + 1) for c in reversed(visited[-width:]))
             return VisitNode(node.action, node.visits, value, proved, children)
 
-        if self._root is None:
+        root = self._root if self._native is None else self._native_root
+        if root is None:
             return ()
-        return summary(self._root, 0).children
+        return summary(root, 0).children
 
-    def _choose(self, node: _Node) -> _Node | None:
+    def _choose(self, node: TreeNode) -> TreeNode | None:
         """The child to play: most visited (ties: the first), among those achieving a proven
         node's value, else among those not proven lost; None when no child has been visited."""
         candidates = [child for child in node.children if child.visits > 0]
@@ -545,10 +642,10 @@ class MCTS(Generic[S, A]):
             candidates = chosen or candidates
         return max(candidates, key=_visits)
 
-    def _result(self, root: _Node, done: int, max_depth: int, started: float) -> SearchResult[A]:
+    def _result(self, root: TreeNode, done: int, max_depth: int, started: float) -> SearchResult[A]:
         player = self.game.players[root.mover]
         line: list[A] = []
-        node: _Node | None = self._choose(root)
+        node: TreeNode | None = self._choose(root)
         assert node is not None, "the root has a visited child after an iteration"
         value = node.mean
         note = None

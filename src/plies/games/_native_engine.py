@@ -1,0 +1,640 @@
+"""The engine compiled (Numba): the negamax of :mod:`plies.search.engine`, node for node, for the
+built-in games whose rules have a kernel (Connect Four, tic-tac-toe, Othello, checkers).
+
+:func:`node` is :class:`plies.search.engine._Engine`'s ``negamax``, ``probe``,
+``search_moves``, ``ordered``, ``remember_quiet``, ``horizon`` and ``quiesce`` in one
+self-recursive function (Numba's cache crashes on reloading a recursive function called from
+another compiled function, numba issue 6061, so the root is called from Python and quiescence is a
+mode of the same function). It searches the same children in the same order with the same
+floating-point evaluation, table and bounds, so at a fixed depth it returns the Python engine's
+score, line and node count. The engine's chess-only refinements (check extension, null moves,
+late-move reductions, repetitions) have no counterpart: no game here has those capabilities.
+
+A game is a set of compiled rule functions in its own kernel module, picked by ``params[0]``
+(:data:`CONNECT4` ...) with the same signature for every game: a state is a row of int64 words,
+a move an int64 code. :class:`NativeSearch` is the Python side: it encodes states, decodes
+moves and runs one iteration at a time with the GIL released, so another thread can stop it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from plies.game import WinLossDrawGame
+
+if TYPE_CHECKING:
+    from plies.games._native_mcts import NativeTree
+from plies.games import (
+    _checkers_kernel,
+    _connect4_kernel,
+    _othello_kernel,
+    _tictactoe_kernel,
+)
+from plies.games._native_rules import NOT_OVER, compiled, mix
+
+CONNECT4, TICTACTOE, OTHELLO, CHECKERS = 1, 2, 3, 4
+"""Game ids, ``params[0]``."""
+STATE_WORDS = 8
+"""int64 words per state row."""
+MAX_PLY = 600
+"""Rows of the per-ply buffers: the engine's deepest iteration (500) plus quiescence."""
+MAX_MOVES = 128
+"""Room for one position's moves."""
+HISTORY_SLOTS = 1 << 13
+"""Slots per player of the history table (an open-addressed hash of move codes)."""
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# Statistics and switches, indices into the int64 array ``S``.
+NODES, LEAVES, CUTOFFS, SELDEPTH, HITS = 0, 1, 2, 3, 4
+NODE_LIMIT, STOP, ABORTED, GENERATION, USED = 5, 6, 7, 8, 9
+USE_TABLE, ORDERING, PVS, QUIESCENCE = 10, 11, 12, 13
+HINT_SET, HINT, BEST_SET, BEST = 14, 15, 16, 17
+STAT_WORDS = 18
+# Floats, indices into ``floats``: the mover's normalised utility when it wins, loses or draws
+# (the Python engine's ``(utility - center) / unit``), EVAL's scale (``estimate``), the best
+# root score so far and the engine's score of a win at the root.
+WIN_N, LOSS_N, DRAW_N, DRAW, SPAN, CENTER, UNIT, ROOT_SCORE, MATE = range(9)
+M61 = np.uint64((1 << 61) - 1)
+"""Python hashes a non-negative int to itself modulo 2**61 - 1: the table's slot follows it."""
+
+
+# Rules, by game ----------------------------------------------------------------------------
+
+
+@compiled
+def moves(
+    params: NDArray[np.int64],
+    state: NDArray[np.int64],
+    out: NDArray[np.int64],
+    work: NDArray[np.int64],
+) -> int:
+    """The legal moves of ``state`` into ``out``, in the Python game's order; their count.
+    ``work`` is space for the game's generator (checkers' capture stack)."""
+    game = params[0]
+    if game == CONNECT4:
+        return _connect4_kernel.native_moves(params, state, out)
+    if game == TICTACTOE:
+        return _tictactoe_kernel.native_moves(params, state, out)
+    if game == OTHELLO:
+        return _othello_kernel.native_moves(state, out)
+    return _checkers_kernel.native_moves(state, out, work)
+
+
+@compiled
+def play(
+    params: NDArray[np.int64], state: NDArray[np.int64], move: int, child: NDArray[np.int64]
+) -> None:
+    """Write RESULT(state, move) into ``child``."""
+    game = params[0]
+    if game == CONNECT4:
+        _connect4_kernel.native_play(params, state, move, child)
+    elif game == TICTACTOE:
+        _tictactoe_kernel.native_play(params, state, move, child)
+    elif game == OTHELLO:
+        _othello_kernel.native_play(state, move, child)
+    else:
+        _checkers_kernel.native_play(state, move, child)
+
+
+@compiled
+def outcome(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
+    """:data:`NOT_OVER`, or 1, -1, 0 when the game is over: the mover won, lost, drew."""
+    game = params[0]
+    if game == CONNECT4:
+        return _connect4_kernel.native_outcome(params, state)
+    if game == TICTACTOE:
+        return _tictactoe_kernel.native_outcome(params, state)
+    if game == OTHELLO:
+        return _othello_kernel.native_outcome(state)
+    return _checkers_kernel.native_outcome(state)
+
+
+@compiled
+def lead(params: NDArray[np.int64], state: NDArray[np.int64]) -> float:
+    """The mover's lead in (-1, 1), as the Python game's EVAL computes it before ``estimate``."""
+    game = params[0]
+    if game == CONNECT4:
+        return _connect4_kernel.native_lead(params, state)
+    if game == TICTACTOE:
+        return _tictactoe_kernel.native_lead(params, state)
+    if game == OTHELLO:
+        return _othello_kernel.native_lead(state)
+    return _checkers_kernel.native_lead(state)
+
+
+@compiled
+def key(params: NDArray[np.int64], state: NDArray[np.int64]) -> np.uint64:
+    """The Python game's ``hash_key``."""
+    game = params[0]
+    if game == CONNECT4:
+        return _connect4_kernel.native_key(state)
+    if game == TICTACTOE:
+        return _tictactoe_kernel.native_key(params, state)
+    if game == OTHELLO:
+        return _othello_kernel.native_key(state)
+    return _checkers_kernel.native_key(state)
+
+
+@compiled
+def mover(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
+    """The player to move, 0 (the first player) or 1."""
+    if params[0] == CONNECT4:
+        return int(state[2] & 1)
+    return int(state[2] if params[0] != CHECKERS else state[4])
+
+
+@compiled
+def noisy(params: NDArray[np.int64], move: int) -> bool:
+    """Whether ``move`` is one the Python game's ``is_capture`` marks (checkers' captures)."""
+    return params[0] == CHECKERS and _checkers_kernel.native_is_capture(move)
+
+
+# Scores ------------------------------------------------------------------------------------
+
+
+@compiled
+def terminal_score(floats: NDArray[np.float64], result: int, ply: int) -> float:
+    """The Python engine's ``terminal_score``: a win or loss ``ply`` plies away."""
+    n = floats[WIN_N] if result == 1 else floats[LOSS_N] if result == -1 else floats[DRAW_N]
+    if n == 0:
+        return 0.0
+    sign = 1.0 if n > 0 else -1.0
+    return float(sign * (floats[MATE] - ply) + (n - sign))
+
+
+@compiled
+def eval_score(
+    params: NDArray[np.int64], floats: NDArray[np.float64], state: NDArray[np.int64]
+) -> float:
+    """The Python engine's ``eval_score``: EVAL (``estimate`` of the lead) for the mover,
+    centred and scaled, in the same floating-point steps."""
+    value = floats[DRAW] + floats[SPAN] * lead(params, state)
+    return float((value - floats[CENTER]) / floats[UNIT])
+
+
+@compiled
+def to_table(score: float, ply: int) -> float:
+    return score + ply if score >= 1 else score - ply if score <= -1 else score
+
+
+@compiled
+def from_table(score: float, ply: int) -> float:
+    return score - ply if score >= 1 else score + ply if score <= -1 else score
+
+
+# Bookkeeping -------------------------------------------------------------------------------
+
+
+@compiled
+def counted(stats: NDArray[np.int64], ply: int) -> bool:
+    """Count a node; True when a limit is reached (the search is then abandoned)."""
+    stats[NODES] += 1
+    if ply > stats[SELDEPTH]:
+        stats[SELDEPTH] = ply
+    if stats[NODES] >= stats[NODE_LIMIT] or stats[STOP] != 0:
+        stats[ABORTED] = 1
+        return True
+    return False
+
+
+@compiled
+def history_slot(keys: NDArray[np.int64], used: NDArray[np.int8], who: int, move: int) -> int:
+    """The history table's slot for ``(who, move)``: where it is, or the empty one it takes."""
+    size = keys.shape[1]
+    slot = int(np.int64(mix(np.uint64(move)) & np.uint64(size - 1)))
+    for _ in range(size):
+        if not used[who, slot] or keys[who, slot] == move:
+            return slot
+        slot = (slot + 1) & (size - 1)
+    raise ValueError("native engine: the history table is full")
+
+
+@compiled
+def history_of(
+    keys: NDArray[np.int64], used: NDArray[np.int8], values: NDArray[np.int64], who: int, move: int
+) -> int:
+    slot = history_slot(keys, used, who, move)
+    return int(values[who, slot]) if used[who, slot] else 0
+
+
+@compiled
+def ordered(W: Any, ply: int, has_first: bool, first: int) -> int:
+    """The moves of ``states[ply]`` into ``moves[ply]`` in the Python engine's order: the table
+    move, captures, killers, then the rest by history (a stable sort over the game's order)."""
+    params, states, move_rows, killers = W[0], W[2], W[3], W[5]
+    keys, used, values, stats, scratch = W[6], W[7], W[8], W[9], W[13]
+    row = move_rows[ply]
+    count = moves(params, states[ply], row, W[14])
+    if not stats[ORDERING]:
+        return count
+    spare, ranks = scratch[ply, 0], scratch[ply, 1]
+    who = mover(params, states[ply])
+    known = killers[ply, 2]
+    for i in range(count):
+        move = row[i]
+        spare[i] = move
+        if has_first and move == first:
+            ranks[i] = -3
+        elif noisy(params, move):
+            ranks[i] = -2
+        elif (known > 0 and killers[ply, 0] == move) or (known > 1 and killers[ply, 1] == move):
+            ranks[i] = -1
+        else:
+            ranks[i] = history_of(keys, used, values, who, move)
+    n = 0
+    for rank in range(-3, 0):
+        for i in range(count):
+            if ranks[i] == rank:
+                row[n] = spare[i]
+                n += 1
+    start, by_history = n, scratch[ply, 2]
+    for i in range(count):
+        score = ranks[i]
+        if score < 0:
+            continue
+        j = n
+        while j > start and by_history[j - 1] < score:
+            row[j], by_history[j] = row[j - 1], by_history[j - 1]
+            j -= 1
+        row[j], by_history[j] = spare[i], score
+        n += 1
+    return n
+
+
+@compiled
+def remember_quiet(W: Any, who: int, move: int, ply: int, depth: int) -> None:
+    """Killer moves (two per ply, newest first) and the history heuristic."""
+    killers, keys, used, values = W[5], W[6], W[7], W[8]
+    known = killers[ply, 2]
+    if not ((known > 0 and killers[ply, 0] == move) or (known > 1 and killers[ply, 1] == move)):
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = move
+        killers[ply, 2] = min(known + 1, 2)
+    slot = history_slot(keys, used, who, move)
+    if not used[who, slot]:
+        used[who, slot], keys[who, slot], values[who, slot] = 1, move, 0
+    values[who, slot] += depth * depth
+
+
+@compiled
+def table_slot(entries: NDArray[np.int64], position: np.uint64) -> int:
+    """``hash(key) % size`` as Python computes it for the key's int."""
+    folded = (position & M61) + (position >> np.uint64(61))  # position % M61, no division
+    if folded >= M61:
+        folded -= M61
+    return int(np.int64(folded % np.uint64(entries.shape[0])))
+
+
+# The search --------------------------------------------------------------------------------
+
+
+@compiled
+def stand_pat(W: Any, alpha: float, beta: float, ply: int) -> tuple[bool, float, int]:
+    """Quiescence's start at ``states[ply]``: (True, its score) when the search ends there (a
+    terminal state, EVAL at least beta, no noisy move), else (False, EVAL, the number of noisy
+    moves, now first in ``moves[ply]``)."""
+    params, floats, state, row, stats = W[0], W[1], W[2][ply], W[3][ply], W[9]
+    result = outcome(params, state)
+    if result != NOT_OVER:
+        stats[LEAVES] += 1
+        return True, terminal_score(floats, result, ply), 0
+    stand = eval_score(params, floats, state)
+    if stand >= beta:
+        stats[LEAVES] += 1
+        return True, stand, 0
+    count = 0
+    for i in range(moves(params, state, row, W[14])):
+        if noisy(params, row[i]):
+            row[count] = row[i]
+            count += 1
+    if count == 0:
+        stats[LEAVES] += 1
+        return True, stand, 0
+    return False, stand, count
+
+
+@compiled
+def probe(
+    W: Any, depth: int, alpha: float, beta: float, ply: int
+) -> tuple[bool, float, bool, int, int, np.uint64]:
+    """The table's entry for ``states[ply]`` (the Python engine's ``probe``): (whether it ends
+    the search here, its score, whether it has a move to search first, that move, the slot,
+    the key)."""
+    params, pv, stats, pv_length, entries, scores = W[0], W[4], W[9], W[10], W[11], W[12]
+    position = key(params, W[2][ply])
+    slot = table_slot(entries, position)
+    packed = entries[slot, 3]
+    if packed == 0 or entries[slot, 0] != np.int64(position):
+        return False, 0.0, False, 0, slot, position
+    stored_depth, flag, solved = (packed & 0xFFFFFFFF) >> 3, packed & 3, packed >> 2 & 1
+    if stored_depth == depth or (solved and stored_depth <= depth):
+        score = from_table(scores[slot, 1], ply)
+        if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
+            if not solved:
+                stats[HITS] += 1
+            if flag == EXACT:
+                pv[ply, 0] = entries[slot, 2]
+                pv_length[ply] = 1
+            return True, score, True, entries[slot, 2], slot, position
+    return False, 0.0, True, entries[slot, 2], slot, position
+
+
+@compiled
+def store(
+    W: Any, slot: int, position: np.uint64, depth: int, ply: int, bounds: tuple[float, float],
+    best: float, best_move: int, solved: bool,
+) -> None:  # fmt: skip
+    """Keep a searched node in the table: depth-preferred, always replacing stale entries."""
+    stats, entries, scores = W[9], W[11], W[12]
+    alpha, beta = bounds
+    flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+    packed = entries[slot, 3]
+    if packed == 0:
+        stats[USED] += 1
+    elif (
+        entries[slot, 0] != np.int64(position)
+        and packed >> 32 == stats[GENERATION]
+        and (packed & 0xFFFFFFFF) >> 3 > depth
+    ):
+        return
+    entries[slot, 0], entries[slot, 2] = np.int64(position), best_move
+    scores[slot, 1] = to_table(best, ply)
+    entries[slot, 3] = stats[GENERATION] << 32 | depth << 3 | (1 if solved else 0) << 2 | flag
+
+
+@compiled
+def extend_line(W: Any, ply: int, action: int, score: float) -> None:
+    """``action`` then the child's line become the line at ``ply`` (and the root's best)."""
+    floats, pv, stats, pv_length = W[1], W[4], W[9], W[10]
+    pv[ply, 0] = action
+    length = pv_length[ply + 1]
+    for i in range(length):
+        pv[ply, i + 1] = pv[ply + 1, i]
+    pv_length[ply] = length + 1
+    if ply == 0:
+        stats[BEST_SET], stats[BEST] = 1, action
+        floats[ROOT_SCORE] = score
+
+
+@compiled
+def node(W: Any, depth: int, alpha: float, beta: float, ply: int, quiescent: bool) -> float:
+    """Fail-soft negamax alpha-beta with the table and PVS at ``states[ply]`` (the Python
+    engine's ``negamax`` and ``search_moves``), or, when ``quiescent``, its ``quiesce``. The
+    score is the mover's; once a limit is reached (``stats[ABORTED]``) every call returns at
+    once with nothing kept. ``W`` is :class:`NativeRun`'s work space. Recursive calls pass
+    variables, never literals: Numba compiles a literal argument as a second signature, which
+    its cache cannot reload (numba issue 6061)."""
+    params, floats, state, row, child, stats = W[0], W[1], W[2][ply], W[3][ply], W[2][ply + 1], W[9]
+    who = mover(params, state)
+    if quiescent:  # stand pat on EVAL or play on through noisy moves
+        done, best, count = stand_pat(W, alpha, beta, ply)
+        if done:
+            return best
+        low = best if best > alpha else alpha
+        for i in range(count):
+            play(params, state, row[i], child)
+            if counted(stats, ply + 1):
+                return 0.0
+            if mover(params, child) == who:
+                score = node(W, depth, low, beta, ply + 1, quiescent)
+            else:
+                score = -node(W, depth, -beta, -low, ply + 1, quiescent)
+            if stats[ABORTED]:
+                return 0.0
+            if score > best:
+                best, low = score, score if score > low else low
+                if score >= beta:
+                    stats[CUTOFFS] += 1
+                    break
+        return best
+    if counted(stats, ply):
+        return 0.0
+    W[10][ply] = 0  # the line from here: none yet
+    result = outcome(params, state)
+    if result != NOT_OVER:
+        stats[LEAVES] += 1
+        return terminal_score(floats, result, ply)
+    if depth <= 0:
+        stats[HITS] += 1
+        if params[0] != CHECKERS or not stats[QUIESCENCE]:
+            stats[LEAVES] += 1
+            return eval_score(params, floats, state)
+        return node(W, depth, alpha, beta, ply, not quiescent)
+    use_table = stats[USE_TABLE] != 0
+    cut, score, has_first, first, slot, position = False, 0.0, False, 0, 0, np.uint64(0)
+    if use_table:
+        cut, score, has_first, first, slot, position = probe(W, depth, alpha, beta, ply)
+        if cut:
+            return score
+    if ply == 0 and stats[HINT_SET]:
+        has_first, first = True, stats[HINT]
+    hits = stats[HITS]
+    best, best_move, low = -math.inf, 0, alpha
+    for index in range(ordered(W, ply, has_first, first)):
+        action = row[index]
+        play(params, state, action, child)
+        bound = np.nextafter(low, math.inf)
+        if mover(params, child) == who:  # a player moving twice: no negation
+            score = node(W, depth - 1, low, beta, ply + 1, quiescent)
+        elif index == 0 or not stats[PVS]:
+            score = -node(W, depth - 1, -beta, -low, ply + 1, quiescent)
+        else:
+            score = -node(W, depth - 1, -bound, -low, ply + 1, quiescent)
+            if not stats[ABORTED] and low < score < beta:
+                score = -node(W, depth - 1, -beta, -low, ply + 1, quiescent)
+        if stats[ABORTED]:
+            return 0.0
+        if score > best:
+            best, best_move = score, action
+            if score > low:
+                low = score
+                extend_line(W, ply, action, score)
+        if best >= beta:
+            stats[CUTOFFS] += 1
+            if not noisy(params, action):
+                remember_quiet(W, who, action, ply, depth)
+            break
+    if use_table:
+        store(W, slot, position, depth, ply, (alpha, beta), best, best_move, stats[HITS] == hits)
+    return best
+
+
+# The Python side ---------------------------------------------------------------------------
+
+
+class NativeTable:
+    """The compiled engine's transposition table, kept between the searches of a game: per slot
+    four words, the key, the score (a float64), the move, and the generation, depth, solved
+    flag and bound packed (0: an empty slot)."""
+
+    def __init__(self, slots: int) -> None:
+        self.entries = np.zeros((slots, 4), np.int64)
+        self.scores = self.entries.view(np.float64)
+
+
+def to_word(value: int) -> int:
+    """A non-negative int below 2**64 as the int64 with the same bits."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+@dataclass
+class NativeSearch:
+    """A game's compiled engine: its kernel id and constants, and how its states and moves
+    become rows and codes (:class:`plies.capabilities.NativeSearch`)."""
+
+    params: NDArray[np.int64]
+    encode: Callable[[Any], Sequence[int]]
+    """A state as its row's words (non-negative ints below 2**64)."""
+    encode_move: Callable[[Any], int]
+    decode_move: Callable[[int], Any]
+    draw: float
+    """EVAL's value of a lead of 0 and its span to a win (``estimate``)."""
+    span: float
+    noisy: bool = False
+    """Whether the game marks noisy moves (quiescence applies)."""
+    loaded: bool = False
+    """Whether the compiled code is loaded (the first search of a process loads it)."""
+
+    def table(self, slots: int) -> NativeTable:
+        return NativeTable(slots)
+
+    def tree(
+        self,
+        exploration: float,
+        scale: float,
+        utilities: tuple[float, float, float],
+        bounds: tuple[float, float],
+        solving: bool,
+    ) -> NativeTree:
+        """Compiled MCTS (:mod:`plies.games._native_mcts`) on this game."""
+        from plies.games._native_mcts import NativeTree
+
+        return NativeTree(self, exploration, scale, utilities, bounds, solving)
+
+    def start(
+        self,
+        state: Hashable,
+        table: NativeTable | None,
+        generation: int,
+        switches: tuple[bool, bool, bool],
+        scale: tuple[float, float, float, float, float, float],
+    ) -> NativeRun:
+        """A search from ``state``: ``switches`` are (ordering, pvs, quiescence), ``scale`` the
+        engine's (win, loss, draw) utilities normalised, its centre and unit and the score of
+        a win at the root."""
+        if not self.loaded:  # load the compiled code now, not on the clock of the search
+            NativeRun(self, state, None, 1, switches, scale).search(0, -math.inf, math.inf, None)
+            self.loaded = True
+        return NativeRun(self, state, table, generation, switches, scale)
+
+
+class NativeRun:
+    """One search's work space: per-ply states, moves and lines, killers, history and
+    statistics; :meth:`search` runs one root call of :func:`node`."""
+
+    def __init__(
+        self,
+        kernel: NativeSearch,
+        state: Hashable,
+        table: NativeTable | None,
+        generation: int,
+        switches: tuple[bool, bool, bool],
+        scale: tuple[float, float, float, float, float, float],
+    ) -> None:
+        self.kernel = kernel
+        win, loss, draw, center, unit, mate = scale
+        floats = np.array([win, loss, draw, kernel.draw, kernel.span, center, unit, 0.0, mate])
+        states = np.zeros((MAX_PLY + 1, STATE_WORDS), np.int64)
+        row = [to_word(word) for word in kernel.encode(state)]
+        states[0, : len(row)] = row
+        stats = np.zeros(STAT_WORDS, np.int64)
+        stats[NODE_LIMIT] = np.iinfo(np.int64).max
+        stats[GENERATION] = generation
+        stats[USE_TABLE] = table is not None
+        stats[ORDERING], stats[PVS] = switches[0], switches[1]
+        stats[QUIESCENCE] = switches[2] and kernel.noisy
+        table = table or NativeTable(1)
+        self.stats, self.floats = stats, floats
+        self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), np.int64)
+        # params, floats, states, moves, lines, killers, history keys, used and values, stats,
+        # line lengths, table entries (as ints and as floats), scratch, generator work space
+        self.work = (
+            kernel.params,
+            floats,
+            states,
+            np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64),
+            self.pv,
+            np.zeros((MAX_PLY + 1, 3), np.int64),
+            np.zeros((2, HISTORY_SLOTS), np.int64),
+            np.zeros((2, HISTORY_SLOTS), np.int8),
+            np.zeros((2, HISTORY_SLOTS), np.int64),
+            stats,
+            np.zeros(MAX_PLY + 1, np.int64),
+            table.entries,
+            table.scores,
+            np.zeros((MAX_PLY + 1, 3, MAX_MOVES), np.int64),
+            np.zeros(_checkers_kernel.WORK_SHAPE, np.int64),
+        )
+
+    def search(self, depth: int, alpha: float, beta: float, hint: Any | None) -> float:
+        """The root's score at ``depth`` within (alpha, beta), searching ``hint`` first; blocks
+        (without the GIL) until done or :meth:`stop`."""
+        stats = self.stats
+        stats[HINT_SET] = hint is not None
+        stats[HINT] = 0 if hint is None else self.kernel.encode_move(hint)
+        stats[BEST_SET] = 0
+        return float(node(self.work, depth, alpha, beta, 0, False))
+
+    def stop(self) -> None:
+        """End the running search as soon as it counts its next node (thread-safe)."""
+        self.stats[STOP] = 1
+
+    def limit_nodes(self, nodes: int) -> None:
+        self.stats[NODE_LIMIT] = nodes
+
+    @property
+    def aborted(self) -> bool:
+        return bool(self.stats[ABORTED])
+
+    def counts(self) -> tuple[int, int, int, int, int]:
+        """(nodes, leaves, cutoffs, deepest ply, horizon hits) so far."""
+        stats = self.stats
+        return (
+            int(stats[NODES]),
+            int(stats[LEAVES]),
+            int(stats[CUTOFFS]),
+            int(stats[SELDEPTH]),
+            int(stats[HITS]),
+        )
+
+    def line(self) -> tuple[Any, ...]:
+        """The root's principal variation."""
+        decode = self.kernel.decode_move
+        return tuple(decode(int(code)) for code in self.pv[0, : self.work[10][0]])
+
+    def root_best(self) -> tuple[Any | None, float]:
+        """The best root move the running iteration has proved so far and its score."""
+        if not self.stats[BEST_SET]:
+            return None, math.nan
+        return self.kernel.decode_move(int(self.stats[BEST])), float(self.floats[ROOT_SCORE])
+
+
+def native_search(
+    game: WinLossDrawGame[Any, Any],
+    params: Sequence[int],
+    encode: Callable[[Any], Sequence[int]],
+    encode_move: Callable[[Any], int] = int,
+    decode_move: Callable[[int], Any] = int,
+    noisy: bool = False,
+) -> NativeSearch:
+    """The compiled engine of ``game``, whose kernel reads ``params`` (its id first)."""
+    draw = game.scoring.utility(None, game.players[0])
+    span = game.scoring.utility(game.players[0], game.players[0]) - draw
+    words = np.array([to_word(value) for value in params], np.int64)
+    return NativeSearch(words, encode, encode_move, decode_move, draw, span, noisy)

@@ -1,0 +1,356 @@
+"""Monte Carlo tree search compiled (Numba) for the games of :mod:`plies.games._native_engine`:
+:class:`plies.search.mcts.MCTS`'s UCB1 iterations with random playouts and MCTS-Solver, the
+tree kept in arrays.
+
+One iteration is the Python search's (AIMA 4th ed., Figure 5.11): SELECT by UCB1 (Kocsis and
+Szepesvári 2006) among the children added so far, proven losses left out; EXPAND one child a
+visit, in the order of ACTIONS; SIMULATE a game of uniformly random moves (xorshift64,
+Marsaglia 2003); BACK-PROPAGATE each node's chooser's utility; MCTS-Solver (Winands, Björnsson
+and Saito 2008) proves a parent from a child that wins for its mover or from all its children.
+Only the random numbers differ from the Python search (its playouts draw from ``random``).
+
+A node is a row of ``tree`` (:data:`PARENT` ... :data:`PROVEN`), of ``values`` (total, mean and
+``1 / sqrt(visits)``) and of ``states``. A node's children take consecutive rows, reserved when
+its actions are listed (its second visit). A proven node holds its winner: 0 or 1 (the players'
+indices) or :data:`DRAW`. :class:`NativeTree` is the Python side.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from plies.games._native_engine import (
+    MAX_MOVES,
+    STATE_WORDS,
+    NativeSearch,
+    mover,
+    moves,
+    outcome,
+    play,
+    to_word,
+)
+from plies.games._native_rules import NOT_OVER, compiled
+
+PARENT, MOVE, FIRST, COUNT, ADDED, VISITS, OWNER, MOVER, PROVEN = range(9)
+TREE_WORDS = 9
+TOTAL, MEAN, SPREAD = 0, 1, 2
+UNPROVEN, DRAW = -1, 2
+# ``info``: rows used, nodes expanded, playouts, deepest node, stop flag, random state, root.
+USED, EXPANDED, PLAYOUTS, DEEPEST, STOP, RANDOM, ROOT, SOLVING = range(8)
+INFO_WORDS = 8
+# ``floats``: exploration constant, value scale, utilities of a win, loss and draw, and the
+# solver's win and loss bounds (infinite when it is off).
+C, SCALE, U_WIN, U_LOSS, U_DRAW, WIN_BOUND, LOSS_BOUND = range(7)
+MAX_PATH = 4096
+"""The deepest node an iteration may reach."""
+
+
+@compiled
+def utility(floats: NDArray[np.float64], winner: int, player: int) -> float:
+    """The utility for ``player`` of a game won by ``winner`` (or drawn)."""
+    if winner == DRAW:
+        return float(floats[U_DRAW])
+    return float(floats[U_WIN] if winner == player else floats[U_LOSS])
+
+
+@compiled
+def _random(info: NDArray[np.int64], count: int) -> int:
+    """A uniform index below ``count`` from the xorshift64 state in ``info``."""
+    x = np.uint64(info[RANDOM])
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    info[RANDOM] = np.int64(x)
+    return int(np.int64(x % np.uint64(count)))
+
+
+@compiled
+def _playout(W: Any, node: int) -> int:
+    """The winner (or :data:`DRAW`) of uniformly random moves from ``node``'s state."""
+    params, states, info, scratch, row, work = W[0], W[1], W[4], W[7], W[8], W[9]
+    here, there = scratch[0], scratch[1]
+    for i in range(STATE_WORDS):
+        here[i] = states[node, i]
+    while True:
+        result = outcome(params, here)
+        if result != NOT_OVER:
+            who = mover(params, here)
+            return DRAW if result == 0 else who if result == 1 else 1 - who
+        count = moves(params, here, row, work)
+        play(params, here, row[_random(info, count)], there)
+        here, there = there, here
+
+
+@compiled
+def _select(W: Any, node: int) -> int:
+    """The child with the highest UCB1, proven losses for the mover left out."""
+    tree, values, floats = W[2], W[3], W[5]
+    mover, scale, loss = tree[node, MOVER], floats[SCALE], floats[LOSS_BOUND]
+    explore = floats[C] * math.sqrt(math.log(tree[node, VISITS]))
+    best, best_score = -1, -math.inf
+    first = tree[node, FIRST]
+    for child in range(first, first + tree[node, ADDED]):
+        proven = tree[child, PROVEN]
+        if proven != UNPROVEN and utility(floats, proven, mover) <= loss:
+            continue
+        score = values[child, MEAN] * scale + explore * values[child, SPREAD]
+        if score > best_score:
+            best, best_score = child, score
+    return best
+
+
+@compiled
+def _open(W: Any, node: int, child: int) -> int:
+    """EXPAND ``child`` of ``node`` (RESULT) and SIMULATE: the winner to back up."""
+    params, states, tree, info = W[0], W[1], W[2], W[4]
+    play(params, states[node], tree[child, MOVE], states[child])
+    info[EXPANDED] += 1
+    state = states[child]
+    who = mover(params, state)
+    result = outcome(params, state)
+    if result != NOT_OVER:
+        winner = DRAW if result == 0 else who if result == 1 else 1 - who
+        tree[child, PROVEN] = winner
+        return winner
+    tree[child, MOVER] = who
+    info[PLAYOUTS] += 1
+    return _playout(W, child)
+
+
+@compiled
+def _prove(W: Any, path: NDArray[np.int64], length: int) -> None:
+    """MCTS-Solver's backup along ``path[:length]``, whose last node is proven."""
+    tree, values, floats = W[2], W[3], W[5]
+    for depth in range(length - 1, 0, -1):
+        child, parent = path[depth], path[depth - 1]
+        winner, mover = tree[child, PROVEN], tree[parent, MOVER]
+        if utility(floats, winner, mover) < floats[WIN_BOUND]:
+            if tree[parent, ADDED] < tree[parent, COUNT]:
+                return
+            first = tree[parent, FIRST]
+            best, best_value = UNPROVEN, -math.inf
+            for sibling in range(first, first + tree[parent, ADDED]):
+                proven = tree[sibling, PROVEN]
+                if proven == UNPROVEN:
+                    return
+                value = utility(floats, proven, mover)
+                if value > best_value:
+                    best, best_value = proven, value
+            winner = best
+        tree[parent, PROVEN] = winner
+        values[parent, MEAN] = utility(floats, winner, tree[parent, OWNER])
+        values[parent, TOTAL] = values[parent, MEAN] * tree[parent, VISITS]
+
+
+@compiled
+def _iteration(W: Any) -> bool:
+    """One SELECT, EXPAND, SIMULATE, BACK-PROPAGATE from the root; False (nothing done) when
+    the tree has no room for another node's children."""
+    params, states, tree, values, info, floats, path, row, work = (
+        W[0], W[1], W[2], W[3], W[4], W[5], W[6], W[8], W[9]
+    )  # fmt: skip
+    if info[USED] + MAX_MOVES >= tree.shape[0]:
+        return False
+    node = info[ROOT]
+    path[0], length = node, 1
+    while True:
+        winner = tree[node, PROVEN]
+        if winner != UNPROVEN:
+            break
+        if tree[node, COUNT] < 0:  # the second visit: list the actions, reserve the children
+            count = moves(params, states[node], row, work)
+            first = info[USED]
+            info[USED] += count
+            tree[node, FIRST], tree[node, COUNT], tree[node, ADDED] = first, count, 0
+            for i in range(count):
+                tree[first + i, MOVE] = row[i]
+        if tree[node, ADDED] < tree[node, COUNT]:
+            child = tree[node, FIRST] + tree[node, ADDED]
+            tree[node, ADDED] += 1
+            tree[child, PARENT], tree[child, OWNER] = node, tree[node, MOVER]
+            tree[child, FIRST], tree[child, COUNT], tree[child, ADDED] = -1, -1, 0
+            tree[child, VISITS], tree[child, PROVEN] = 0, UNPROVEN
+            values[child, TOTAL], values[child, MEAN], values[child, SPREAD] = 0.0, 0.0, math.inf
+            path[length] = child
+            length += 1
+            winner = _open(W, node, child)
+            break
+        node = _select(W, node)
+        if length == path.shape[0]:
+            raise ValueError("native mcts: the tree is deeper than its path buffer")
+        path[length] = node
+        length += 1
+    for i in range(length):
+        node = path[i]
+        visits = tree[node, VISITS] + 1
+        total = values[node, TOTAL] + utility(floats, winner, tree[node, OWNER])
+        tree[node, VISITS] = visits
+        values[node, TOTAL], values[node, MEAN] = total, total / visits
+        values[node, SPREAD] = visits**-0.5
+    if info[SOLVING] and tree[path[length - 1], PROVEN] != UNPROVEN:
+        _prove(W, path, length)
+    if length - 1 > info[DEEPEST]:
+        info[DEEPEST] = length - 1
+    return True
+
+
+@compiled
+def run(W: Any, iterations: int) -> int:
+    """Up to ``iterations`` iterations; fewer when stopped, when the root is proven or when the
+    tree is full. The number done."""
+    tree, info = W[2], W[4]
+    done = 0
+    while done < iterations and info[STOP] == 0 and tree[info[ROOT], PROVEN] == UNPROVEN:
+        if not _iteration(W):
+            break
+        done += 1
+    return done
+
+
+class NativeNode:
+    """A view of one node of a :class:`NativeTree` with the attributes of the Python search's
+    nodes that results read (``action``, ``visits``, ``mean``, ``outcome``, ``children``,
+    ``mover``, ``owner``)."""
+
+    __slots__ = ("index", "tree")
+
+    def __init__(self, tree: NativeTree, index: int) -> None:
+        self.tree, self.index = tree, index
+
+    @property
+    def action(self) -> Any:
+        return self.tree.kernel.decode_move(int(self.tree.nodes[self.index, MOVE]))
+
+    @property
+    def visits(self) -> int:
+        return int(self.tree.nodes[self.index, VISITS])
+
+    @property
+    def mean(self) -> float:
+        return float(self.tree.values[self.index, MEAN])
+
+    @property
+    def mover(self) -> int:
+        return int(self.tree.nodes[self.index, MOVER])
+
+    @property
+    def owner(self) -> int:
+        return int(self.tree.nodes[self.index, OWNER])
+
+    @property
+    def outcome(self) -> tuple[float, float] | None:
+        """Every player's utility once the node is proven (terminal or by the solver)."""
+        winner = int(self.tree.nodes[self.index, PROVEN])
+        if winner == UNPROVEN:
+            return None
+        win, loss, draw = self.tree.utilities
+        if winner == DRAW:
+            return draw, draw
+        return (win, loss) if winner == 0 else (loss, win)
+
+    @property
+    def children(self) -> list[NativeNode]:
+        """The children added so far, in the order of ACTIONS."""
+        first, added = self.tree.nodes[self.index, FIRST], self.tree.nodes[self.index, ADDED]
+        return [NativeNode(self.tree, int(first) + i) for i in range(int(added))]
+
+
+class NativeTree:
+    """The compiled search's tree and work space, kept between searches (see the module)."""
+
+    def __init__(
+        self,
+        kernel: NativeSearch,
+        exploration: float,
+        scale: float,
+        utilities: tuple[float, float, float],
+        bounds: tuple[float, float],
+        solving: bool,
+        capacity: int = 1 << 16,
+    ) -> None:
+        self.kernel, self.utilities = kernel, utilities
+        self.floats = np.array([exploration, scale, *utilities, *bounds], np.float64)
+        self.info = np.zeros(INFO_WORDS, np.int64)
+        self.info[SOLVING] = solving
+        self.nodes = np.zeros((capacity, TREE_WORDS), np.int64)
+        self.values = np.zeros((capacity, 3), np.float64)
+        self.states = np.zeros((capacity, STATE_WORDS), np.int64)
+
+    def _work(self) -> tuple[Any, ...]:
+        return (
+            self.kernel.params,
+            self.states,
+            self.nodes,
+            self.values,
+            self.info,
+            self.floats,
+            np.zeros(MAX_PATH, np.int64),
+            np.zeros((2, STATE_WORDS), np.int64),
+            np.zeros(MAX_MOVES, np.int64),
+            np.zeros((34, 16), np.int64),
+        )
+
+    def _row(self, state: Hashable) -> NDArray[np.int64]:
+        row = np.zeros(STATE_WORDS, np.int64)
+        words = [to_word(word) for word in self.kernel.encode(state)]
+        row[: len(words)] = words
+        return row
+
+    def root_for(self, state: Hashable, levels: int, mover_index: int) -> NativeNode:
+        """The kept tree's node for ``state`` within ``levels`` plies below the root (then the
+        new root), else a fresh tree rooted at ``state``."""
+        row = self._row(state)
+        if self.info[USED] > 0:
+            layer = [int(self.info[ROOT])]
+            for _ in range(levels + 1):
+                for index in layer:
+                    if np.array_equal(self.states[index], row):
+                        self.info[ROOT] = index
+                        return NativeNode(self, index)
+                layer = [
+                    child.index for index in layer for child in NativeNode(self, index).children
+                ]
+        self.info[USED], self.info[ROOT] = 1, 0
+        self.nodes[0] = (-1, 0, -1, -1, 0, 0, mover_index, mover_index, UNPROVEN)
+        self.values[0] = (0.0, 0.0, math.inf)
+        self.states[0] = row
+        return NativeNode(self, 0)
+
+    def forget(self) -> None:
+        self.info[USED] = 0
+
+    def seed(self, rng: random.Random) -> None:
+        """Draw the playouts' random state from ``rng``."""
+        self.info[RANDOM] = rng.getrandbits(63) | 1
+
+    def start(self) -> None:
+        """Counters for a new search; more room when the tree is nearly full."""
+        self.info[EXPANDED] = self.info[PLAYOUTS] = self.info[DEEPEST] = self.info[STOP] = 0
+        self.make_room()
+
+    def make_room(self) -> None:
+        """Double the arrays when another node's children might not fit."""
+        if self.info[USED] + 2 * MAX_MOVES < self.nodes.shape[0]:
+            return
+        size = 2 * self.nodes.shape[0]
+        self.nodes = np.resize(self.nodes, (size, TREE_WORDS))
+        self.values = np.resize(self.values, (size, 3))
+        self.states = np.resize(self.states, (size, STATE_WORDS))
+
+    def run(self, iterations: int) -> int:
+        """Up to ``iterations`` iterations without the GIL; fewer when stopped, proven or full."""
+        self.make_room()
+        return int(run(self._work(), iterations))
+
+    def stop(self) -> None:
+        self.info[STOP] = 1
+
+    def counts(self) -> tuple[int, int, int]:
+        """(nodes expanded, playouts, deepest node) of this search."""
+        return int(self.info[EXPANDED]), int(self.info[PLAYOUTS]), int(self.info[DEEPEST])

@@ -1,0 +1,291 @@
+"""The compiled engine against the Python engine: the same search, node for node."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plies.capabilities import HasNativeSearch
+from plies.game import Game
+from plies.games import _native_engine as native
+from plies.games import make_game
+from plies.search import SearchResult, alphabeta
+from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
+from plies.search.mcts import MCTS, heuristic_evaluator
+from plies.testing import random_position, random_positions
+
+GAMES = {
+    "tictactoe": 9,
+    "tictactoe:m=4,n=4,k=3,scoring=payoff": 4,
+    "connect4": 6,
+    "connect4:width=5,height=4,k=3": 6,
+    "othello": 4,
+    "checkers": 5,
+}
+"""Game spec -> the depth the comparisons search to."""
+
+
+def _reports(
+    game: Game[Any, Any],
+    state: Any,
+    limits: Limits,
+    options: EngineOptions,
+    table: TranspositionTable | None,
+) -> list[tuple[Any, ...]]:
+    """Every report of a search as a comparable tuple (all but the time)."""
+    return [_fields(report) for report in iterate(game, state, limits, options, table)]
+
+
+def _fields(report: SearchResult[Any]) -> tuple[Any, ...]:
+    stats = report.stats
+    return (
+        report.value,
+        report.score,
+        report.action,
+        report.pv,
+        report.depth,
+        report.complete,
+        report.solved,
+        stats.nodes,
+        stats.leaves,
+        stats.cutoffs,
+        stats.max_depth,
+    )
+
+
+def _tables(game: Game[Any, Any], megabytes: float) -> tuple[Any, Any]:
+    """A Python table and a native one with as many slots (so they collide alike)."""
+    if megabytes == 0:
+        return None, None
+    python, compiled = TranspositionTable(megabytes), TranspositionTable(megabytes)
+    assert isinstance(game, HasNativeSearch)
+    kernel = game.native_search()
+    assert kernel is not None
+    compiled.native = kernel.table(python.size)
+    return python, compiled
+
+
+native_options = st.builds(
+    EngineOptions,
+    tt_mb=st.sampled_from([0.0, 0.2]),
+    pvs=st.booleans(),
+    aspiration=st.booleans(),
+    ordering=st.booleans(),
+    quiescence=st.booleans(),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 10_000), st.integers(0, 40), native_options)
+def test_every_report_equals_the_python_engines(
+    spec: str, seed: int, plies: int, options: EngineOptions
+) -> None:
+    """Same score, line, depth and node, leaf and cutoff counts at every iteration, with the
+    table, ordering, PVS, aspiration windows and quiescence (checkers) on or off."""
+    game = make_game(spec)
+    state = random_position(game, seed, range(plies + 1))
+    if game.is_terminal(state):
+        return
+    python_table, native_table = _tables(game, options.tt_mb)
+    limits = Limits(depth=GAMES[spec])
+    python = _reports(game, state, limits, replace(options, native=False), python_table)
+    compiled = _reports(game, state, limits, options, native_table)
+    assert compiled == python
+
+
+@pytest.mark.parametrize("spec", sorted(GAMES))
+def test_a_node_limit_stops_both_at_the_same_node(spec: str) -> None:
+    """The node limit is exact, so even the cut-short iteration's move and line agree."""
+    game = make_game(spec)
+    for state in random_positions(game, 5, seed=11, plies=range(2, 12)):
+        limits = Limits(nodes=700)
+        python_table, native_table = _tables(game, 0.2)
+        python = _reports(game, state, limits, EngineOptions(native=False), python_table)
+        compiled = _reports(game, state, limits, EngineOptions(), native_table)
+        assert compiled == python
+
+
+@pytest.mark.parametrize("spec", ["connect4", "othello", "checkers"])
+def test_a_table_kept_across_a_game_ages_alike(spec: str) -> None:
+    """An agent's table lives for a whole game and is aged between moves: searching the
+    positions of a game in turn with one table each gives the same reports."""
+    game = make_game(spec)
+    python_table, native_table = _tables(game, 0.2)
+    state = game.initial_state()
+    for _ in range(8):
+        limits = Limits(depth=GAMES[spec])
+        python = _reports(game, state, limits, EngineOptions(native=False), python_table)
+        compiled = _reports(game, state, limits, EngineOptions(), native_table)
+        assert compiled == python
+        state = game.result(state, python[-1][2])
+
+
+def test_the_rules_kernels_agree_with_the_games() -> None:
+    """Moves in the game's order, results, terminal outcomes and keys, state by state."""
+    for spec in GAMES:
+        game = make_game(spec)
+        kernel = game.native_search()  # type: ignore[attr-defined]
+        out, work = np.zeros(native.MAX_MOVES, np.int64), np.zeros((34, 16), np.int64)
+        child = np.zeros(native.STATE_WORDS, np.int64)
+        for state in random_positions(game, 60, seed=3, plies=range(80)):
+            row = np.zeros(native.STATE_WORDS, np.int64)
+            words = [native.to_word(word) for word in kernel.encode(state)]
+            row[: len(words)] = words
+            count = native.moves(kernel.params, row, out, work)
+            actions = list(game.actions(state))
+            assert [kernel.decode_move(int(code)) for code in out[:count]] == actions, spec
+            assert [kernel.encode_move(action) for action in actions] == list(out[:count])
+            assert int(native.key(kernel.params, row)) == game.hash_key(state)  # type: ignore[attr-defined]
+            result = native.outcome(kernel.params, row)
+            assert (result != native.NOT_OVER) == game.is_terminal(state), spec
+            for action, code in zip(actions, out[:count], strict=True):
+                native.play(kernel.params, row, code, child)
+                expected = [
+                    native.to_word(word) for word in kernel.encode(game.result(state, action))
+                ]
+                assert list(child[: len(expected)]) == expected, (spec, action)
+
+
+def test_games_beyond_the_kernels_use_the_python_engine() -> None:
+    assert make_game("tictactoe:m=7,n=7,k=4").native_search() is None  # type: ignore[attr-defined]
+    game = make_game("tictactoe:m=7,n=7,k=4")
+    state = random_position(game, 1, range(30, 31))
+    assert next(iterate(game, state, Limits(depth=1))).depth == 1
+    for name in ("chess", "nim", "tiles"):
+        assert not isinstance(make_game(name), HasNativeSearch)
+
+
+@pytest.fixture
+def alarm() -> Iterator[None]:
+    previous = signal.getsignal(signal.SIGALRM)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def test_ctrl_c_stops_the_compiled_search_at_once(alarm: None) -> None:
+    """A KeyboardInterrupt in the thread that drives the search ends the worker too."""
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGALRM, interrupt)
+    game = make_game("othello")
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in iterate(game, game.initial_state(), Limits(depth=60)):
+            pass
+    assert time.perf_counter() - started < 2
+    assert not [
+        t for t in threading.enumerate() if t.name == "plies-native-search" and t.is_alive()
+    ]
+
+
+# Compiled MCTS -------------------------------------------------------------------------------
+
+MCTS_GAMES = ("tictactoe", "tictactoe:m=4,n=4,k=3", "connect4", "othello", "checkers")
+
+
+@pytest.mark.parametrize("spec", MCTS_GAMES)
+def test_compiled_mcts_plays_legal_moves_and_repeats_itself(spec: str) -> None:
+    game = make_game(spec)
+    for state in random_positions(game, 6, seed=5, plies=range(0, 20)):
+        runs = []
+        for _ in range(2):
+            mcts = MCTS(game, seed=9)
+            assert mcts.native
+            result = mcts.search(state, iterations=300)
+            runs.append((result.action, result.pv, result.root, result.value, result.solved))
+        assert runs[0] == runs[1]
+        assert runs[0][0] in list(game.actions(state))
+        line = state
+        for action in runs[0][1]:  # the principal variation is a legal line
+            assert action in list(game.actions(line))
+            line = game.result(line, action)
+        assert runs[0][4] or sum(move.visits for move in runs[0][2]) == 300
+
+
+def test_compiled_mcts_statistics_add_up() -> None:
+    game = make_game("connect4")
+    state = game.parse_position("4453")
+    mcts = MCTS(game, seed=7)
+    result = mcts.search(state, iterations=1500)
+    assert result.stats.iterations == 1500
+    assert sum(move.visits for move in result.root) == 1500
+    assert result.stats.nodes <= 1500 and result.stats.leaves <= result.stats.nodes
+    tree = mcts.visit_tree(levels=2)
+    assert [node.visits for node in tree] == sorted((m.visits for m in result.root), reverse=True)
+    for node in tree:
+        assert node.visits >= sum(child.visits for child in node.children)
+
+
+def test_compiled_mcts_never_loses_to_perfect_play_at_tictactoe() -> None:
+    game = make_game("tictactoe")
+    for seat in (0, 1):
+        for seed in range(4):
+            mcts = MCTS(game, seed=seed)
+            state = game.initial_state()
+            while not game.is_terminal(state):
+                if game.to_move(state) == game.players[seat]:
+                    action = mcts.search(state, iterations=3000).action
+                else:
+                    action = alphabeta(game, state).action
+                state = game.result(state, action)
+            assert game.utility(state, game.players[seat]) >= 0, (seat, seed)
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4:width=4,height=4,k=3"])
+def test_the_compiled_solver_proves_the_python_solvers_values(spec: str) -> None:
+    game = make_game(spec)
+    proved = 0
+    for state in random_positions(game, 30, seed=2, plies=range(3, 12)):
+        if game.is_terminal(state):
+            continue
+        native = MCTS(game, seed=1).search(state, iterations=20_000)
+        python = MCTS(game, seed=1, native=False).search(state, iterations=20_000)
+        assert native.solved == python.solved
+        if native.solved:
+            proved += 1
+            assert native.value == python.value == alphabeta(game, state).value
+    assert proved >= 10
+
+
+def test_compiled_mcts_reuses_its_tree() -> None:
+    game = make_game("connect4")
+    mcts = MCTS(game, seed=3)
+    start = game.initial_state()
+    first = mcts.search(start, iterations=3000)
+    mine = next(node for node in mcts.visit_tree(levels=2) if node.action == first.action)
+    reply = max(mine.children, key=lambda node: node.visits)
+    state = game.result(game.result(start, first.action), reply.action)
+    second = mcts.search(state, iterations=500)
+    assert sum(move.visits for move in second.root) == reply.visits - 1 + 500
+    mcts.forget()
+    fresh = mcts.search(state, iterations=500)
+    assert sum(move.visits for move in fresh.root) == 500
+
+
+def test_compiled_mcts_keeps_to_its_time() -> None:
+    game = make_game("othello")
+    started = time.perf_counter()
+    result = MCTS(game, seed=1).search(game.initial_state(), seconds=0.2)
+    assert time.perf_counter() - started < 0.2 + 0.05
+    assert result.stats.iterations > 0
+
+
+def test_the_python_search_runs_where_the_compiled_one_does_not() -> None:
+    game = make_game("connect4")
+    assert not MCTS(game, native=False).native
+    assert not MCTS(game, selection="puct").native
+    assert not MCTS(game, evaluator=heuristic_evaluator(game)).native
+    assert not MCTS(make_game("nim")).native
