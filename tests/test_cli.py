@@ -433,6 +433,19 @@ def test_search_json_contract(run_cli: Run) -> None:
     assert (win["move"], win["mate"]) == ("c1", 1)
 
 
+def test_search_native_on_and_off_agree(run_cli: Run) -> None:
+    """With the table off the two engines search exactly the same nodes."""
+    runs = [
+        json.loads(run_cli("search", "othello", "--depth", "5", "--tt", "0", "--json", *flag).out)
+        for flag in ((), ("--native", "off"))
+    ]
+    assert (runs[0]["native"], runs[1]["native"]) == (True, False)
+    for key in ("move", "score", "pv", "nodes", "depth"):
+        assert runs[0][key] == runs[1][key]
+    chess = json.loads(run_cli("search", "chess", "--depth", "1", "--json").out)
+    assert chess["native"] is False
+
+
 def test_search_prints_a_line_per_iteration(run_cli: Run) -> None:
     out = run_cli("search", "othello", "--depth", "4").out
     assert [line.split()[1] for line in out.splitlines() if line.startswith("depth")] == [
@@ -485,6 +498,9 @@ def test_engine_agent_plays(run_cli: Run) -> None:
         (("match", "tictactoe", "engine:time=0", "random"), "positive"),
         (("match", "tictactoe", "random", "random", "--games", "0"), "--games"),
         (("play", "tictactoe", "--first", "engine:tt=x"), "not a number"),
+        (("match", "connect4", "engine:native=maybe", "random"), "native='maybe'"),
+        (("match", "connect4", "mcts:native=2", "random"), "native='2'"),
+        (("search", "connect4", "--depth", "2", "--native", "maybe"), "--native"),
     ],
 )
 def test_engine_bad_input(run_cli: Run, args: tuple[str, ...], fragment: str) -> None:
