@@ -67,8 +67,6 @@ from plies.search.worker import run_stoppable
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
-NATIVE_ENTRY_BYTES = 32
-"""Bytes per entry of a compiled engine's table (key, score, depth and flags, move, age)."""
 MAX_DEPTH = 500
 """The deepest iteration the engine runs."""
 FULL_DEPTH_MOVES = 3
@@ -143,7 +141,8 @@ class TranspositionTable:
         self.generation = 0
         self.used = 0
         self.native: Any = None
-        """The compiled engine's table for the same searches, made on its first use."""
+        """The compiled engine's table for the same searches, made on its first use with as
+        many slots (its entries take 32 bytes, a fifth of these)."""
 
     def new_search(self) -> None:
         """Age every entry: the next search overwrites them first."""
@@ -561,11 +560,8 @@ class _NativeEngine(_Engine[S, A]):
         assert self.kernel is not None
         native_table = None
         if self.table is not None:
-            if self.table.native is None:
-                slots = max(1024, int(self.table.megabytes * 2**20 / NATIVE_ENTRY_BYTES))
-                slots -= 1 - slots % 2  # odd: bitboard keys that differ in high bits only
-                # would share their slots modulo a power of two
-                self.table.native = self.kernel.table(slots)
+            if self.table.native is None:  # as many slots as the Python table: the same search
+                self.table.native = self.kernel.table(self.table.size)
             native_table = self.table.native
         game = self.game
         assert isinstance(game, WinLossDrawGame)
