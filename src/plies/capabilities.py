@@ -142,6 +142,10 @@ class NativeRun(Protocol):
 
     def limit_nodes(self, nodes: int) -> None: ...
 
+    def limit_time(self, seconds: float) -> None:
+        """End the searches ``seconds`` from now."""
+        ...
+
     @property
     def aborted(self) -> bool:
         """Whether the last :meth:`search` was ended by a limit (its score means nothing)."""
@@ -172,6 +176,10 @@ class NativeTree(Protocol):
 
     def forget(self) -> None: ...
 
+    def load(self, state: Any, mover: int) -> None:
+        """Load the compiled code now (an iteration from ``state``, then forgotten)."""
+        ...
+
     def seed(self, rng: random.Random) -> None:
         """Draw the playouts' random state from ``rng``."""
         ...
@@ -186,6 +194,10 @@ class NativeTree(Protocol):
         ...
 
     def stop(self) -> None: ...
+
+    def limit_time(self, seconds: float) -> None:
+        """End the runs ``seconds`` from now."""
+        ...
 
     def counts(self) -> tuple[int, int, int]:
         """(nodes expanded, playouts, deepest node) of this search."""
@@ -211,6 +223,10 @@ class NativeSearch(Protocol):
 
     def table(self, slots: int) -> Any:
         """A transposition table of ``slots`` entries, to keep between searches."""
+        ...
+
+    def load(self, state: Any) -> None:
+        """Load the compiled engine now (about a second, once a process), not on a clock."""
         ...
 
     def start(

@@ -61,7 +61,7 @@ from plies.game import (
 )
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
 from plies.search.analysis import estimate_tree_size
-from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
+from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate, native_search
 from plies.search.maxn import maxn, paranoid
 from plies.search.mcts import DEFAULT_C, MCTS, SELECTIONS, heuristic_evaluator
 from plies.solvers import perfect_solver
@@ -499,6 +499,9 @@ def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -
         seconds = 1.0
     switches = {field: values[key] for key, field in ENGINE_SWITCHES.items()}
     settings = EngineOptions(tt_mb=values["tt"], **switches)
+    kernel = native_search(game, settings)
+    if kernel is not None:
+        kernel.load(game.initial_state())  # now, not on the clock of the first move
     return EngineAgent(Limits(depth=depth, nodes=nodes, seconds=seconds), settings, context.name)
 
 

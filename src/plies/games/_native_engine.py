@@ -36,7 +36,7 @@ from plies.games import (
     _othello_kernel,
     _tictactoe_kernel,
 )
-from plies.games._native_rules import NOT_OVER, compiled, mix
+from plies.games._native_rules import CLOCK, NOT_OVER, clock_now, compiled, mix, monotonic
 
 CONNECT4, TICTACTOE, OTHELLO, CHECKERS = 1, 2, 3, 4
 """Game ids, ``params[0]``."""
@@ -54,12 +54,14 @@ EXACT, LOWER, UPPER = 0, 1, 2
 NODES, LEAVES, CUTOFFS, SELDEPTH, HITS = 0, 1, 2, 3, 4
 NODE_LIMIT, STOP, ABORTED, GENERATION, USED = 5, 6, 7, 8, 9
 USE_TABLE, ORDERING, PVS, QUIESCENCE = 10, 11, 12, 13
-HINT_SET, HINT, BEST_SET, BEST = 14, 15, 16, 17
-STAT_WORDS = 18
+HINT_SET, HINT, BEST_SET, BEST, CLOCK_ID = 14, 15, 16, 17, 18
+STAT_WORDS = 19
 # Floats, indices into ``floats``: the mover's normalised utility when it wins, loses or draws
 # (the Python engine's ``(utility - center) / unit``), EVAL's scale (``estimate``), the best
 # root score so far and the engine's score of a win at the root.
-WIN_N, LOSS_N, DRAW_N, DRAW, SPAN, CENTER, UNIT, ROOT_SCORE, MATE = range(9)
+WIN_N, LOSS_N, DRAW_N, DRAW, SPAN, CENTER, UNIT, ROOT_SCORE, MATE, DEADLINE = range(10)
+CLOCK_EVERY = 63
+"""The clock is read when the node count has these bits clear (every 64 nodes)."""
 M61 = np.uint64((1 << 61) - 1)
 """Python hashes a non-negative int to itself modulo 2**61 - 1: the table's slot follows it."""
 
@@ -192,12 +194,20 @@ def from_table(score: float, ply: int) -> float:
 
 
 @compiled
-def counted(stats: NDArray[np.int64], ply: int) -> bool:
-    """Count a node; True when a limit is reached (the search is then abandoned)."""
+def counted(stats: NDArray[np.int64], floats: NDArray[np.float64], ply: int) -> bool:
+    """Count a node; True when a limit is reached (the search is then abandoned): the node
+    limit, a stop from another thread, or the deadline (read every 64 nodes)."""
     stats[NODES] += 1
     if ply > stats[SELDEPTH]:
         stats[SELDEPTH] = ply
     if stats[NODES] >= stats[NODE_LIMIT] or stats[STOP] != 0:
+        stats[ABORTED] = 1
+        return True
+    if (
+        stats[NODES] & CLOCK_EVERY == 0
+        and floats[DEADLINE] < math.inf
+        and monotonic(stats[CLOCK_ID]) >= floats[DEADLINE]
+    ):
         stats[ABORTED] = 1
         return True
     return False
@@ -399,7 +409,7 @@ def node(W: Any, depth: int, alpha: float, beta: float, ply: int, quiescent: boo
         low = best if best > alpha else alpha
         for i in range(count):
             play(params, state, row[i], child)
-            if counted(stats, ply + 1):
+            if counted(stats, floats, ply + 1):
                 return 0.0
             if mover(params, child) == who:
                 score = node(W, depth, low, beta, ply + 1, quiescent)
@@ -413,7 +423,7 @@ def node(W: Any, depth: int, alpha: float, beta: float, ply: int, quiescent: boo
                     stats[CUTOFFS] += 1
                     break
         return best
-    if counted(stats, ply):
+    if counted(stats, floats, ply):
         return 0.0
     W[10][ply] = 0  # the line from here: none yet
     result = outcome(params, state)
@@ -528,10 +538,18 @@ class NativeSearch:
         """A search from ``state``: ``switches`` are (ordering, pvs, quiescence), ``scale`` the
         engine's (win, loss, draw) utilities normalised, its centre and unit and the score of
         a win at the root."""
-        if not self.loaded:  # load the compiled code now, not on the clock of the search
-            NativeRun(self, state, None, 1, switches, scale).search(0, -math.inf, math.inf, None)
-            self.loaded = True
+        self.load(state)
         return NativeRun(self, state, table, generation, switches, scale)
+
+    def load(self, state: Hashable) -> None:
+        """Load the compiled engine now (a search of depth 0 from ``state``), not on the clock
+        of a search: the first search of a process would spend about a second on it."""
+        if not self.loaded:
+            scale = (1.0, -1.0, 0.0, 0.0, 1.0, 1000.0)
+            NativeRun(self, state, None, 1, (True, True, True), scale).search(
+                0, -math.inf, math.inf, None
+            )
+            self.loaded = True
 
 
 class NativeRun:
@@ -549,13 +567,15 @@ class NativeRun:
     ) -> None:
         self.kernel = kernel
         win, loss, draw, center, unit, mate = scale
-        floats = np.array([win, loss, draw, kernel.draw, kernel.span, center, unit, 0.0, mate])
+        floats = np.array(
+            [win, loss, draw, kernel.draw, kernel.span, center, unit, 0.0, mate, math.inf]
+        )
         states = np.zeros((MAX_PLY + 1, STATE_WORDS), np.int64)
         row = [to_word(word) for word in kernel.encode(state)]
         states[0, : len(row)] = row
         stats = np.zeros(STAT_WORDS, np.int64)
         stats[NODE_LIMIT] = np.iinfo(np.int64).max
-        stats[GENERATION] = generation
+        stats[GENERATION], stats[CLOCK_ID] = generation, CLOCK
         stats[USE_TABLE] = table is not None
         stats[ORDERING], stats[PVS] = switches[0], switches[1]
         stats[QUIESCENCE] = switches[2] and kernel.noisy
@@ -597,6 +617,10 @@ class NativeRun:
 
     def limit_nodes(self, nodes: int) -> None:
         self.stats[NODE_LIMIT] = nodes
+
+    def limit_time(self, seconds: float) -> None:
+        """End the searches ``seconds`` from now (the kernel reads the clock itself)."""
+        self.floats[DEADLINE] = clock_now() + seconds
 
     @property
     def aborted(self) -> bool:

@@ -35,18 +35,18 @@ from plies.games._native_engine import (
     play,
     to_word,
 )
-from plies.games._native_rules import NOT_OVER, compiled
+from plies.games._native_rules import CLOCK, NOT_OVER, clock_now, compiled, monotonic
 
 PARENT, MOVE, FIRST, COUNT, ADDED, VISITS, OWNER, MOVER, PROVEN = range(9)
 TREE_WORDS = 9
 TOTAL, MEAN, SPREAD = 0, 1, 2
 UNPROVEN, DRAW = -1, 2
 # ``info``: rows used, nodes expanded, playouts, deepest node, stop flag, random state, root.
-USED, EXPANDED, PLAYOUTS, DEEPEST, STOP, RANDOM, ROOT, SOLVING = range(8)
-INFO_WORDS = 8
+USED, EXPANDED, PLAYOUTS, DEEPEST, STOP, RANDOM, ROOT, SOLVING, CLOCK_ID = range(9)
+INFO_WORDS = 9
 # ``floats``: exploration constant, value scale, utilities of a win, loss and draw, and the
 # solver's win and loss bounds (infinite when it is off).
-C, SCALE, U_WIN, U_LOSS, U_DRAW, WIN_BOUND, LOSS_BOUND = range(7)
+C, SCALE, U_WIN, U_LOSS, U_DRAW, WIN_BOUND, LOSS_BOUND, DEADLINE = range(8)
 MAX_PATH = 4096
 """The deepest node an iteration may reach."""
 
@@ -202,11 +202,16 @@ def _iteration(W: Any) -> bool:
 
 @compiled
 def run(W: Any, iterations: int) -> int:
-    """Up to ``iterations`` iterations; fewer when stopped, when the root is proven or when the
-    tree is full. The number done."""
-    tree, info = W[2], W[4]
+    """Up to ``iterations`` iterations; fewer when stopped, past the deadline (the clock is
+    read every 16 iterations), when the root is proven or when the tree is full. The number
+    done."""
+    tree, info, floats = W[2], W[4], W[5]
     done = 0
     while done < iterations and info[STOP] == 0 and tree[info[ROOT], PROVEN] == UNPROVEN:
+        due = done & 15 == 15 and floats[DEADLINE] < math.inf
+        if due and monotonic(info[CLOCK_ID]) >= floats[DEADLINE]:
+            info[STOP] = 1
+            break
         if not _iteration(W):
             break
         done += 1
@@ -275,9 +280,9 @@ class NativeTree:
         capacity: int = 1 << 16,
     ) -> None:
         self.kernel, self.utilities = kernel, utilities
-        self.floats = np.array([exploration, scale, *utilities, *bounds], np.float64)
+        self.floats = np.array([exploration, scale, *utilities, *bounds, math.inf], np.float64)
         self.info = np.zeros(INFO_WORDS, np.int64)
-        self.info[SOLVING] = solving
+        self.info[SOLVING], self.info[CLOCK_ID] = solving, CLOCK
         self.nodes = np.zeros((capacity, TREE_WORDS), np.int64)
         self.values = np.zeros((capacity, 3), np.float64)
         self.states = np.zeros((capacity, STATE_WORDS), np.int64)
@@ -325,14 +330,28 @@ class NativeTree:
     def forget(self) -> None:
         self.info[USED] = 0
 
+    def load(self, state: Hashable, mover_index: int) -> None:
+        """Load the compiled search now (one iteration from ``state``, then forgotten), not on
+        the clock of a search."""
+        self.root_for(state, 0, mover_index)
+        self.start()
+        self.run(1)
+        self.forget()
+
     def seed(self, rng: random.Random) -> None:
         """Draw the playouts' random state from ``rng``."""
         self.info[RANDOM] = rng.getrandbits(63) | 1
 
     def start(self) -> None:
-        """Counters for a new search; more room when the tree is nearly full."""
+        """Counters for a new search (no deadline yet); more room when the tree is nearly
+        full."""
         self.info[EXPANDED] = self.info[PLAYOUTS] = self.info[DEEPEST] = self.info[STOP] = 0
+        self.floats[DEADLINE] = math.inf
         self.make_room()
+
+    def limit_time(self, seconds: float) -> None:
+        """End the runs ``seconds`` from now (the kernel reads the clock itself)."""
+        self.floats[DEADLINE] = clock_now() + seconds
 
     def make_room(self) -> None:
         """Double the arrays when another node's children might not fit."""

@@ -581,8 +581,11 @@ class _NativeEngine(_Engine[S, A]):
 
     def arm_limits(self) -> None:
         super().arm_limits()
-        if self.limits.nodes is not None and self.run is not None:
+        assert self.run is not None
+        if self.limits.nodes is not None:
             self.run.limit_nodes(self.limits.nodes)
+        if self.deadline < math.inf:
+            self.run.limit_time(self.deadline - time.perf_counter())
 
     def negamax(
         self, state: S, depth: int, alpha: float, beta: float, ply: int, may_pass: bool = True

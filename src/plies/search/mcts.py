@@ -275,9 +275,12 @@ class MCTS(Generic[S, A]):
             return None
         first, second = game.players[0], game.players[1]
         win, loss, draw = (game.scoring.utility(winner, first) for winner in (first, second, None))
-        return kernel.tree(
+        tree = kernel.tree(
             self.c, self._scale, (win, loss, draw), (self._win, self._loss), self.solving
         )
+        start = game.initial_state()
+        tree.load(start, game.players.index(game.to_move(start)))  # before any clock runs
+        return tree
 
     @property
     def native(self) -> bool:
@@ -353,6 +356,8 @@ class MCTS(Generic[S, A]):
         started = time.perf_counter()
         deadline = started + seconds
         tree.start()
+        if seconds < math.inf:
+            tree.limit_time(seconds)
         tree.seed(self.rng)
         done = 0
         while done < limit and root.outcome is None:

@@ -41,10 +41,12 @@ def run_stoppable(
     worker.start()
     try:
         while worker.is_alive():
-            wait = POLL_SECONDS if event is not None else 0.1
-            worker.join(max(0.0, min(wait, deadline - time.perf_counter())))
             if due():
                 stop()
+                worker.join()  # at once: never spin, which would keep the GIL from the worker
+                break
+            wait = POLL_SECONDS if event is not None else 0.1
+            worker.join(max(0.0, min(wait, deadline - time.perf_counter())))
     except BaseException:
         stop()
         worker.join()
