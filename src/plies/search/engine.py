@@ -554,6 +554,9 @@ class _NativeEngine(_Engine[S, A]):
 
     kernel: NativeSearch | None = None
     run: NativeRun | None = None
+    last_root: float = 0.0
+    """Seconds the last root call took: the next, a ply deeper, is expected to take ten
+    times as long (small ones then run without a worker thread)."""
 
     def begin(self, state: S) -> None:
         """Encode the root and the switches for the kernel."""
@@ -593,14 +596,17 @@ class _NativeEngine(_Engine[S, A]):
         """The root call, compiled; raises :class:`_Stop` when a limit ended it."""
         run = self.run
         assert run is not None and ply == 0
+        started = time.perf_counter()
         try:
             score = run_stoppable(
                 lambda: run.search(depth, alpha, beta, self.root_hint),
                 run.stop,
                 self.deadline,
                 self.stop,
+                expected=10 * self.last_root,
             )
         finally:
+            self.last_root = time.perf_counter() - started
             self.sync(run)
         if run.aborted:
             raise _Stop

@@ -359,11 +359,14 @@ class MCTS(Generic[S, A]):
         if seconds < math.inf:
             tree.limit_time(seconds)
         tree.seed(self.rng)
-        done = 0
+        done, chunk_seconds = 0, math.inf  # the first chunk in a thread: its time is unknown
         while done < limit and root.outcome is None:
             chunk = int(min(every - done % every, limit - done))
+            run = functools.partial(tree.run, chunk)
+            chunk_started = time.perf_counter()
             try:
-                done += run_stoppable(functools.partial(tree.run, chunk), tree.stop, deadline)
+                done += run_stoppable(run, tree.stop, deadline, expected=chunk_seconds)
+                chunk_seconds = time.perf_counter() - chunk_started
             except BaseException:
                 self.forget()  # the iteration may have stopped halfway
                 raise

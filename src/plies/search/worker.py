@@ -14,15 +14,23 @@ POLL_SECONDS = 0.005
 """How often the caller looks at a stop event while a compiled search runs."""
 
 
+INLINE_SECONDS = 0.002
+"""Work expected to take less than this runs in the caller's thread: a thread's start and
+hand-over would cost more, and Ctrl-C or a stop waits at most that long."""
+
+
 def run_stoppable(
     work: Callable[[], T],
     stop: Callable[[], None],
     deadline: float = float("inf"),
     event: threading.Event | None = None,
+    expected: float = float("inf"),
 ) -> T:
     """``work()``'s result, computed in a worker thread; ``stop()`` (which must make the work
     end soon, from another thread) is called once ``time.perf_counter()`` reaches ``deadline``
-    or ``event`` is set, and on any exception here (Ctrl-C) before it is raised again."""
+    or ``event`` is set, and on any exception here (Ctrl-C) before it is raised again. Work
+    ``expected`` to take under :data:`INLINE_SECONDS` runs here instead (it must keep to the
+    deadline itself)."""
     results: list[T] = []
     failures: list[BaseException] = []
 
@@ -35,9 +43,11 @@ def run_stoppable(
     def due() -> bool:
         return time.perf_counter() >= deadline or (event is not None and event.is_set())
 
-    worker = threading.Thread(target=target, name="plies-native-search", daemon=True)
     if due():
         stop()
+    if expected < INLINE_SECONDS:
+        return work()
+    worker = threading.Thread(target=target, name="plies-native-search", daemon=True)
     worker.start()
     try:
         while worker.is_alive():
