@@ -43,11 +43,13 @@ CONNECT4, TICTACTOE, OTHELLO, CHECKERS = 1, 2, 3, 4
 STATE_WORDS = 8
 """int64 words per state row."""
 MAX_PLY = 600
-"""Rows of the per-ply buffers: the engine's deepest iteration (500) plus quiescence."""
+"""Rows of the per-ply buffers of a game without a bound on its length: the engine's deepest
+iteration (500) plus quiescence."""
 MAX_MOVES = 128
 """Room for one position's moves."""
 HISTORY_SLOTS = 1 << 13
-"""Slots per player of the history table (an open-addressed hash of move codes)."""
+"""Slots per player of the history table (an open-addressed hash of move codes) of a game
+whose moves are not few."""
 EXACT, LOWER, UPPER = 0, 1, 2
 
 # Statistics and switches, indices into the int64 array ``S``.
@@ -508,6 +510,10 @@ class NativeSearch:
     span: float
     noisy: bool = False
     """Whether the game marks noisy moves (quiescence applies)."""
+    plies: int = MAX_PLY
+    """Rows of the per-ply buffers: more than a game can last, where it has a bound."""
+    history_slots: int = HISTORY_SLOTS
+    """Slots per player of the history table, a power of two above the number of moves."""
     loaded: bool = False
     """Whether the compiled code is loaded (the first search of a process loads it)."""
 
@@ -570,7 +576,8 @@ class NativeRun:
         floats = np.array(
             [win, loss, draw, kernel.draw, kernel.span, center, unit, 0.0, mate, math.inf]
         )
-        states = np.zeros((MAX_PLY + 1, STATE_WORDS), np.int64)
+        rows = kernel.plies + 1
+        states = np.zeros((rows, STATE_WORDS), np.int64)
         row = [to_word(word) for word in kernel.encode(state)]
         states[0, : len(row)] = row
         stats = np.zeros(STAT_WORDS, np.int64)
@@ -581,24 +588,25 @@ class NativeRun:
         stats[QUIESCENCE] = switches[2] and kernel.noisy
         table = table or NativeTable(1)
         self.stats, self.floats = stats, floats
-        self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), np.int64)
+        self.pv = np.zeros((rows, rows), np.int64)
+        history = (2, kernel.history_slots)
         # params, floats, states, moves, lines, killers, history keys, used and values, stats,
         # line lengths, table entries (as ints and as floats), scratch, generator work space
         self.work = (
             kernel.params,
             floats,
             states,
-            np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64),
+            np.zeros((rows, MAX_MOVES), np.int64),
             self.pv,
-            np.zeros((MAX_PLY + 1, 3), np.int64),
-            np.zeros((2, HISTORY_SLOTS), np.int64),
-            np.zeros((2, HISTORY_SLOTS), np.int8),
-            np.zeros((2, HISTORY_SLOTS), np.int64),
+            np.zeros((rows, 3), np.int64),
+            np.zeros(history, np.int64),
+            np.zeros(history, np.int8),
+            np.zeros(history, np.int64),
             stats,
-            np.zeros(MAX_PLY + 1, np.int64),
+            np.zeros(rows, np.int64),
             table.entries,
             table.scores,
-            np.zeros((MAX_PLY + 1, 3, MAX_MOVES), np.int64),
+            np.zeros((rows, 3, MAX_MOVES), np.int64),
             np.zeros(_checkers_kernel.WORK_SHAPE, np.int64),
         )
 
@@ -656,9 +664,15 @@ def native_search(
     encode_move: Callable[[Any], int] = int,
     decode_move: Callable[[int], Any] = int,
     noisy: bool = False,
+    longest: int | None = None,
+    moves: int | None = None,
 ) -> NativeSearch:
-    """The compiled engine of ``game``, whose kernel reads ``params`` (its id first)."""
+    """The compiled engine of ``game``, whose kernel reads ``params`` (its id first); the game
+    lasts at most ``longest`` plies and has at most ``moves`` distinct moves a player, where
+    it has such bounds (smaller buffers: a small search starts faster)."""
     draw = game.scoring.utility(None, game.players[0])
     span = game.scoring.utility(game.players[0], game.players[0]) - draw
     words = np.array([to_word(value) for value in params], np.int64)
-    return NativeSearch(words, encode, encode_move, decode_move, draw, span, noisy)
+    plies = MAX_PLY if longest is None else longest + 2
+    slots = HISTORY_SLOTS if moves is None else 1 << (4 * moves).bit_length()
+    return NativeSearch(words, encode, encode_move, decode_move, draw, span, noisy, plies, slots)

@@ -225,7 +225,8 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
             WIN_NEXT,
             SCALE,
         )
-        return native.native_search(self, params, _native_row)
+        cells = self.width * self.height
+        return native.native_search(self, params, _native_row, longest=cells, moves=self.width)
 
     def native_search(self) -> NativeSearch:
         """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`)."""

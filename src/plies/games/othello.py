@@ -293,7 +293,8 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     def _native(self) -> NativeSearch:
         from plies.games import _native_engine as native
 
-        return native.native_search(self, [native.OTHELLO], _native_row)
+        # 60 discs, and a pass is followed by a disc or by the end
+        return native.native_search(self, [native.OTHELLO], _native_row, longest=120, moves=65)
 
     def native_search(self) -> NativeSearch:
         """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`)."""

@@ -130,7 +130,8 @@ class TicTacToe(WinLossDrawGame[Board, int]):
         lines = [sum(1 << cell for cell in line) for line in self.lines]
         denominator = len(self.lines) * self.k * self.k + 1
         params = [native.TICTACTOE, self.m * self.n, len(lines), denominator, *lines]
-        return native.native_search(self, params, _native_row)
+        cells = self.m * self.n
+        return native.native_search(self, params, _native_row, longest=cells, moves=cells)
 
     def native_search(self) -> NativeSearch | None:
         """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`),

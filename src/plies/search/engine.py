@@ -137,12 +137,19 @@ class TranspositionTable:
             raise SpecError(f"the table size must be positive, got {megabytes} MB")
         self.megabytes = megabytes
         self.size = max(1024, int(megabytes * 2**20 / self.ENTRY_BYTES))
-        self.slots: list[tuple[Any, ...] | None] = [None] * self.size
+        self._slots: list[tuple[Any, ...] | None] | None = None
         self.generation = 0
         self.used = 0
         self.native: Any = None
         """The compiled engine's table for the same searches, made on its first use with as
         many slots (its entries take 32 bytes, a fifth of these)."""
+
+    @property
+    def slots(self) -> list[tuple[Any, ...] | None]:
+        """The entries, made on the first use (a compiled engine keeps its own, ``native``)."""
+        if self._slots is None:
+            self._slots = [None] * self.size
+        return self._slots
 
     def new_search(self) -> None:
         """Age every entry: the next search overwrites them first."""
