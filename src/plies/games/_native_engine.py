@@ -154,6 +154,26 @@ def mover(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
 
 
 @compiled
+def playout(params: NDArray[np.int64], state: NDArray[np.int64], seed: int) -> int:
+    """The result for the mover (1, -1, 0) of uniformly random moves from the non-terminal
+    ``state`` by the game's own compiled playout (Connect Four's), from the random ``seed``
+    (odd); :data:`NOT_OVER` for a game without one."""
+    if params[0] == CONNECT4:
+        return int(
+            _connect4_kernel.random_playout(
+                state[0],
+                state[1],
+                params[_connect4_kernel.HEIGHT],
+                params[_connect4_kernel.K],
+                params[_connect4_kernel.BOTTOM],
+                params[_connect4_kernel.BOARD],
+                seed,
+            )
+        )
+    return NOT_OVER
+
+
+@compiled
 def noisy(params: NDArray[np.int64], move: int) -> bool:
     """Whether ``move`` is one the Python game's ``is_capture`` marks (checkers' captures)."""
     return params[0] == CHECKERS and _checkers_kernel.native_is_capture(move)

@@ -33,6 +33,7 @@ from plies.games._native_engine import (
     moves,
     outcome,
     play,
+    playout,
     to_word,
 )
 from plies.games._native_rules import CLOCK, NOT_OVER, clock_now, compiled, monotonic
@@ -72,8 +73,13 @@ def _random(info: NDArray[np.int64], count: int) -> int:
 
 @compiled
 def _playout(W: Any, node: int) -> int:
-    """The winner (or :data:`DRAW`) of uniformly random moves from ``node``'s state."""
+    """The winner (or :data:`DRAW`) of uniformly random moves from ``node``'s state: by the
+    game's own playout where it has one, else through its rules."""
     params, states, info, scratch, row, work = W[0], W[1], W[4], W[7], W[8], W[9]
+    who = mover(params, states[node])
+    result = playout(params, states[node], _random(info, 1 << 62) * 2 + 1)
+    if result != NOT_OVER:
+        return DRAW if result == 0 else who if result == 1 else 1 - who
     here, there = scratch[0], scratch[1]
     for i in range(STATE_WORDS):
         here[i] = states[node, i]

@@ -75,6 +75,8 @@ REUSE_DEPTH = 4
 the reply, chance)."""
 REPORT_EVERY = 1000
 """Iterations between two results of :meth:`MCTS.iterate`."""
+UNREPORTED = 1 << 62
+"""``every`` of a search whose results between are not wanted (:meth:`MCTS.search`)."""
 
 Prior = Callable[[Any], Mapping[Any, float]]
 """PUCT's prior: ``prior(state)`` maps legal actions to probabilities (missing ones: 0)."""
@@ -318,7 +320,8 @@ class MCTS(Generic[S, A]):
         evaluator calls and ``stats.max_depth`` the deepest tree node it reached; ``solved``
         says whether the solver proved the root; ``root`` lists every root move searched.
         """
-        *_, final = self.iterate(state, iterations=iterations, seconds=seconds)
+        searches = self.iterate(state, iterations=iterations, seconds=seconds, every=UNREPORTED)
+        *_, final = searches  # only the last result: no report between
         return final
 
     def iterate(
