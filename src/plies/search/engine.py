@@ -33,6 +33,12 @@ moves. So, with quiescence off (and for a game without the chess capabilities ab
 their switches off), the engine's value at a fixed depth is exactly textbook
 alpha-beta's with the same EVAL, table and ordering on or off: the property tests check this.
 EVAL must be zero-sum (EVAL(s, p) and EVAL(s, opponent) equally far either side of a draw).
+
+**Native search.** Where the game has a compiled engine (``native_search``: Connect Four,
+tic-tac-toe, Othello, checkers) and ``EngineOptions.native`` is on, each iteration's root call
+runs it instead of :meth:`_Engine.negamax`: the same search node for node (same scores, lines
+and counts; its table has as many slots), tens of times faster. The iteration loop, the limits
+and the reports stay here.
 """
 
 from __future__ import annotations
