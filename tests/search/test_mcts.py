@@ -608,7 +608,7 @@ def test_tictactoe_draws_against_perfect_play() -> None:
 
 
 @pytest.mark.parametrize(
-    ("game", "iterations"), [(ConnectFour(), 1000), (Othello(), 60), (Checkers(), 60)]
+    ("game", "iterations"), [(ConnectFour(), 1000), (Othello(), 300), (Checkers(), 300)]
 )
 def test_beats_random(game: WinLossDrawGame[Any, Any], iterations: int) -> None:
     for index in range(2):

@@ -154,6 +154,12 @@ def mover(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
 
 
 @compiled
+def has_playout(params: NDArray[np.int64]) -> bool:
+    """Whether the game has its own compiled playout (:func:`playout`)."""
+    return bool(params[0] == CONNECT4)
+
+
+@compiled
 def playout(params: NDArray[np.int64], state: NDArray[np.int64], seed: int) -> int:
     """The result for the mover (1, -1, 0) of uniformly random moves from the non-terminal
     ``state`` by the game's own compiled playout (Connect Four's), from the random ``seed``

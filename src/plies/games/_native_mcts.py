@@ -29,6 +29,7 @@ from plies.games._native_engine import (
     MAX_MOVES,
     STATE_WORDS,
     NativeSearch,
+    has_playout,
     mover,
     moves,
     outcome,
@@ -76,9 +77,9 @@ def _playout(W: Any, node: int) -> int:
     """The winner (or :data:`DRAW`) of uniformly random moves from ``node``'s state: by the
     game's own playout where it has one, else through its rules."""
     params, states, info, scratch, row, work = W[0], W[1], W[4], W[7], W[8], W[9]
-    who = mover(params, states[node])
-    result = playout(params, states[node], _random(info, 1 << 62) * 2 + 1)
-    if result != NOT_OVER:
+    if has_playout(params):
+        who = mover(params, states[node])
+        result = playout(params, states[node], _random(info, 1 << 62) * 2 + 1)
         return DRAW if result == 0 else who if result == 1 else 1 - who
     here, there = scratch[0], scratch[1]
     for i in range(STATE_WORDS):
