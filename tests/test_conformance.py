@@ -29,8 +29,10 @@ CASES = {
     "checkers": (200, 100, 1000),
     "chess": (30, 60, 1000),
     "backgammon": (30, 100, 1000),
+    "go": (10, 20, 1000),
+    "go:size=5,komi=0,scoring=payoff": (40, 40, 1000),
 }
-"""Chess and backgammon are slow in Python: fewer games for them (tests/test_golden.py plays a
+"""Chess, backgammon and Go are slow in Python: fewer games for them (tests/test_golden.py plays a
 whole recorded game of each too)."""
 
 

@@ -17,6 +17,7 @@ from plies.games.backgammon import Backgammon
 from plies.games.checkers import Checkers
 from plies.games.chess import Chess
 from plies.games.connect4 import ConnectFour
+from plies.games.go import Go
 from plies.games.nim import Nim
 from plies.games.othello import Othello
 from plies.games.tictactoe import TicTacToe
@@ -74,6 +75,11 @@ GAMES: dict[str, GameEntry] = {
         Chess.from_options,
         "chess (python-chess rules); draws by the 50-move rule and threefold repetition",
         "scoring=plusminus|payoff",
+    ),
+    "go": GameEntry(
+        Go.from_options,
+        "Go: area scoring (Tromp-Taylor), positional superko, two passes end (9x9 by default)",
+        "size=9,komi=7.5,scoring=plusminus|payoff",
     ),
     "backgammon": GameEntry(
         Backgammon.from_options,

@@ -1,0 +1,281 @@
+"""Go on a square board with area scoring (Tromp-Taylor) and positional superko.
+
+Black (``B``, drawn ``X``) and white (``W``, drawn ``O``) take turns putting a stone on an empty
+point or passing. After a stone is placed, every opposing group left without a liberty (an
+empty point next to it) is removed; then the mover's own group must have a liberty (suicide is
+illegal), and the whole board must not repeat any earlier position of the game (positional
+superko: it forbids the immediate recapture of a ko and every longer cycle). Two passes in a
+row end the game. The score is Tromp-Taylor's area count: a player's stones plus the empty
+points that reach only that player's stones; white adds ``komi``. The higher score wins; equal
+scores (an integer komi) draw.
+
+Points are written as GTP does: a column letter ``A``..``T`` without ``I`` from the left, then
+the row number from the bottom (``D4``; any case on input), or ``pass``. A position is the game
+record from the empty board, the moves separated by spaces (``D4 E5 pass``); since legality
+depends on every earlier position, the record is the position's notation.
+
+>>> game = Go(size=5, komi=0.5)
+>>> state = game.parse_position("C3 C2 B2 D2 pass B3 C1 pass")
+>>> [game.format_action(state, a) for a in game.actions(state)][:4]
+['A1', 'B1', 'D1', 'E1']
+>>> print(game.display(state))
+   A B C D E
+ 5 . . . . .
+ 4 . . . . .
+ 3 . O X . .
+ 2 . X O O .
+ 1 . . X . .
+black (X) to move; area scoring (Tromp-Taylor), komi 0.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
+from plies.game import Scoring, WinLossDrawGame
+from plies.spec import NumberRange, Options
+
+PASS = -1
+"""The action of a player who passes."""
+
+COLUMNS = "ABCDEFGHJKLMNOPQRST"
+"""Column letters as GTP writes them: no ``I``."""
+EMPTY, BLACK, WHITE = 0, 1, 2
+STONES = {BLACK: "X", WHITE: "O", EMPTY: "."}
+COLOURS = {"B": BLACK, "W": WHITE}
+NAMES = {"B": "black", "W": "white"}
+SIZES = range(5, 20)
+"""Board sizes a spec may ask for; smaller boards (from 2) serve exhaustive tests."""
+
+
+class GoState(NamedTuple):
+    """A Go state: the points (``size * size`` bytes, row 1 first, ``EMPTY``, ``BLACK`` or
+    ``WHITE``), the mover, the passes just played in a row, the moves from the empty board and
+    every board seen so far (positional superko)."""
+
+    board: bytes
+    to_move: str
+    passes: int
+    moves: tuple[int, ...]
+    seen: frozenset[bytes]
+
+
+class Go(WinLossDrawGame[GoState, int]):
+    """Go on a ``size`` x ``size`` board. Actions are points ``row * size + column`` (row 0 is
+    row 1, at the bottom; column 0 is ``A``) or :data:`PASS`."""
+
+    name = "go"
+    searchable_to_end = False
+    players = ("B", "W")
+
+    def __init__(self, size: int = 9, komi: float = 7.5, scoring: Scoring = Scoring.PLUS_MINUS):
+        if not 2 <= size <= len(COLUMNS):
+            raise SpecError(f"go: size={size} must be 5 to 19")
+        if not (-size * size <= komi <= size * size) or komi * 2 != int(komi * 2):
+            raise SpecError(f"go: komi={komi} must be a multiple of 0.5 within the board's area")
+        self.size, self.komi, self.scoring = size, komi, scoring
+        points = size * size
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(
+                row * size + column
+                for row, column in (
+                    (point // size + dr, point % size + dc)
+                    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                )
+                if 0 <= row < size and 0 <= column < size
+            )
+            for point in range(points)
+        )
+
+    @classmethod
+    def from_options(cls, options: Options) -> Go:
+        """``go:size=9,komi=7.5,scoring=payoff``; sizes 5 to 19."""
+        size = options.integer("size", 9, minimum=SIZES[0], maximum=SIZES[-1])
+        assert size is not None
+        komi = options.number("komi", 7.5, NumberRange(-size * size, size * size))
+        assert komi is not None
+        scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
+        return cls(size, komi, Scoring(scoring))
+
+    def __repr__(self) -> str:
+        return f"Go(size={self.size}, komi={self.komi})"
+
+    def initial_state(self) -> GoState:
+        board = bytes(self.size * self.size)
+        return GoState(board, "B", 0, (), frozenset((board,)))
+
+    def to_move(self, state: GoState) -> str:
+        return state.to_move
+
+    def actions(self, state: GoState) -> Sequence[int]:
+        """The points where a stone is legal, in order, then :data:`PASS`; none at the end."""
+        if state.passes >= 2:
+            return []
+        board = state.board
+        legal = [p for p in range(len(board)) if not board[p] and self._play(state, p)[0] is None]
+        return [*legal, PASS]
+
+    def result(self, state: GoState, action: int) -> GoState:
+        if state.passes >= 2:
+            raise IllegalMoveError(f"move {action} is not legal: the game is over")
+        mover = "W" if state.to_move == "B" else "B"
+        if action == PASS:
+            return GoState(state.board, mover, state.passes + 1, (*state.moves, PASS), state.seen)
+        if not 0 <= action < self.size * self.size:
+            raise IllegalMoveError(f"move {action} is not a point of the board")
+        reason, board = self._play(state, action)
+        if reason is not None:
+            raise IllegalMoveError(f"move {self._point(action)} is illegal: {reason}")
+        return GoState(board, mover, 0, (*state.moves, action), state.seen | {board})
+
+    def _play(self, state: GoState, point: int) -> tuple[str | None, bytes]:
+        """The board after the mover's stone on ``point`` (captures removed), or why the move
+        is illegal (the point is taken, suicide, superko) and the board unchanged."""
+        board = state.board
+        if board[point]:
+            return "the point is taken", board
+        mine = COLOURS[state.to_move]
+        theirs = WHITE if mine == BLACK else BLACK
+        after = bytearray(board)
+        after[point] = mine
+        for neighbour in self.neighbours[point]:
+            if after[neighbour] == theirs:
+                stones, liberties = self._group(after, neighbour)
+                if not liberties:
+                    for stone in stones:
+                        after[stone] = EMPTY
+        if not self._group(after, point)[1]:
+            return "suicide (the stone's group would have no liberty)", board
+        played = bytes(after)
+        if played in state.seen:
+            return "positional superko (it repeats an earlier position)", board
+        return None, played
+
+    def _group(self, board: bytes | bytearray, point: int) -> tuple[set[int], set[int]]:
+        """The stones of the group on ``point`` and its liberties."""
+        colour = board[point]
+        stones, liberties, frontier = {point}, set(), [point]
+        while frontier:
+            for neighbour in self.neighbours[frontier.pop()]:
+                if board[neighbour] == colour and neighbour not in stones:
+                    stones.add(neighbour)
+                    frontier.append(neighbour)
+                elif board[neighbour] == EMPTY:
+                    liberties.add(neighbour)
+        return stones, liberties
+
+    def is_terminal(self, state: GoState) -> bool:
+        return state.passes >= 2
+
+    def area(self, board: bytes) -> tuple[int, int]:
+        """Tromp-Taylor's (black, white) points: stones, and empty regions reaching only one
+        colour."""
+        counts = {BLACK: board.count(BLACK), WHITE: board.count(WHITE)}
+        done: set[int] = set()
+        for point, stone in enumerate(board):
+            if stone or point in done:
+                continue
+            region, borders, frontier = {point}, set(), [point]
+            while frontier:
+                for neighbour in self.neighbours[frontier.pop()]:
+                    if board[neighbour] == EMPTY and neighbour not in region:
+                        region.add(neighbour)
+                        frontier.append(neighbour)
+                    elif board[neighbour]:
+                        borders.add(board[neighbour])
+            done |= region
+            if len(borders) == 1:
+                counts[borders.pop()] += len(region)
+        return counts[BLACK], counts[WHITE]
+
+    def score(self, state: GoState) -> float:
+        """Black's area minus white's and the komi: positive when black leads."""
+        black, white = self.area(state.board)
+        return black - white - self.komi
+
+    def winner(self, state: GoState) -> str | None:
+        if not self.is_terminal(state):
+            return None
+        score = self.score(state)
+        return "B" if score > 0 else "W" if score < 0 else None
+
+    def evaluate(self, state: GoState, player: str) -> float:
+        """EVAL: the area score so far for ``player``, scaled into (-1, 1)."""
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        score = self.score(state) if player == "B" else -self.score(state)
+        return self.estimate(score / (abs(score) + self.size * self.size), player)
+
+    # Notation --------------------------------------------------------------------------------
+
+    def _point(self, point: int) -> str:
+        row, column = divmod(point, self.size)
+        return f"{COLUMNS[column]}{row + 1}"
+
+    def format_action(self, state: GoState, action: int) -> str:
+        return "pass" if action == PASS else self._point(action)
+
+    def parse_action(self, state: GoState, text: str) -> int:
+        """``D4`` (any case) or ``pass``; raises :class:`IllegalMoveError` naming the move and
+        why it is illegal."""
+        word = text.strip()
+        point = self._read_point(word, IllegalMoveError)
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"move {word!r}: the game is over")
+        if point != PASS:
+            reason = self._play(state, point)[0]
+            if reason is not None:
+                raise IllegalMoveError(f"move {word!r} is illegal: {reason}")
+        return point
+
+    def _read_point(self, word: str, error: type[Exception]) -> int:
+        lowered = word.lower()
+        if lowered == "pass":
+            return PASS
+        column = COLUMNS.lower().find(lowered[:1]) if lowered[:1].isalpha() else -1
+        digits = lowered[1:]
+        if column < 0 or not digits.isascii() or not digits.isdigit():
+            raise error(f"move {word!r} is not a point like D4 or pass")
+        row = int(digits) - 1
+        if not (column < self.size and 0 <= row < self.size):
+            last = f"{COLUMNS[self.size - 1]}{self.size}"
+            raise error(f"move {word!r} is off the {self.size}x{self.size} board (A1 to {last})")
+        return row * self.size + column
+
+    def format_position(self, state: GoState) -> str:
+        """The moves from the empty board, separated by spaces (``D4 E5 pass``)."""
+        return " ".join(self.format_action(state, move) for move in state.moves)
+
+    def parse_position(self, text: str) -> GoState:
+        """A record of moves from the empty board (``D4 E5 pass``; empty text is the start);
+        raises :class:`InvalidPositionError` naming the first bad move."""
+        state = self.initial_state()
+        for index, word in enumerate(text.split(), start=1):
+            try:
+                point = self._read_point(word, InvalidPositionError)
+                if self.is_terminal(state):
+                    raise IllegalMoveError("the game had ended (two passes)")
+                state = self.result(state, point)
+            except (IllegalMoveError, InvalidPositionError) as error:
+                raise InvalidPositionError(f"record {text!r}: move {index}: {error}") from None
+        return state
+
+    def display(self, state: GoState) -> str:
+        """The board from the top row down, with GTP coordinates, then who is to move or the
+        final score."""
+        size = self.size
+        lines = ["   " + " ".join(COLUMNS[:size])]
+        for row in reversed(range(size)):
+            cells = " ".join(STONES[state.board[row * size + c]] for c in range(size))
+            lines.append(f"{row + 1:>2} {cells}")
+        if self.is_terminal(state):
+            black, white = self.area(state.board)
+            winner = self.winner(state)
+            result = f"{NAMES[winner]} wins" if winner else "a draw"
+            lines.append(f"game over: black {black}, white {white} + komi {self.komi:g}: {result}")
+        else:
+            side = f"{NAMES[state.to_move]} ({STONES[COLOURS[state.to_move]]})"
+            lines.append(f"{side} to move; area scoring (Tromp-Taylor), komi {self.komi:g}")
+        return "\n".join(lines)
