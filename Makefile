@@ -27,12 +27,13 @@ apt_install = { \
 	    echo "$(1) is missing and cannot be installed here (needs root and apt-get): $(2) will be skipped"; \
 	  fi; }
 
-# The browser tests drive Chromium; the uci agent's tests play Stockfish.
+# The browser tests drive Chromium; the uci agent's tests play Stockfish; the GTP tests GNU Go.
 browser:
 	@command -v chromium >/dev/null 2>&1 || $(call apt_install,chromium,the browser tests)
 
 engines:
 	@command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || $(call apt_install,stockfish,the uci agent's tests)
+	@command -v gnugo >/dev/null 2>&1 || [ -x /usr/games/gnugo ] || $(call apt_install,gnugo,the GTP games against GNU Go)
 
 test: pytest lint
 

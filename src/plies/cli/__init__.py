@@ -17,6 +17,7 @@ from plies.cli.demo import demo
 from plies.cli.effort import effort
 from plies.cli.evaluate import evaluate_command
 from plies.cli.games import games
+from plies.cli.gtp import gtp_command
 from plies.cli.learn import learn
 from plies.cli.match import match_command
 from plies.cli.perft import perft_command
@@ -54,6 +55,7 @@ for command in (
     demo,
     serve,
     uci_command,
+    gtp_command,
 ):
     cli.add_command(command)
 
