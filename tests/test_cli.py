@@ -571,3 +571,17 @@ def test_ctrl_c_stops_a_long_connect4_solve_at_once() -> None:
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130
     assert "plies: interrupted" in err
+
+
+def test_play_go_writes_sgf(run_cli: Run, tmp_path: Path) -> None:
+    path = tmp_path / "game.sgf"
+    result = run_cli(
+        "play", "go:size=5", "--first", "random", "--second", "random", "--seed", "3",
+        "--quiet", "--sgf", str(path),
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    text = path.read_text()
+    assert text.startswith("(;") and "SZ[5]" in text and "PB[random]" in text
+    assert "RE[B+" in text or "RE[W+" in text or "RE[0]" in text
+    assert_one_line_error(run_cli("play", "connect4", "--sgf", str(path)), "no SGF notation")
+    assert_one_line_error(run_cli("play", "go:size=4"), "at least 5")

@@ -329,6 +329,21 @@ class HasPgn(Protocol):
     def result_text(self, state: Any) -> str: ...
 
 
+@runtime_checkable
+class HasSgf(Protocol):
+    """Whole games written as SGF (Go)."""
+
+    def sgf(
+        self,
+        start: Any,
+        moves: Iterable[Any],
+        result_text: str = "?",
+        headers: Mapping[str, str] | None = None,
+    ) -> str: ...
+
+    def result_text(self, state: Any) -> str: ...
+
+
 DESCRIPTIONS: dict[type, str] = {
     HasEvaluation: "evaluation function (evaluate)",
     HasHashKey: "hash key (hash_key)",
@@ -346,6 +361,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasChance: "chance nodes (chance_outcomes)",
     HasPositionNotation: "position notation",
     HasPgn: "PGN notation",
+    HasSgf: "SGF notation",
     HasTensorEncoding: "tensor encoding (encode, action_index, symmetries)",
 }
 """What each capability is called in error messages."""

@@ -201,3 +201,26 @@ def test_coordinates_follow_gtp() -> None:
     assert game.format_action(state, 19 * 19 - 1) == "T19"
     assert game.parse_action(state, "j10") == 9 * 19 + 8
     assert not math.isnan(game.evaluate(state, "B"))  # type: ignore[attr-defined]
+
+
+def test_sgf_round_trip_and_refusals() -> None:
+    game = Go(size=5, komi=0.5)
+    state = game.parse_position("C3 C2 B2 D2 pass B3 C1 pass pass")
+    text = game.sgf(game.initial_state(), state.moves, game.result_text(state), {"PB": "me"})
+    assert "SZ[5]" in text and "KM[0.5]" in text and "PB[me]" in text
+    assert "RE[" + game.result_text(state) + "]" in text
+    assert game.parse_position(text) == state
+    half = game.parse_position("C3 C2")
+    assert game.parse_position(game.sgf(half, [game.parse_action(half, "B2")])).moves == (
+        *half.moves,
+        game.parse_action(half, "B2"),
+    )
+    for bad, fragment in [
+        ("(;SZ[9];B[ee])", "a 9x9 board, not 5x5"),
+        ("(;SZ[5]AB[aa];W[bb])", "setup stones"),
+        ("(;SZ[5];W[bb])", "white moves out of turn"),
+        ("(;SZ[5];B[cc];W[cc])", "taken"),
+        ("(;SZ[5", "not a readable game record"),
+    ]:
+        with pytest.raises(InvalidPositionError, match=fragment):
+            game.parse_position(bad)

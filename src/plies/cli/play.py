@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from plies.capabilities import HasPgn, HasPositionNotation, require
+from plies.capabilities import HasPgn, HasPositionNotation, HasSgf, require
 from plies.cli.output import (
     game_and_state,
     plural,
@@ -78,6 +78,12 @@ def turn_printer(quiet: bool) -> Any:
     type=click.Path(dir_okay=False, writable=True),
     help="Chess: write the game to this PGN file when it ends (also when abandoned).",
 )
+@click.option(
+    "--sgf",
+    "sgf_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Go: write the game to this SGF file when it ends (also when abandoned).",
+)
 def play(
     game_spec: str,
     first_spec: str,
@@ -87,6 +93,7 @@ def play(
     seed: int | None,
     quiet: bool,
     pgn_path: str | None,
+    sgf_path: str | None,
 ) -> None:
     """Play GAME between agents (a human at the terminal among them); nature rolls the dice
     of games with chance."""
@@ -97,6 +104,8 @@ def play(
         raise PliesError(f"--third: '{game.name}' has only {len(game.players)} players")
     if pgn_path is not None and not isinstance(game, HasPgn):
         raise PliesError(f"--pgn: '{game.name}' has no PGN notation (chess has)")
+    if sgf_path is not None and not isinstance(game, HasSgf):
+        raise PliesError(f"--sgf: '{game.name}' has no SGF notation (go has)")
     given = dict(zip(game.players, (first_spec, second_spec, third_spec), strict=False))
     agents = seat_agents(game, given, seed=seed, ask=ask_at_terminal)
     specs = [given[player] or game.default_opponent for player in game.players]
@@ -114,8 +123,7 @@ def play(
         dice = None if seed is None else random.Random(seed)
         record = play_game(game, agents, state, remember, chance=dice)
     except (AbandonedError, KeyboardInterrupt):
-        if pgn_path is not None:
-            _write_pgn(pgn_path, so_far, specs)
+        _write_records(pgn_path, sgf_path, so_far, specs)
         moves = " ".join(turn.notation for turn in so_far.turns) or "-"
         click.echo(f"\ngame abandoned after {len(so_far.turns)} moves: {moves}", err=True)
         if isinstance(game, HasPositionNotation):
@@ -126,22 +134,33 @@ def play(
             )
         raise
     click.echo(f"game over after {len(record.turns)} moves: {outcome_text(game, record.state)}")
+    _write_records(pgn_path, sgf_path, record, specs)
+
+
+def _write_records(
+    pgn_path: str | None, sgf_path: str | None, record: GameRecord, specs: list[str]
+) -> None:
+    """Write the game as PGN (chess) and SGF (Go) where asked, the agents' specs as the
+    players' names."""
+    moves = [t.action for t in record.turns]
     if pgn_path is not None:
-        _write_pgn(pgn_path, record, specs)
+        chess_game = require(record.game, HasPgn, "--pgn")
+        headers = {"Event": "plies play", "White": specs[0], "Black": specs[1]}
+        result = chess_game.result_text(record.state)
+        _write(pgn_path, "PGN", chess_game.pgn(record.start, moves, result, headers))
+    if sgf_path is not None:
+        go_game = require(record.game, HasSgf, "--sgf")
+        headers = {"GN": "plies play", "PB": specs[0], "PW": specs[1]}
+        result = go_game.result_text(record.state)
+        _write(sgf_path, "SGF", go_game.sgf(record.start, moves, result, headers))
 
 
-def _write_pgn(path: str, record: GameRecord, specs: list[str]) -> None:
-    """Write a chess game record as PGN, the agents' specs as the players' names."""
-    game = require(record.game, HasPgn, "--pgn")
-    headers = {"Event": "plies play", "White": specs[0], "Black": specs[1]}
-    text = game.pgn(
-        record.start, [t.action for t in record.turns], game.result_text(record.state), headers
-    )
+def _write(path: str, kind: str, text: str) -> None:
     try:
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        Path(path).write_text(text.rstrip("\n") + "\n", encoding="utf-8")
     except OSError as error:
-        raise PliesError(f"--pgn: cannot write {path}: {error.strerror}") from None
-    click.echo(f"PGN written to {path}", err=True)
+        raise PliesError(f"--{kind.lower()}: cannot write {path}: {error.strerror}") from None
+    click.echo(f"{kind} written to {path}", err=True)
 
 
 def ask_at_terminal(game: Game[Any, Any], state: Any) -> Any:

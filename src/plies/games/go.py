@@ -30,7 +30,7 @@ black (X) to move; area scoring (Tromp-Taylor), komi 0.5
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
@@ -249,18 +249,96 @@ class Go(WinLossDrawGame[GoState, int]):
         return " ".join(self.format_action(state, move) for move in state.moves)
 
     def parse_position(self, text: str) -> GoState:
-        """A record of moves from the empty board (``D4 E5 pass``; empty text is the start);
-        raises :class:`InvalidPositionError` naming the first bad move."""
+        """A record of moves from the empty board (``D4 E5 pass``; empty text is the start),
+        or an SGF game (its main line; see :meth:`read_sgf`); raises
+        :class:`InvalidPositionError` naming the first bad move."""
+        if text.lstrip().startswith("("):
+            return self.read_sgf(text)
+        return self._replay(text, [self._read_word(word) for word in text.split()])
+
+    def _read_word(self, word: str) -> int | str:
+        try:
+            return self._read_point(word, InvalidPositionError)
+        except InvalidPositionError as error:
+            return str(error)
+
+    def _replay(self, text: str, moves: Sequence[int | str]) -> GoState:
+        """The state after ``moves`` from the empty board (a string: why a move is bad)."""
         state = self.initial_state()
-        for index, word in enumerate(text.split(), start=1):
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        for index, move in enumerate(moves, start=1):
             try:
-                point = self._read_point(word, InvalidPositionError)
+                if isinstance(move, str):
+                    raise InvalidPositionError(move)
                 if self.is_terminal(state):
                     raise IllegalMoveError("the game had ended (two passes)")
-                state = self.result(state, point)
+                state = self.result(state, move)
             except (IllegalMoveError, InvalidPositionError) as error:
-                raise InvalidPositionError(f"record {text!r}: move {index}: {error}") from None
+                raise InvalidPositionError(f"record {shown!r}: move {index}: {error}") from None
         return state
+
+    def read_sgf(self, text: str) -> GoState:
+        """The state at the end of an SGF game's main line (read by sgfmill): black and white
+        alternating from the empty board, on this game's board size. Setup stones and
+        handicap are refused; the record's komi and rules are not read (the game's own
+        apply)."""
+        from sgfmill import sgf  # sgfmill loads only for SGF
+
+        try:
+            record = sgf.Sgf_game.from_string(text)
+        except ValueError as error:
+            raise InvalidPositionError(f"SGF: not a readable game record ({error})") from None
+        if record.get_size() != self.size:
+            raise InvalidPositionError(
+                f"SGF: a {record.get_size()}x{record.get_size()} board, not {self.size}x"
+                f"{self.size} (ask for go:size={record.get_size()})"
+            )
+        moves: list[int | str] = []
+        for index, node in enumerate(record.get_main_sequence()):
+            if any(node.has_property(key) for key in ("AB", "AW", "AE")):
+                raise InvalidPositionError(
+                    f"SGF: setup stones (AB, AW, AE) at node {index} are not supported"
+                )
+            colour, point = node.get_move()
+            if colour is None:
+                continue
+            expected = "b" if len(moves) % 2 == 0 else "w"
+            if colour != expected:
+                moves.append(f"{NAMES[colour.upper()]} moves out of turn")
+            else:
+                moves.append(PASS if point is None else point[0] * self.size + point[1])
+        return self._replay("SGF", moves)
+
+    def sgf(
+        self,
+        start: GoState,
+        moves: Iterable[int],
+        result_text: str = "?",
+        headers: Mapping[str, str] | None = None,
+    ) -> str:
+        """The game from the empty board through ``start`` and ``moves`` as SGF (by sgfmill):
+        size, komi, the rules (Tromp-Taylor), ``headers`` (``PB``, ``PW``, ``GN`` ...) and
+        the result."""
+        from sgfmill import sgf
+
+        record = sgf.Sgf_game(size=self.size)
+        root = record.get_root()
+        root.set("KM", self.komi)
+        root.set("RU", "Tromp-Taylor")
+        root.set("RE", result_text)
+        for key, value in (headers or {}).items():
+            root.set(key, value)
+        for index, move in enumerate((*start.moves, *moves)):
+            point = None if move == PASS else divmod(move, self.size)
+            record.extend_main_sequence().set_move("b" if index % 2 == 0 else "w", point)
+        return str(record.serialise().decode("utf-8"))
+
+    def result_text(self, state: GoState) -> str:
+        """SGF's result: ``B+3.5``, ``W+0.5``, ``0`` (a draw) or ``?`` (not finished)."""
+        if not self.is_terminal(state):
+            return "?"
+        score = self.score(state)
+        return "0" if score == 0 else f"B+{score:g}" if score > 0 else f"W+{-score:g}"
 
     def display(self, state: GoState) -> str:
         """The board from the top row down, with GTP coordinates, then who is to move or the
