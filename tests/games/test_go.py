@@ -4,12 +4,13 @@ superko, suicide and the notation's errors."""
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.games import make_game
-from plies.games.go import PASS, Go
+from plies.games.go import PASS, Go, GoState
 from plies.perft import perft
 
 Board = frozenset[tuple[int, int, str]]
@@ -224,3 +225,26 @@ def test_sgf_round_trip_and_refusals() -> None:
     ]:
         with pytest.raises(InvalidPositionError, match=fragment):
             game.parse_position(bad)
+
+
+def test_compiled_playouts_end_where_no_move_is_left_and_count_area() -> None:
+    game = Go(size=5, komi=2.5)
+    eyes = {0, 2, 4, 11, 13, 20, 22, 24}  # A1 C1 E1 B3 D3 A5 C5 E5, none next to another
+    board = bytes(0 if p in eyes else 1 for p in range(25))
+    state = GoState(board, "W", 0, (), frozenset((board,)))
+    # white may only play suicide into black's eyes, black only fill its own: both pass
+    assert game.random_playout(state, random.Random(1)) == (1, -1)
+    assert game.area(board) == (25, 0)
+    for seed in range(20):  # from the empty board: a finished game's utilities, repeatable
+        first = game.random_playout(game.initial_state(), random.Random(seed))
+        assert first in ((1, -1), (-1, 1))
+        assert game.random_playout(game.initial_state(), random.Random(seed)) == first
+
+
+def test_komi_moves_the_playouts_results() -> None:
+    """Random 9x9 games rarely end more than 40 points apart: a komi of -40.5 lets black win
+    almost all, one of +40.5 almost none."""
+    rng = random.Random(5)
+    games = [Go(size=9, komi=komi) for komi in (-40.5, 40.5)]
+    wins = [sum(g.random_playout(g.initial_state(), rng)[0] > 0 for _ in range(100)) for g in games]
+    assert wins[0] > 80 and wins[1] < 20

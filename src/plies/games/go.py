@@ -30,8 +30,11 @@ black (X) to move; area scoring (Tromp-Taylor), komi 0.5
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
+
+import numpy as np
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
@@ -88,6 +91,9 @@ class Go(WinLossDrawGame[GoState, int]):
             )
             for point in range(points)
         )
+        self._neighbour_table = np.full((points, 4), -1, np.int64)
+        for point, around in enumerate(self.neighbours):
+            self._neighbour_table[point, : len(around)] = around
 
     @classmethod
     def from_options(cls, options: Options) -> Go:
@@ -168,6 +174,23 @@ class Go(WinLossDrawGame[GoState, int]):
 
     def is_terminal(self, state: GoState) -> bool:
         return state.passes >= 2
+
+    def random_playout(self, state: GoState, rng: random.Random) -> tuple[float, ...]:
+        """The utilities at the end of a compiled random playout from ``state``
+        (:mod:`plies.games._go_kernel`: no eye filling, simple ko, area count): MCTS's default
+        simulation. ``rng`` seeds it, so the same ``rng`` state plays the same playout."""
+        if self.is_terminal(state):
+            return self.payoffs(state)
+        from plies.games import _go_kernel  # Numba loads only when a playout is asked for
+
+        board = np.frombuffer(state.board, dtype=np.uint8)
+        mover = COLOURS[state.to_move]
+        seed = rng.getrandbits(63) | 1
+        score = _go_kernel.random_playout(
+            board, self._neighbour_table, mover, state.passes, self.komi, seed
+        )
+        winner = "B" if score > 0 else "W" if score < 0 else None
+        return tuple(self.scoring.utility(winner, player) for player in self.players)
 
     def area(self, board: bytes) -> tuple[int, int]:
         """Tromp-Taylor's (black, white) points: stones, and empty regions reaching only one
