@@ -25,8 +25,8 @@ True
 True
 True
 False
->>> lines[0], lines[2], lines[-2]
-('= ', '= ', '= ')
+>>> lines[0], lines[2][:2], lines[3]
+('= ', '= ', '= W+7.5')
 """
 
 from __future__ import annotations

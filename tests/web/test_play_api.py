@@ -278,7 +278,7 @@ def test_eight_sessions_at_once(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"game": "go"}, "unknown game 'go'"),
+        ({"game": "shogi"}, "unknown game 'shogi'"),
         ({"game": "tictactoe:m=0"}, "m"),
         ({"game": "connect4", "players": {"X": "wizard"}}, "unknown agent 'wizard'"),
         ({"game": "connect4", "players": {"X": "engine:time=-1"}}, "time"),

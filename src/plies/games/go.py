@@ -75,7 +75,7 @@ class Go(WinLossDrawGame[GoState, int]):
 
     def __init__(self, size: int = 9, komi: float = 7.5, scoring: Scoring = Scoring.PLUS_MINUS):
         if not 2 <= size <= len(COLUMNS):
-            raise SpecError(f"go: size={size} must be 5 to 19")
+            raise SpecError(f"go: size={size} must be 2 to 19 (5 to 19 in a game spec)")
         if not (-size * size <= komi <= size * size) or komi * 2 != int(komi * 2):
             raise SpecError(f"go: komi={komi} must be a multiple of 0.5 within the board's area")
         self.size, self.komi, self.scoring = size, komi, scoring
