@@ -109,19 +109,21 @@ def random_playout(
             p = empties[i]
             legal, eye = False, True
             if p != ko:
-                for k in range(4):
+                for k in range(4):  # an empty neighbour: legal, and no eye (the common case)
                     q = neighbours[p, k]
-                    if q < 0:
-                        continue
-                    if board[q] != mover:
+                    if q >= 0 and board[q] != mover:
                         eye = False
-                    if board[q] == 0:
-                        legal = True
-                    else:
+                        legal = legal or board[q] == 0
+                if not legal and not eye:  # surrounded: legal only by capture or connection
+                    for k in range(4):
+                        q = neighbours[p, k]
+                        if q < 0:
+                            continue
                         stamp += 1
                         libs = _liberties(board, neighbours, q, marks, stamp, stack, 2)
                         if (board[q] == other and libs == 1) or (board[q] == mover and libs >= 2):
                             legal = True
+                            break
             if legal and not eye:
                 chosen = p
                 break
