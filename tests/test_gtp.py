@@ -66,6 +66,9 @@ def test_a_game_with_undo_and_score() -> None:
         ("genmove w", "white is not to move"),
         ("time_settings 10 0", "syntax error"),
         ("time_left b -1 0", "must not be negative"),
+        ("boardsize " + "9" * 5000, "syntax error"),
+        ("play b D" + "4" * 5000, "illegal move"),
+        ("boardsize ９", "syntax error"),
     ],
 )
 def test_bad_commands_are_answered_with_a_reason(command: str, reason: str) -> None:

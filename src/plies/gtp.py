@@ -231,7 +231,9 @@ class GtpEngine:
 
 
 def _integer(arguments: list[str], usage: str) -> int:
-    if len(arguments) != 1 or not arguments[0].lstrip("-").isdigit():
+    """A whole number of at most 9 digits (longer ones are no size, time or count)."""
+    digits = arguments[0].lstrip("-") if len(arguments) == 1 else ""
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
         raise GtpError(f"syntax error (usage: {usage})")
     return int(arguments[0])
 

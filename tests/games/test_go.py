@@ -171,7 +171,8 @@ def test_two_passes_end_the_game() -> None:
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [("I5", "not a point"), ("Z1", "not a point"), ("A10", "off the 9x9 board"),
-     ("J0", "off the 9x9 board"), ("D", "not a point"), ("", "not a point"), ("4D", "not a point")],
+     ("J0", "off the 9x9 board"), ("D", "not a point"), ("", "not a point"), ("4D", "not a point"),
+     ("D" + "4" * 5000, "off the 9x9 board"), ("D٤", "not a point")],
 )  # fmt: skip
 def test_bad_points_are_refused_by_name(text: str, fragment: str) -> None:
     game = make_game("go")

@@ -261,7 +261,7 @@ class Go(WinLossDrawGame[GoState, int]):
         digits = lowered[1:]
         if column < 0 or not digits.isascii() or not digits.isdigit():
             raise error(f"move {word!r} is not a point like D4 or pass")
-        row = int(digits) - 1
+        row = int(digits[-3:]) - 1 if len(digits) <= 3 else len(COLUMNS)  # long: off the board
         if not (column < self.size and 0 <= row < self.size):
             last = f"{COLUMNS[self.size - 1]}{self.size}"
             raise error(f"move {word!r} is off the {self.size}x{self.size} board (A1 to {last})")
