@@ -74,19 +74,19 @@ class GtpEngine:
         self, agent: str, write: Callable[[str], None], *, seed: int | None = None
     ) -> None:
         self.agent_spec, self.write, self.seed = agent, write, seed
-        self.size, self.komi = 9, 7.5
         self.left: dict[str, tuple[float, int]] = {}
         """Each colour's clock: seconds left, and stones to play in them (0: main time)."""
-        self.new_game(self.size, self.komi, ())
-        self.agent = make_agent(agent, self.game, seed=seed)
+        self.new_game(9, 7.5, ())
 
     def new_game(self, size: int, komi: float, moves: Sequence[int]) -> None:
-        """A board of ``size`` with ``komi``, and ``moves`` replayed on it."""
+        """A board of ``size`` with ``komi``, ``moves`` replayed on it, and the agent built
+        for it."""
         game = Go(size, komi)
         states = [game.initial_state()]
         for move in moves:
             states.append(game.result(states[-1], move))
-        self.game, self.states, self.size, self.komi = game, states, size, komi
+        self.game, self.states = game, states
+        self.agent = make_agent(self.agent_spec, game, seed=self.seed)
 
     @property
     def state(self) -> GoState:
@@ -127,7 +127,7 @@ class GtpEngine:
         handlers: dict[str, Callable[[list[str]], str]] = {
             "known_command": lambda a: "true" if a[:1] and a[0] in COMMANDS else "false",
             "boardsize": self.boardsize,
-            "clear_board": lambda a: self.reset(self.size, self.komi),
+            "clear_board": lambda a: self.reset(self.game.size),
             "komi": self.set_komi,
             "play": self.play,
             "genmove": self.genmove,
@@ -142,23 +142,21 @@ class GtpEngine:
             raise GtpError("unknown command")
         return handler(arguments)
 
-    def reset(self, size: int, komi: float) -> str:
-        self.new_game(size, komi, ())
-        self.agent = make_agent(self.agent_spec, self.game, seed=self.seed)
+    def reset(self, size: int) -> str:
+        self.new_game(size, self.game.komi, ())
         return ""
 
     def boardsize(self, arguments: list[str]) -> str:
         size = _integer(arguments, "boardsize SIZE")
         if size not in SIZES:
             raise GtpError("unacceptable size")
-        return self.reset(size, self.komi)
+        return self.reset(size)
 
     def set_komi(self, arguments: list[str]) -> str:
         komi = _number(arguments, "komi NUMBER")
-        if komi * 2 != int(komi * 2) or abs(komi) > self.size * self.size:
+        if komi * 2 != int(komi * 2) or abs(komi) > self.game.size**2:
             raise GtpError(f"komi {komi:g}: plies scores komi in half points within the board")
-        self.new_game(self.size, komi, self.state.moves)
-        self.agent = make_agent(self.agent_spec, self.game, seed=self.seed)
+        self.new_game(self.game.size, komi, self.state.moves)
         return ""
 
     def _colour(self, arguments: list[str], usage: str) -> str:

@@ -94,14 +94,19 @@ def _record(
 
 
 @numba.njit(cache=True)
+def _directions(king: bool, black: bool) -> tuple[int, int]:
+    """The range of :data:`DIRECTIONS` a piece moves in: a king all four, a man forward."""
+    return 0 if king or black else 2, 4 if king or not black else 2
+
+
+@numba.njit(cache=True)
 def _captures(
     board: np.ndarray, start: int, black: bool, stack: np.ndarray, out: np.ndarray, n: int
 ) -> int:
     """Write into ``out[n:]`` every capture sequence of the piece on bit ``start``; returns the
     new count. ``stack`` frames hold (square, next direction, captured, empty, jumped on)."""
     king = board[1] & (1 << start) != 0
-    low = 0 if king or black else 2
-    high = 4 if king or not black else 2
+    low, high = _directions(king, black)
     crown = _BLACK_CROWN if black else _WHITE_CROWN
     opponents = board[2] | board[3]
     occupied = board[0] | board[1] | opponents
@@ -144,7 +149,8 @@ def generate(board: np.ndarray, black: bool, out: np.ndarray, stack: np.ndarray)
         pieces ^= bit
         square = _index(bit)
         king = board[1] & bit != 0
-        for d in range(0 if king or black else 2, 4 if king or not black else 2):
+        low, high = _directions(king, black)
+        for d in range(low, high):
             land = JUMP[d, square]
             if land >= 0 and opponents & (1 << STEP[d, square]) and empty & (1 << land):
                 n = _captures(board, square, black, stack, out, n)
@@ -158,7 +164,8 @@ def generate(board: np.ndarray, black: bool, out: np.ndarray, stack: np.ndarray)
         pieces ^= bit
         square = _index(bit)
         king = board[1] & bit != 0
-        for d in range(0 if king or black else 2, 4 if king or not black else 2):
+        low, high = _directions(king, black)
+        for d in range(low, high):
             target = STEP[d, square]
             if target >= 0 and empty & (1 << target):
                 crowned = not king and crown & (1 << target) != 0
@@ -325,8 +332,7 @@ def _native_captures(state: np.ndarray, out: np.ndarray, stack: np.ndarray) -> i
         pieces ^= bit
         start = _index(bit)
         king = kings & bit != 0
-        low = 0 if king or black else 2
-        high = 4 if king or not black else 2
+        low, high = _directions(king, black)
         stack[0, 0], stack[0, 1], stack[0, 2] = start, low, 0
         stack[0, 3], stack[0, 4] = (~occupied & 0xFFFFFFFF) | bit, 0
         stack[0, 5] = start | 1 << CAPTURE_BIT
@@ -385,7 +391,8 @@ def native_moves(state: np.ndarray, out: np.ndarray, work: np.ndarray) -> int:
         start = _index(bit)
         king = kings & bit != 0
         first = n
-        for d in range(0 if king or black else 2, 4 if king or not black else 2):
+        low, high = _directions(king, black)
+        for d in range(low, high):
             target = STEP[d, start]
             if target >= 0 and empty & (1 << target):
                 code, j = start | 1 << HOPS_SHIFT | d << DIRECTIONS_SHIFT, n
@@ -440,7 +447,8 @@ def native_outcome(state: np.ndarray) -> int:
         pieces ^= bit
         square = _index(bit)
         king = kings & bit != 0
-        for d in range(0 if king or black else 2, 4 if king or not black else 2):
+        low, high = _directions(king, black)
+        for d in range(low, high):
             step, land = STEP[d, square], JUMP[d, square]
             if step >= 0 and empty & (1 << step):
                 return 0 if state[5] >= DRAW_PLIES else NOT_OVER
