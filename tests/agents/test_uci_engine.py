@@ -5,7 +5,6 @@ where it is installed."""
 from __future__ import annotations
 
 import math
-import os
 import pickle
 import shutil
 import subprocess
@@ -24,6 +23,7 @@ from plies.games import make_game
 from plies.games.chess import CENTIPAWN_SCALE as CHESS_SCALE
 from plies.games.chess import Chess
 from plies.play import play_game, seat_agents
+from tests.agents.processes import alive, children
 
 CHESS = Chess()
 
@@ -105,28 +105,11 @@ def _spec(script: Path, options: str = "", log: Path | None = None) -> str:
     return f"uci:cmd={command}" + (f",{options}" if options else "")
 
 
-def _children(marker: str) -> list[int]:
-    """This process's children running ``marker`` (in their command line), and its zombies."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        state, parent = stat.rpartition(")")[2].split()[:2]
-        if int(parent) == os.getpid() and (state == "Z" or marker.encode() in cmdline):
-            found.append(int(entry.name))
-    return found
-
-
 @pytest.fixture
 def no_engine_left(fake: Path) -> Iterator[None]:
     """Fails the test if a fake engine (or a zombie) outlives it."""
     yield
-    assert _children(str(fake)) == []
+    assert children(str(fake)) == []
 
 
 @pytest.mark.usefixtures("no_engine_left")
@@ -170,7 +153,7 @@ def test_a_failing_engine_loses_and_restarts(fake: Path, mode: str, reason: str)
     assert failure.value.reason == reason
     assert str(failure.value) == f"{agent.name}: {reason}"
     assert agent.last is None
-    assert _children(str(fake)) == []  # killed and reaped at once
+    assert children(str(fake)) == []  # killed and reaped at once
     assert agent(CHESS, start) in start.board.legal_moves  # a fresh engine
     agent.close()
 
@@ -264,7 +247,7 @@ def test_bad_commands_are_refused_when_built(tmp_path: Path) -> None:
         with pytest.raises(SpecError) as error:
             make_agent(spec, CHESS)
         assert str(error.value).startswith(message), str(error.value)
-    assert _children(str(script)) == []
+    assert children(str(script)) == []
 
 
 def test_only_chess(fake: Path) -> None:
@@ -293,17 +276,9 @@ def test_engines_left_open_are_quit_at_exit(fake: Path, tmp_path: Path) -> None:
     assert len(pids) == 4  # the options check, then three engines
     assert log.read_text().count("quit") == 4
     deadline = time.monotonic() + 5
-    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(_alive(pid) for pid in pids)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
+    assert not any(alive(pid) for pid in pids)
 
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
@@ -324,7 +299,7 @@ def test_stockfish_at_1350_beats_random() -> None:
     report = record.turns[-1].search
     assert report is not None and report.depth is not None and report.mate == 1
     assert math.isclose(report.value, 1.0)
-    assert _children("stockfish") == []
+    assert children("stockfish") == []
 
 
 def test_the_command_may_come_first_without_a_key() -> None:

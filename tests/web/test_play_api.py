@@ -296,6 +296,7 @@ def test_eight_sessions_at_once(client: TestClient) -> None:
         ({"game": "tictactoe", "players": {"X": "human"}, "position": "X/O"}, "position"),
         ({"game": "connect4", "players": {"O": "engine:tt=1000"}, "position": ""}, "tt=64"),
         ({"game": "chess", "players": {"Black": "uci:cmd=/bin/true"}}, "does not run programs"),
+        ({"game": "go:size=5", "players": {"W": "gtp:cmd=/bin/true"}}, "does not run programs"),
     ],
 )
 def test_bad_sessions_are_refused_with_a_reason(

@@ -4,6 +4,7 @@ See :mod:`plies.agents.builtin` for the built-in kinds and their options, and
 :mod:`plies.agents.registry` for the registry itself.
 """
 
+from plies.agents._process import EngineFailure
 from plies.agents.builtin import (
     EngineAgent,
     HumanAgent,
@@ -12,6 +13,7 @@ from plies.agents.builtin import (
     RandomAgent,
     SearchAgent,
 )
+from plies.agents.gtp_engine import GTPAgent
 from plies.agents.registry import (
     AGENTS,
     Agent,
@@ -24,7 +26,7 @@ from plies.agents.registry import (
     make_agent,
     register,
 )
-from plies.agents.uci_engine import EngineFailure, UCIAgent
+from plies.agents.uci_engine import UCIAgent
 
 load_plugins()
 
@@ -36,6 +38,7 @@ __all__ = [
     "Context",
     "EngineAgent",
     "EngineFailure",
+    "GTPAgent",
     "HumanAgent",
     "MCTSAgent",
     "Option",

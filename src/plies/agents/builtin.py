@@ -11,7 +11,8 @@ spec                         agent
 ``mcts:iterations=N``        Monte Carlo tree search (UCT) for N iterations a move, or
 ``mcts:time=S``              for S seconds (1 s by default); ``c=`` exploration constant,
                              ``evaluator=playout|eval``, ``selection=ucb1|puct``,
-                             ``solver=false``; its tree is reused between moves
+                             ``solver=false``, ``rave=K`` (RAVE's equivalence visits, 0 off;
+                             1000 by default in Go); its tree is reused between moves
 ``maxn[:depth=N]``           max^n, for any number of players (each maximises its own utility)
 ``paranoid[:depth=N]``       the paranoid search: the mover against all the others, alpha-beta
 ``engine:time=S``            the engine (iterative deepening) for S seconds a move; or
@@ -63,10 +64,17 @@ from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, m
 from plies.search.analysis import estimate_tree_size
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate, native_search
 from plies.search.maxn import maxn, paranoid
-from plies.search.mcts import DEFAULT_C, MCTS, SELECTIONS, heuristic_evaluator
+from plies.search.mcts import (
+    DEFAULT_C,
+    DEFAULT_RAVE,
+    DEFAULT_RAVE_C,
+    MCTS,
+    SELECTIONS,
+    heuristic_evaluator,
+)
 from plies.solvers import perfect_solver
 from plies.solvers.base import PerfectSolver
-from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, SECONDS, TABLE_MB
+from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, RAVE_VISITS, SECONDS, TABLE_MB
 
 DEPTH_OPTION = Option("depth", "int", "search to this depth with the game's EVAL", None, DEPTH)
 TIME_OPTION = Option("time", "number", "seconds a move", None, SECONDS)
@@ -471,6 +479,7 @@ def _mcts(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> 
         seed=context.seed,
         solver=values["solver"],
         native=values["native"],
+        rave=values["rave"],
     )
     return MCTSAgent(mcts, iterations, seconds, name=context.name)
 
@@ -564,11 +573,24 @@ register(
         (
             Option("iterations", "int", "iterations a move", None, ITERATIONS),
             TIME_OPTION,
-            Option("c", "number", "the exploration constant", DEFAULT_C, EXPLORATION),
+            Option(
+                "c",
+                "number",
+                f"the exploration constant ({DEFAULT_C:.3g}; {DEFAULT_RAVE_C:g} with RAVE)",
+                None,
+                EXPLORATION,
+            ),
             Option("evaluator", "choice", "leaf estimates", "playout", choices=("playout", "eval")),
             Option("selection", "choice", "the selection rule", "ucb1", choices=SELECTIONS),
             Option("solver", "flag", "MCTS-Solver in two-player games without chance", True),
             Option("native", "flag", "compiled where the game has it (UCB1 with playouts)", True),
+            Option(
+                "rave",
+                "number",
+                f"RAVE's equivalence visits, 0 off (compiled Go: {DEFAULT_RAVE:g} by default)",
+                None,
+                RAVE_VISITS,
+            ),
         ),
         _mcts,
     )

@@ -10,7 +10,7 @@
 Traceback (most recent call last):
 ...
 plies.errors.UnknownNameError: unknown agent 'wizard' (agents: random, minimax, alphabeta, \
-expectiminimax, mcts, maxn, paranoid, engine, perfect, human, uci, az, policy)
+expectiminimax, mcts, maxn, paranoid, engine, perfect, human, gtp, uci, az, policy)
 """
 
 from __future__ import annotations

@@ -30,7 +30,6 @@ import math
 import os
 import re
 import shlex
-import shutil
 import threading
 import time
 from collections.abc import Coroutine, Mapping
@@ -41,8 +40,15 @@ from typing import Any, NoReturn, TypeVar
 import chess
 import chess.engine
 
+from plies.agents._process import (
+    COMMAND,
+    QUIT_SECONDS,
+    START_SECONDS,
+    EngineFailure,
+    engine_command,
+)
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
-from plies.errors import PliesError, SpecError, UnsupportedGameError
+from plies.errors import SpecError, UnsupportedGameError
 from plies.game import Game, WinLossDrawGame
 from plies.search import SearchResult, SearchStats
 from plies.search.result import MATE
@@ -56,30 +62,11 @@ GRACE = 1.0
 """Seconds a move may run past its ``time`` by default."""
 UNTIMED = 60.0
 """Seconds a move limited by depth or nodes alone may take by default."""
-START_SECONDS = 10.0
-"""Seconds an engine has to start and answer ``uci`` with ``uciok``."""
-QUIT_SECONDS = 1.0
-"""Seconds an engine has to quit (or to die once killed) before it is left alone."""
-ENGINE_FOLDER = "/usr/games"
-"""Where engines not on PATH are looked for (Debian's ``stockfish`` is there)."""
 CENTIPAWN_SCALE = 800
 """Chess's evaluation maps ``cp`` centipawns to ``cp / (|cp| + 800)``; this is
 :data:`plies.games.chess.CENTIPAWN_SCALE`, repeated because agents import no game."""
 OWN_KEYS = ("cmd", "time", "depth", "nodes", "timeout")
 """The spec keys of the agent itself; all others name engine options."""
-
-
-class EngineFailure(PliesError):
-    """An engine crashed, ran past its time, or answered with an illegal move or none: it
-    loses the game. ``reason`` says which (``crashed``, ``timed out after 1.1 s``, ``illegal
-    move e2e5``, ``no move``)."""
-
-    def __init__(self, name: str, reason: str) -> None:
-        super().__init__(name, reason)
-        self.name, self.reason = name, reason
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.reason}"
 
 
 @dataclass(eq=False)
@@ -338,26 +325,6 @@ class UCIAgent:
             HOST.stop_soon(process)
 
 
-def _command(text: str | None) -> tuple[str, ...]:
-    """The engine's command line from ``cmd=``, its program found (a :class:`SpecError` if
-    missing or not executable)."""
-    if text is None:
-        raise SpecError("uci: give the engine's command, e.g. uci:stockfish")
-    try:
-        words = shlex.split(text)
-    except ValueError as error:
-        raise SpecError(f"uci: cmd={text!r}: {error}") from None
-    program = words[0] if words else ""
-    if os.sep in program:
-        if not (os.path.isfile(program) and os.access(program, os.X_OK)):
-            raise SpecError(f"uci: engine {program!r} is not an executable file")
-        return (program, *words[1:])
-    found = shutil.which(program) or shutil.which(program, path=ENGINE_FOLDER)
-    if found is None:
-        raise SpecError(f"uci: engine {program!r} not found on PATH or in {ENGINE_FOLDER}")
-    return (found, *words[1:])
-
-
 @cache
 def _declared(argv: tuple[str, ...]) -> Mapping[str, chess.engine.Option]:
     """The options the engine declares, by case-insensitive name (it is started, asked and
@@ -410,7 +377,7 @@ class EngineSettings(Option):
 
 def _uci(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
     _chess(game)
-    argv = _command(values["cmd"])
+    argv = engine_command("uci", values["cmd"], "stockfish")
     declared = _declared(argv)
     settings = dict(_setting(declared, key, text) for key, text in values["NAME"].items())
     seconds, depth, nodes = values["time"], values["depth"], values["nodes"]
@@ -428,7 +395,7 @@ register(
         "uci",
         "a UCI chess engine (Stockfish...), 0.1 s a move by default",
         (
-            Option("cmd", "text", "the engine's command line (PATH, then /usr/games)"),
+            COMMAND,
             Option("time", "number", "seconds a move", None, SECONDS),
             Option("depth", "int", "the depth to search to", None, DEPTH),
             Option("nodes", "int", "nodes a move", None, NODES),

@@ -37,7 +37,7 @@ from plies.web.boards import board_view, move_paths
 from plies.web.reports import search_json, visit_tree_json
 
 HUMAN = "human"
-RUNS_PROGRAMS = ("uci",)
+RUNS_PROGRAMS = ("uci", "gtp")
 """Agents that start a program named in their spec: never from a browser."""
 THINK_SECONDS = 60.0
 """The longest an agent thinks on the web: then it is stopped and plays its best move so far

@@ -1,0 +1,307 @@
+"""The ``gtp`` agent: a Go program that speaks the Go Text Protocol (GNU Go...) playing as a
+plies agent, so that plies can be rated against it in the same tables.
+
+``gtp:COMMAND[,timeout=S]`` (or ``cmd=COMMAND``), e.g. ``gtp:gnugo --mode gtp --level 10
+--chinese-rules --capture-all-dead --never-resign``
+
+- ``cmd``: the engine's command line, split into words as a shell would (no commas; an option
+  with ``=`` needs ``cmd=``); the program is looked for on PATH, then in ``/usr/games``
+  (where Debian installs ``gnugo``). The engine's own options set its strength and speed.
+- ``timeout``: seconds the engine may take to answer a command, ``genmove`` included (60 by
+  default).
+
+Only for Go. The engine is checked when the agent is built (it must list the commands plies
+sends), starts on the first move and is kept between moves and games. Before each ``genmove``
+it is told the moves it has not seen: ``play`` for each new move when its own game leads to the
+position on the same board and komi, else ``boardsize``, ``clear_board``, ``komi`` and the whole
+game again (``reset`` makes the next move start so). An engine that crashes, does not answer
+within ``timeout``, refuses a command (``?``), answers outside GTP, or plays an illegal move or
+none raises :class:`EngineFailure` and is killed; the next move starts it afresh. Engines still
+running are quit (``quit``) by :meth:`GTPAgent.close`, when their agent is collected, and when
+Python exits. ``last`` stays None: GTP tells nothing of the search behind a move.
+
+Resignation: GNU Go 3.8 answers ``genmove`` with ``resign`` unless started with
+``--never-resign``: on 19x19 when it is more than 45 points behind and the game is nearly
+decided, and on any board when it would pass with none of its groups alive. Go in plies has no
+resigning move, so the agent raises :class:`EngineFailure` (``resigned``): a tournament scores
+it as a forfeit, a loss, while ``plies match`` stops with that error; give ``--never-resign``
+to play every game out. Give ``--chinese-rules`` too (plies scores by area),
+``--capture-all-dead`` (dead stones are not removed at the end: plies counts them as alive) and
+``--positional-superko`` (plies forbids repeating any earlier position; GNU Go by default only
+the immediate recapture of a ko, so a longer cycle would be an illegal move).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import queue
+import re
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import IO, Any
+
+from plies.agents._process import (
+    COMMAND,
+    QUIT_SECONDS,
+    START_SECONDS,
+    EngineFailure,
+    engine_command,
+)
+from plies.agents.registry import Agent, AgentKind, Context, Option, register
+from plies.errors import PliesError, SpecError, UnsupportedGameError
+from plies.game import Game
+from plies.search import SearchResult
+from plies.spec import SECONDS
+
+UNTIMED = 60.0
+"""Seconds the engine may take to answer a command by default."""
+NEEDED = ("boardsize", "clear_board", "komi", "play", "genmove", "quit")
+"""The commands the agent sends: an engine must list them all."""
+ANSWER = re.compile(r"([=?])\d*\s*(.*)")
+"""The first line of a GTP answer: ``=`` (success) or ``?`` (failure), an optional id, the
+text."""
+
+
+class _Engine:
+    """A running GTP engine, started by process ``owner`` (a forked child must not use it): a
+    thread reads its output into ``lines`` (None once the output ends)."""
+
+    def __init__(self, argv: tuple[str, ...], name: str) -> None:
+        self.name, self.owner = name, os.getpid()
+        self.process = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            errors="replace",
+            bufsize=1,
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.stdin: IO[str] = self.process.stdin
+        self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        reader = threading.Thread(
+            target=self._read, args=(self.process.stdout,), name="plies-gtp-engine", daemon=True
+        )
+        reader.start()
+        RUNNING.add(self)
+
+    def _read(self, output: IO[str]) -> None:
+        with output:
+            for line in output:
+                self.lines.put(line)
+        self.lines.put(None)
+
+    def ask(self, command: str, seconds: float) -> str:
+        """The engine's answer to ``command``: its text after ``=`` and the id, lines joined.
+        An :class:`EngineFailure` if the engine refuses (``?``), crashes, answers outside GTP
+        or takes more than ``seconds``."""
+        try:
+            self.stdin.write(command + "\n")
+            self.stdin.flush()
+        except (OSError, ValueError):
+            raise self._crashed() from None
+        deadline = time.monotonic() + seconds
+        lines: list[str] = []
+        while not lines or lines[-1]:  # an answer ends with an empty line
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                reason = f"timed out after {seconds:g} s on {command}"
+                raise EngineFailure(self.name, reason) from None
+            if line is None:
+                raise self._crashed()
+            line = line.rstrip()
+            if lines or line:  # empty lines before an answer are skipped
+                lines.append(line)
+            if len(lines) == 1 and not ANSWER.fullmatch(line):
+                raise EngineFailure(self.name, f"answered {line[:40]!r}, not in GTP")
+        answer = ANSWER.fullmatch(lines[0])
+        assert answer is not None
+        text = "\n".join([answer[2], *lines[1:-1]]).strip()
+        if answer[1] == "?":
+            raise EngineFailure(self.name, f"refused {command!r}: {text or 'no reason'}")
+        return text
+
+    def _crashed(self) -> EngineFailure:
+        """The failure of an engine whose pipes closed, with its exit status when it has one."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(QUIT_SECONDS)
+        code = self.process.returncode
+        return EngineFailure(
+            self.name, "crashed" if code is None else f"crashed (exit status {code})"
+        )
+
+    def stop(self, *, kill: bool = False) -> None:
+        """Quit the engine (``kill``: at once) and wait until it is reaped."""
+        if not kill:
+            with contextlib.suppress(OSError, ValueError):
+                self.stdin.write("quit\n")
+                self.stdin.flush()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(QUIT_SECONDS)
+        self.process.kill()  # nothing if it has quit
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(QUIT_SECONDS)
+        with contextlib.suppress(OSError, ValueError):
+            self.stdin.close()
+        RUNNING.discard(self)
+
+    def stop_soon(self) -> None:
+        """Quit the engine without waiting (it counts as running until it is gone); nothing
+        once Python is finalizing, when no thread starts (the engines were quit at exit)."""
+        if not sys.is_finalizing():
+            threading.Thread(target=self.stop, name="plies-gtp-quit", daemon=True).start()
+
+
+RUNNING: set[_Engine] = set()
+"""The engines this process runs (set operations are atomic: no lock)."""
+
+
+def _stop_all() -> None:
+    """Quit every engine still running (at exit)."""
+    for engine in list(RUNNING):
+        engine.stop()
+
+
+os.register_at_fork(after_in_child=RUNNING.clear)
+atexit.register(_stop_all)
+
+
+def _go(game: Game[Any, Any]) -> tuple[int, float]:
+    """The board size and komi of ``game`` if it is Go, else an
+    :class:`UnsupportedGameError`."""
+    size, komi = getattr(game, "size", None), getattr(game, "komi", None)
+    if game.name != "go" or not isinstance(size, int) or not isinstance(komi, int | float):
+        raise UnsupportedGameError(f"gtp: GTP engines play Go, not {game.name!r}")
+    return size, float(komi)
+
+
+@dataclass(eq=False)
+class GTPAgent:
+    """Plays a GTP engine's moves (see the module docstring)."""
+
+    argv: tuple[str, ...]
+    timeout: float
+    name: str = "gtp"
+    last: SearchResult[Any] | None = field(default=None, init=False, repr=False)
+    _engine: _Engine | None = field(default=None, init=False, repr=False)
+    _told: tuple[int, float, tuple[int, ...]] | None = field(default=None, init=False, repr=False)
+    """The board size, komi and moves of the engine's game (None: to be set up afresh)."""
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        size, komi = _go(game)
+        try:
+            engine = self._running()
+            self._tell(engine, game, state, size, komi)
+            answer = engine.ask(f"genmove {game.to_move(state).lower()}", self.timeout)
+            if answer.lower() == "resign":
+                raise EngineFailure(self.name, "resigned")
+            if not answer:
+                raise EngineFailure(self.name, "no move")
+            try:
+                move = game.parse_action(state, answer)
+            except PliesError as error:
+                raise EngineFailure(self.name, str(error)) from None
+        except BaseException:  # a failure, or an interruption mid-answer: the engine is lost
+            self._stop(kill=True)
+            raise
+        self._told = (size, komi, (*state.moves, move))  # genmove plays the move
+        return move
+
+    def _running(self) -> _Engine:
+        """The running engine, started if need be."""
+        if self._engine is not None and self._engine.owner != os.getpid():
+            self._engine = self._told = None  # the parent's, in a forked child
+        if self._engine is None:
+            try:
+                self._engine = _Engine(self.argv, self.name)
+            except OSError as error:
+                raise EngineFailure(self.name, f"cannot start: {error}") from None
+        return self._engine
+
+    def _tell(
+        self, engine: _Engine, game: Game[Any, Any], state: Any, size: int, komi: float
+    ) -> None:
+        """Bring the engine's game to ``state``: play the moves it has not seen, on a cleared
+        board unless its game leads to ``state``."""
+        moves: tuple[int, ...] = state.moves
+        told = self._told
+        if told is None or told[:2] != (size, komi) or moves[: len(told[2])] != told[2]:
+            for command in (f"boardsize {size}", "clear_board", f"komi {komi:g}"):
+                engine.ask(command, self.timeout)
+            told = (size, komi, ())
+        for index in range(len(told[2]), len(moves)):
+            # Black moves first from the empty board; a point's name needs no state.
+            vertex = game.format_action(state, moves[index])
+            engine.ask(f"play {'BW'[index % 2]} {vertex}", self.timeout)
+        self._told = (size, komi, moves)
+
+    def _stop(self, *, kill: bool = False) -> None:
+        engine, self._engine, self._told = self._engine, None, None
+        if engine is not None and engine.owner == os.getpid():
+            engine.stop(kill=kill)
+
+    def reset(self, seed: int | None = None) -> None:
+        """The next move sets up a new game (``clear_board``); the engine keeps running (its
+        randomness, if any, is its own: the seed is not passed on)."""
+        self._told = None
+
+    def close(self) -> None:
+        """Quit the engine (the next move starts it again)."""
+        self._stop()
+
+    def __del__(self) -> None:
+        engine = getattr(self, "_engine", None)
+        if engine is not None and engine.owner == os.getpid():
+            engine.stop_soon()
+
+
+@cache
+def _check(argv: tuple[str, ...]) -> None:
+    """A :class:`SpecError` unless the engine answers ``list_commands`` with every command
+    the agent sends (it is started, asked and quit once per command line)."""
+    described = f"gtp: {shlex.join(argv)!r}"
+    try:
+        engine = _Engine(argv, described)
+    except OSError as error:
+        raise SpecError(f"{described} cannot start: {error}") from None
+    try:
+        listed = engine.ask("list_commands", START_SECONDS).split()
+    except EngineFailure as failure:
+        engine.stop(kill=True)
+        reason = f"{failure.reason}; GNU Go needs --mode gtp"
+        raise SpecError(f"{described} is no GTP engine: {reason}") from None
+    engine.stop()
+    missing = [command for command in NEEDED if command not in listed]
+    if missing:
+        raise SpecError(f"{described} lacks the GTP command(s) {', '.join(missing)}")
+
+
+def _gtp(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    _go(game)
+    argv = engine_command("gtp", values["cmd"], "gnugo --mode gtp")
+    _check(argv)
+    return GTPAgent(argv, values["timeout"], context.name)
+
+
+register(
+    AgentKind(
+        "gtp",
+        "a GTP Go engine (GNU Go...): gtp:gnugo --mode gtp --level 1",
+        (
+            COMMAND,
+            Option("timeout", "number", "seconds an answer may take", UNTIMED, SECONDS),
+        ),
+        _gtp,
+        positional="cmd",
+    )
+)
