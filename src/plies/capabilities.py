@@ -204,9 +204,11 @@ class NativeTree(Protocol):
         ...
 
 
-class NativeSearch(Protocol):
-    """The engine's negamax compiled with a game's rules and EVAL: the Python engine's search
-    node for node (:mod:`plies.search.engine` drives it and reports); and compiled MCTS."""
+class NativeMcts(Protocol):
+    """A game's compiled Monte Carlo tree search (:class:`NativeTree`); ``amaf`` says whether
+    its trees keep all-moves-as-first statistics for RAVE."""
+
+    amaf: bool
 
     def tree(
         self,
@@ -215,11 +217,25 @@ class NativeSearch(Protocol):
         utilities: tuple[float, float, float],
         bounds: tuple[float, float],
         solving: bool,
+        rave: float = 0.0,
     ) -> NativeTree:
         """An empty compiled MCTS tree: UCB1's ``exploration`` constant and value ``scale``,
         the first player's utilities of a win, loss and draw, the solver's (win, loss) bounds
-        and whether it runs."""
+        and whether it runs, and RAVE's equivalence visits (0: off; only where ``amaf``)."""
         ...
+
+
+@runtime_checkable
+class HasNativeMcts(Protocol):
+    """A compiled MCTS for the game other than its compiled engine's (:class:`NativeMcts`);
+    None when the game's options put it out of the kernel's reach."""
+
+    def native_mcts(self) -> NativeMcts | None: ...
+
+
+class NativeSearch(NativeMcts, Protocol):
+    """The engine's negamax compiled with a game's rules and EVAL: the Python engine's search
+    node for node (:mod:`plies.search.engine` drives it and reports); and compiled MCTS."""
 
     def table(self, slots: int) -> Any:
         """A transposition table of ``slots`` entries, to keep between searches."""
@@ -358,6 +374,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasPerft: "perft counter (perft)",
     HasPerfectSolver: "perfect solver",
     HasNativeSearch: "native search (native_search)",
+    HasNativeMcts: "a compiled MCTS (native_mcts)",
     HasChance: "chance nodes (chance_outcomes)",
     HasPositionNotation: "position notation",
     HasPgn: "PGN notation",

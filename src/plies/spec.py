@@ -71,6 +71,8 @@ TABLE_MB = NumberRange(0, 8192)
 """Transposition table sizes in MB (0: no table)."""
 EXPLORATION = NumberRange(0, 10**6)
 """MCTS exploration constants."""
+RAVE_VISITS = NumberRange(0, 10**9)
+"""RAVE's equivalence visits."""
 GAMES = NumberRange(1, 10**6, integer=True)
 """Games of a match (and of a training generation)."""
 PLIES = NumberRange(0, MAX_DEPTH, integer=True)

@@ -1,4 +1,5 @@
-"""Compiled Go playouts (Numba), behind :meth:`plies.games.go.Go.random_playout`.
+"""Compiled Go rules for playouts and the compiled tree search (Numba), behind
+:meth:`plies.games.go.Go.random_playout` and :mod:`plies.games._go_mcts`.
 
 A playout plays uniformly random moves that do not fill the mover's own eyes (an empty point
 whose neighbours are all the mover's stones), with captures, no suicide and no immediate
@@ -8,25 +9,46 @@ superko beyond the simple ko, and it stops after :data:`MOVES_PER_POINT` moves a
 long cycle): a playout is an estimate, and the game's own rules stay the Python ones.
 
 The board is a ``uint8`` array (0 empty, 1 black, 2 white), point ``row * size + column``;
-``neighbours`` lists each point's up to four neighbours, -1 padded.
+``neighbours`` lists each point's up to four neighbours, -1 padded. ``empties`` holds the
+``count`` empty points in any order and ``where`` each one's index in it (-1: taken). ``marks``
+has one more entry than the board: its last entry is the stamp that the latest flood fill left
+on the points it visited. ``rng`` is a one-word xorshift64 state (Marsaglia 2003).
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+from numpy.typing import NDArray
+
+from plies.games._native_rules import compiled
 
 MOVES_PER_POINT = 3
 """A playout stops after this many moves a point of the board."""
+PASS = -1
+
+Board = NDArray[np.uint8]
+Ints = NDArray[np.int64]
 
 
-@numba.njit(cache=True)
-def _liberties(
-    board: np.ndarray, neighbours: np.ndarray, point: int, marks: np.ndarray, stamp: int,
-    stack: np.ndarray, enough: int,
-) -> int:  # fmt: skip
-    """The liberties of the group on ``point``, counted up to ``enough``; ``marks`` (stamped
-    with ``stamp``) and ``stack`` are work space."""
+@compiled
+def draw(rng: NDArray[np.uint64], count: int) -> int:
+    """A uniform index below ``count`` from the xorshift64 state ``rng[0]``."""
+    x = rng[0]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    rng[0] = x
+    return int(np.int64(x % np.uint64(count)))
+
+
+@compiled
+def liberties(
+    board: Board, neighbours: Ints, point: int, marks: Ints, stack: Ints, enough: int
+) -> int:
+    """The liberties of the group on ``point``, counted up to ``enough``."""
+    stamp = marks[-1] + 1
+    marks[-1] = stamp
     colour = board[point]
     marks[point] = stamp
     stack[0] = point
@@ -50,10 +72,10 @@ def _liberties(
     return found
 
 
-@numba.njit(cache=True)
+@compiled
 def _remove(
-    board: np.ndarray, neighbours: np.ndarray, point: int, stack: np.ndarray,
-    empties: np.ndarray, where: np.ndarray, count: int,
+    board: Board, neighbours: Ints, point: int, stack: Ints, empties: Ints, where: Ints,
+    count: int,
 ) -> tuple[int, int]:  # fmt: skip
     """Take the group on ``point`` off the board, its points back among the empties; (the new
     number of empties, the stones taken)."""
@@ -77,54 +99,94 @@ def _remove(
     return count, taken
 
 
-@numba.njit(cache=True)
-def random_playout(
-    start: np.ndarray, neighbours: np.ndarray, mover: int, passes: int, komi: float, seed: int
-) -> float:
-    """Black's area minus white's and ``komi`` at the end of a random playout from ``start``
-    (``mover`` 1 black or 2 white to play, ``passes`` just played in a row); ``seed`` (odd)
-    starts a xorshift64 generator."""
-    points = start.shape[0]
-    board = start.copy()
-    marks = np.zeros(points, np.int64)
-    stack = np.empty(points, np.int64)
-    empties = np.empty(points, np.int64)
-    where = np.full(points, -1, np.int64)
+@compiled
+def setup(board: Board, empties: Ints, where: Ints) -> int:
+    """Fill ``empties`` and ``where`` from ``board``; the number of empty points."""
     count = 0
-    for p in range(points):
+    for p in range(board.shape[0]):
+        where[p] = -1
         if board[p] == 0:
             where[p] = count
             empties[count] = p
             count += 1
-    state = np.uint64(seed)
-    stamp, ko, moves = 0, -1, 0
+    return count
+
+
+@compiled
+def playable(
+    board: Board, neighbours: Ints, point: int, mover: int, ko: int, marks: Ints, stack: Ints
+) -> bool:
+    """Whether ``mover`` may put a stone on the empty ``point``: not the ko point, not one of
+    its own eyes, not suicide."""
+    if point == ko:
+        return False
+    legal, eye = False, True
+    for k in range(4):  # an empty neighbour: legal, and no eye (the common case)
+        q = neighbours[point, k]
+        if q >= 0 and board[q] != mover:
+            eye = False
+            legal = legal or board[q] == 0
+    if eye or legal:
+        return not eye
+    for k in range(4):  # surrounded: legal only by a capture or a connection
+        q = neighbours[point, k]
+        if q >= 0:
+            libs = liberties(board, neighbours, q, marks, stack, 2)
+            if (board[q] != mover and libs == 1) or (board[q] == mover and libs >= 2):
+                return True
+    return False
+
+
+@compiled
+def place(
+    board: Board, neighbours: Ints, point: int, mover: int, marks: Ints, stack: Ints,
+    empties: Ints, where: Ints, count: int,
+) -> tuple[int, int]:  # fmt: skip
+    """Put ``mover``'s stone on the empty ``point`` and take the groups it captures; (the new
+    number of empties, the ko point the opponent may not retake at once or -1)."""
+    other = 3 - mover
+    board[point] = mover
+    last = count - 1  # take the point out of the empties
+    moved = empties[last]
+    empties[where[point]] = moved
+    where[moved] = where[point]
+    where[point] = -1
+    count = last
+    captured, taken_point = 0, -1
+    for k in range(4):
+        q = neighbours[point, k]
+        if q >= 0 and board[q] == other and liberties(board, neighbours, q, marks, stack, 1) == 0:
+            count, taken = _remove(board, neighbours, q, stack, empties, where, count)
+            captured += taken
+            taken_point = q
+    if captured != 1:
+        return count, -1
+    for k in range(4):
+        q = neighbours[point, k]
+        if q >= 0 and board[q] == mover:
+            return count, -1
+    if liberties(board, neighbours, point, marks, stack, 2) == 1:
+        return count, taken_point
+    return count, -1
+
+
+@compiled
+def play_out(
+    board: Board, neighbours: Ints, mover: int, passes: int, ko: int, marks: Ints,
+    stack: Ints, empties: Ints, where: Ints, count: int, rng: NDArray[np.uint64],
+    record: Ints,
+) -> tuple[float, int]:  # fmt: skip
+    """Random moves on ``board`` from ``mover`` (``passes`` just played in a row) to the end;
+    (black's area minus white's, the stones played). Each stone is written in ``record`` as
+    ``point * 4 + colour`` while it has room."""
+    points = board.shape[0]
+    played, moves = 0, 0
     while passes < 2 and moves < MOVES_PER_POINT * points:
-        other = 3 - mover
         left, chosen = count, -1
         while left > 0:
-            state ^= state << np.uint64(13)
-            state ^= state >> np.uint64(7)
-            state ^= state << np.uint64(17)
-            i = int(np.int64(state % np.uint64(left)))
+            i = draw(rng, left)
             p = empties[i]
-            legal, eye = False, True
-            if p != ko:
-                for k in range(4):  # an empty neighbour: legal, and no eye (the common case)
-                    q = neighbours[p, k]
-                    if q >= 0 and board[q] != mover:
-                        eye = False
-                        legal = legal or board[q] == 0
-                if not legal and not eye:  # surrounded: legal only by capture or connection
-                    for k in range(4):
-                        q = neighbours[p, k]
-                        if q < 0:
-                            continue
-                        stamp += 1
-                        libs = _liberties(board, neighbours, q, marks, stamp, stack, 2)
-                        if (board[q] == other and libs == 1) or (board[q] == mover and libs >= 2):
-                            legal = True
-                            break
-            if legal and not eye:
+            if playable(board, neighbours, p, mover, ko, marks, stack):
                 chosen = p
                 break
             left -= 1  # move the refused point out of the range still to try
@@ -135,42 +197,20 @@ def random_playout(
             ko = -1
         else:
             passes = 0
-            board[chosen] = mover
-            last = count - 1  # take the point out of the empties
-            moved = empties[last]
-            empties[where[chosen]] = moved
-            where[moved] = where[chosen]
-            where[chosen] = -1
-            count = last
-            captured, taken_point = 0, -1
-            for k in range(4):
-                q = neighbours[chosen, k]
-                if q >= 0 and board[q] == other:
-                    stamp += 1
-                    if _liberties(board, neighbours, q, marks, stamp, stack, 1) == 0:
-                        count, taken = _remove(board, neighbours, q, stack, empties, where, count)
-                        captured += taken
-                        taken_point = q
-            ko = -1
-            if captured == 1:
-                stamp += 1
-                alone = True
-                for k in range(4):
-                    q = neighbours[chosen, k]
-                    if q >= 0 and board[q] == mover:
-                        alone = False
-                if alone and _liberties(board, neighbours, chosen, marks, stamp, stack, 2) == 1:
-                    ko = taken_point
+            count, ko = place(board, neighbours, chosen, mover, marks, stack, empties, where, count)
+            if played < record.shape[0]:
+                record[played] = chosen * 4 + mover
+                played += 1
         mover = 3 - mover
         moves += 1
-    return _area(board, neighbours, marks, stack, stamp + 1) - komi
+    return area(board, neighbours, marks, stack), played
 
 
-@numba.njit(cache=True)
-def _area(
-    board: np.ndarray, neighbours: np.ndarray, marks: np.ndarray, stack: np.ndarray, stamp: int
-) -> float:
+@compiled
+def area(board: Board, neighbours: Ints, marks: Ints, stack: Ints) -> float:
     """Black's Tromp-Taylor area minus white's."""
+    stamp = marks[-1] + 1
+    marks[-1] = stamp
     total = 0
     for p in range(board.shape[0]):
         if board[p] == 1:
@@ -200,3 +240,23 @@ def _area(
             elif borders == 2:
                 total -= size
     return float(total)
+
+
+@numba.njit(cache=True, nogil=True)
+def random_playout(
+    start: Board, neighbours: Ints, mover: int, passes: int, komi: float, seed: int
+) -> float:
+    """Black's area minus white's and ``komi`` at the end of a random playout from ``start``
+    (``mover`` 1 black or 2 white to play, ``passes`` just played in a row); ``seed`` (odd)
+    starts the xorshift64 generator."""
+    points = start.shape[0]
+    board = start.copy()
+    marks = np.zeros(points + 1, np.int64)
+    stack = np.empty(points, np.int64)
+    empties = np.empty(points, np.int64)
+    where = np.empty(points, np.int64)
+    count = setup(board, empties, where)
+    rng = np.full(1, seed, np.uint64)
+    args = (marks, stack, empties, where, count, rng, np.empty(0, np.int64))
+    score, _ = play_out(board, neighbours, mover, passes, -1, *args)
+    return score - komi

@@ -542,6 +542,8 @@ class NativeSearch:
     """Slots per player of the history table, a power of two above the number of moves."""
     loaded: bool = False
     """Whether the compiled code is loaded (the first search of a process loads it)."""
+    amaf: bool = False
+    """Its MCTS trees keep no AMAF statistics (RAVE)."""
 
     def table(self, slots: int) -> NativeTable:
         return NativeTable(slots)
@@ -553,9 +555,14 @@ class NativeSearch:
         utilities: tuple[float, float, float],
         bounds: tuple[float, float],
         solving: bool,
+        rave: float = 0.0,
     ) -> NativeTree:
-        """Compiled MCTS (:mod:`plies.games._native_mcts`) on this game."""
+        """Compiled MCTS (:mod:`plies.games._native_mcts`) on this game (no AMAF: ``rave`` must
+        be 0)."""
         from plies.games._native_mcts import NativeTree
+
+        if rave:
+            raise ValueError("the compiled MCTS of this game keeps no AMAF statistics for RAVE")
 
         return NativeTree(self, exploration, scale, utilities, bounds, solving)
 

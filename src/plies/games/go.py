@@ -36,6 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from plies.capabilities import NativeMcts
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.spec import NumberRange, Options
@@ -91,9 +92,9 @@ class Go(WinLossDrawGame[GoState, int]):
             )
             for point in range(points)
         )
-        self._neighbour_table = np.full((points, 4), -1, np.int64)
+        self.neighbour_table = np.full((points, 4), -1, np.int64)
         for point, around in enumerate(self.neighbours):
-            self._neighbour_table[point, : len(around)] = around
+            self.neighbour_table[point, : len(around)] = around
 
     @classmethod
     def from_options(cls, options: Options) -> Go:
@@ -187,10 +188,16 @@ class Go(WinLossDrawGame[GoState, int]):
         mover = COLOURS[state.to_move]
         seed = rng.getrandbits(63) | 1
         score = _go_kernel.random_playout(
-            board, self._neighbour_table, mover, state.passes, self.komi, seed
+            board, self.neighbour_table, mover, state.passes, self.komi, seed
         )
         winner = "B" if score > 0 else "W" if score < 0 else None
         return tuple(self.scoring.utility(winner, player) for player in self.players)
+
+    def native_mcts(self) -> NativeMcts:
+        """MCTS compiled with the playouts' rules, with RAVE (:mod:`plies.games._go_mcts`)."""
+        from plies.games._go_mcts import GoMcts  # Numba loads only when a search is asked for
+
+        return GoMcts(self)
 
     def area(self, board: bytes) -> tuple[int, int]:
         """Tromp-Taylor's (black, white) points: stones, and empty regions reaching only one

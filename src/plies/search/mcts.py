@@ -27,6 +27,11 @@ mover (the best utility the bounds allow) or once every child is proven (the mov
 them; this proves draws too). Proven nodes end the selection at once and keep their exact value
 as their mean; proven losses are never selected nor played; a proven root stops the search.
 
+RAVE (Gelly & Silver 2011), where the game's compiled tree keeps all-moves-as-first statistics
+(Go: :mod:`plies.games._go_mcts`): a child's value mixes its mean with the mean result of the
+playouts in which its mover played its move first, weighted ``sqrt(k / (3 N(child) + k))``, ``k``
+being ``rave`` (:data:`DEFAULT_RAVE` by default there; 0 turns it off).
+
 Searches reuse the tree: a state found a few plies below the previous root (the reply and chance
 outcomes included) becomes the new root with its statistics.
 
@@ -49,11 +54,12 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from plies.capabilities import (
     HasEvaluation,
+    HasNativeMcts,
     HasNativeSearch,
     HasRandomPlayout,
     HasValueBounds,
+    NativeMcts,
     NativeTree,
-    optional,
     require,
 )
 from plies.errors import GameDefinitionError, GameOverError, SpecError, UnsupportedGameError
@@ -67,6 +73,12 @@ A = TypeVar("A", bound=Hashable)
 DEFAULT_C = math.sqrt(2)
 """The exploration constant: the theoretical value for UCB1 with values in [0, 1] that AIMA 4th
 ed. (section 5.4) cites; the same default serves PUCT."""
+DEFAULT_RAVE = 1000.0
+"""RAVE's equivalence visits where the game's compiled tree keeps AMAF statistics: the visits at
+which a child's own mean weighs half (MoGo's value, Gelly & Silver 2011)."""
+DEFAULT_RAVE_C = 0.3
+"""The exploration constant with RAVE, whose AMAF values explore already (measured on 9x9 Go:
+BENCHMARKS.md)."""
 SELECTIONS = ("ucb1", "puct")
 UNVISITED_VALUE = 0.5
 """PUCT's ``Q`` of a child never visited: the middle of [0, 1] (AlphaZero's 0 on [-1, 1])."""
@@ -217,22 +229,25 @@ class MCTS(Generic[S, A]):
     (:func:`default_evaluator`: random playouts; :func:`heuristic_evaluator`: EVAL);
     ``selection`` is ``"ucb1"`` or ``"puct"``, whose ``prior`` (uniform when None) ranks the
     children; ``seed`` makes the playouts and the chance draws repeatable; ``solver`` turns on
-    MCTS-Solver where it applies (two-player zero-sum games without chance: :attr:`solving`).
+    MCTS-Solver where it applies (two-player zero-sum games without chance: :attr:`solving`);
+    ``native`` runs the game's compiled tree where it has one; ``rave`` is RAVE's equivalence
+    visits (None: :data:`DEFAULT_RAVE` where the compiled tree keeps AMAF statistics, else off).
     """
 
     def __init__(
         self,
         game: Game[S, A],
         *,
-        c: float = DEFAULT_C,
+        c: float | None = None,
         evaluator: Evaluator | None = None,
         selection: str = "ucb1",
         prior: Prior | None = None,
         seed: int | None = None,
         solver: bool = True,
         native: bool = True,
+        rave: float | None = None,
     ) -> None:
-        if not (math.isfinite(c) and c >= 0):
+        if c is not None and not (math.isfinite(c) and c >= 0):
             raise SpecError(f"mcts: the exploration constant c must be a number >= 0, got {c}")
         if selection not in SELECTIONS:
             raise SpecError(
@@ -240,8 +255,12 @@ class MCTS(Generic[S, A]):
             )
         if prior is not None and selection != "puct":
             raise SpecError("mcts: a prior needs selection='puct' (UCB1 uses no priors)")
+        if rave is not None and not (math.isfinite(rave) and rave >= 0):
+            raise SpecError(f"mcts: rave must be a number of visits >= 0, got {rave}")
         self.game = game
-        self.c = c
+        self.c = DEFAULT_C if c is None else c
+        """The exploration constant: ``c``, else :data:`DEFAULT_C`, or :data:`DEFAULT_RAVE_C`
+        with RAVE."""
         self.selection = selection
         self._puct = selection == "puct"
         self.prior = prior
@@ -263,22 +282,39 @@ class MCTS(Generic[S, A]):
         self._root: _Node | None = None
         self._simulations = 0
         self._expanded = 0
-        self._native = self._compiled_tree(native and evaluator is None and prior is None)
+        self.rave = 0.0
+        """RAVE's equivalence visits (0: off)."""
+        wanted = native and evaluator is None and prior is None
+        self._native = self._compiled_tree(wanted, rave, explicit_c=c is not None)
+
         """The game's compiled search, used instead of the Python one where it has one."""
         self._native_root: TreeNode | None = None
 
-    def _compiled_tree(self, wanted: bool) -> NativeTree | None:
-        """The game's compiled MCTS (``native_search``) when ``wanted`` and it runs this search:
-        UCB1 with random playouts (or the solver) on a win/loss/draw game."""
+    def _compiled_tree(
+        self, wanted: bool, rave: float | None, explicit_c: bool
+    ) -> NativeTree | None:
+        """The game's compiled MCTS when ``wanted`` and it runs this search: UCB1 with random
+        playouts (or the solver) on a win/loss/draw game, with RAVE where its tree has AMAF
+        statistics (and then its exploration constant unless ``explicit_c``)."""
         game = self.game
-        searcher = optional(game, HasNativeSearch, wanted and not self._puct)
-        kernel = None if searcher is None else searcher.native_search()
+        kernel = _native_mcts(game) if wanted and not self._puct else None
         if kernel is None or not isinstance(game, WinLossDrawGame):
+            if rave:
+                raise SpecError(
+                    "mcts: rave needs a game whose compiled search keeps AMAF statistics (go),"
+                    " with native=true, UCB1 and random playouts"
+                )
             return None
+        if kernel.amaf:
+            self.rave = DEFAULT_RAVE if rave is None else rave
+            if self.rave and not explicit_c:
+                self.c = DEFAULT_RAVE_C
+        elif rave:
+            raise SpecError(f"mcts: the compiled search of {game.name} keeps no AMAF statistics")
         first, second = game.players[0], game.players[1]
         win, loss, draw = (game.scoring.utility(winner, first) for winner in (first, second, None))
         tree = kernel.tree(
-            self.c, self._scale, (win, loss, draw), (self._win, self._loss), self.solving
+            self.c, self._scale, (win, loss, draw), (self._win, self._loss), self.solving, self.rave
         )
         start = game.initial_state()
         tree.load(start, game.players.index(game.to_move(start)))  # before any clock runs
@@ -694,6 +730,15 @@ class MCTS(Generic[S, A]):
         if isinstance(self.game, WinLossDrawGame) and max(outcome) == self._win:
             return f"{players[outcome.index(max(outcome))]} wins"
         return ", ".join(f"{p} {u:g}" for p, u in zip(players, outcome, strict=True))
+
+
+def _native_mcts(game: Game[Any, Any]) -> NativeMcts | None:
+    """The game's compiled MCTS: its own (``native_mcts``), else its compiled engine's."""
+    if isinstance(game, HasNativeMcts):
+        return game.native_mcts()
+    if isinstance(game, HasNativeSearch):
+        return game.native_search()
+    return None
 
 
 def declared_bounds(game: Game[Any, Any]) -> tuple[float, float] | None:

@@ -1,0 +1,442 @@
+"""Monte Carlo tree search for Go compiled (Numba) with the rules of :mod:`plies.games._go_kernel`:
+UCT with RAVE, the tree in arrays, behind :meth:`plies.games.go.Go.native_mcts`.
+
+One iteration (Gelly and Silver 2011, "Monte-Carlo tree search and rapid action value
+estimation in computer Go", Algorithm 2 with UCT's exploration term): from the root's board,
+SELECT down the tree the child of best value, where a child's value mixes its mean with its
+all-moves-as-first (AMAF) mean, ``(1 - beta) * mean + beta * amaf + c * sqrt(ln N / (n + 1))``
+with the hand-set schedule ``beta = sqrt(k / (3 n + k))`` (``k``, the equivalence visits, is
+``rave``; 0 turns AMAF off) and an untried child (no visits, no AMAF sample) worth a win; a
+leaf visited :data:`EXPAND_AFTER` times gains every child at once (the points where its mover
+may play without filling an eye, and pass, shuffled); SIMULATE a random playout
+(:func:`~plies.games._go_kernel.play_out`); BACK-PROPAGATE the winner to each node on the path,
+and to each child of a node on the path whose point its mover played first from there on (in
+the tree or in the playout). Two passes end the game: such a node holds the winner by area.
+
+The tree knows the simple ko rule only; the root's children are checked against the game's
+whole rules (positional superko) in Python, and the illegal ones are never chosen. A node is a
+row of ``nodes`` (:data:`PARENT` ... :data:`WINNER`) and of ``values`` (the chooser's wins,
+normalised to 0..1: :data:`TOTAL`, :data:`MEAN`, :data:`AMAF_TOTAL`, :data:`AMAF_VISITS`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import numpy as np
+
+from plies.games._go_kernel import (
+    MOVES_PER_POINT,
+    PASS,
+    area,
+    draw,
+    place,
+    play_out,
+    playable,
+    setup,
+)
+from plies.games._native_rules import CLOCK, clock_now, compiled, monotonic
+
+PARENT, MOVE, FIRST, COUNT, VISITS, MOVER, OWNER, WINNER = range(8)
+NODE_WORDS = 8
+TOTAL, MEAN, AMAF_TOTAL, AMAF_VISITS = range(4)
+UNDECIDED, DRAW, BANNED = -1, 2, 3
+"""``WINNER`` of a node whose game goes on, of a drawn end, of a root move the rules forbid
+(0 and 1: the players' indices)."""
+# ``info``: rows used, nodes added, playouts, deepest node, stop flag, root, passes at the
+# root, the clock.
+USED, ADDED, PLAYOUTS, DEEPEST, STOP, ROOT, ROOT_PASSES, CLOCK_ID = range(8)
+INFO_WORDS = 8
+C, RAVE, KOMI, DEADLINE = range(4)
+EXPAND_AFTER = 8
+"""Visits of a leaf before its children are added (the first ones only play out)."""
+MAX_PATH = 1024
+"""The deepest node an iteration may reach."""
+CLOCK_EVERY = 16
+"""Iterations between readings of the clock."""
+
+
+@compiled
+def _won(winner: int, player: int) -> float:
+    """``player``'s normalised result: 1 for a win, 0 for a loss, 0.5 for a draw."""
+    if winner == DRAW:
+        return 0.5
+    return 1.0 if winner == player else 0.0
+
+
+@compiled
+def _winner(score: float) -> int:
+    """The winner's index (0 black, 1 white) or :data:`DRAW` from black's score."""
+    return 0 if score > 0 else 1 if score < 0 else DRAW
+
+
+@compiled
+def _reset_board(W: Any) -> None:
+    """The work board (its empties, no ko, the passes) as the root's."""
+    board, root_board, empties, where, state, info = W[6], W[5], W[10], W[11], W[15], W[2]
+    for p in range(board.shape[0]):  # a loop: a slice copy would need Numba's allocator
+        board[p] = root_board[p]
+    state[0], state[1], state[2] = setup(board, empties, where), -1, info[ROOT_PASSES]
+
+
+@compiled
+def expand(W: Any, node: int) -> None:
+    """Give ``node`` every child at once: the points its mover may play on the work board
+    (``W``'s board, empties and ko), shuffled, then pass."""
+    nodes, values, info, rng = W[0], W[1], W[2], W[4]
+    board, neighbours, marks, stack, empties, count, ko = (
+        W[6], W[7], W[8], W[9], W[10], W[15][0], W[15][1]
+    )  # fmt: skip
+    mover = nodes[node, MOVER]
+    first = info[USED]
+    added = 0
+    for i in range(count):
+        p = empties[i]
+        if playable(board, neighbours, p, mover + 1, ko, marks, stack):
+            nodes[first + added, MOVE] = p
+            added += 1
+    for i in range(added - 1, 0, -1):  # Fisher-Yates: ties between untried moves fall by chance
+        a, b = first + i, first + draw(rng, i + 1)
+        nodes[a, MOVE], nodes[b, MOVE] = nodes[b, MOVE], nodes[a, MOVE]
+    nodes[first + added, MOVE] = PASS
+    added += 1
+    for child in range(first, first + added):
+        nodes[child, PARENT], nodes[child, FIRST], nodes[child, COUNT] = node, -1, 0
+        nodes[child, VISITS], nodes[child, MOVER], nodes[child, OWNER] = 0, 1 - mover, mover
+        nodes[child, WINNER] = UNDECIDED
+        values[child, TOTAL] = values[child, MEAN] = 0.0
+        values[child, AMAF_TOTAL] = values[child, AMAF_VISITS] = 0.0
+    if W[15][2] == 1:  # a second pass ends the game: its winner is known now
+        score = area(board, neighbours, marks, stack) - W[3][KOMI]
+        nodes[first + added - 1, WINNER] = _winner(score)
+    nodes[node, FIRST], nodes[node, COUNT] = first, added
+    info[USED] += added
+    info[ADDED] += added
+
+
+@compiled
+def select(W: Any, node: int) -> int:
+    """The child of ``node`` with the best UCT-RAVE value (see the module)."""
+    nodes, values, floats = W[0], W[1], W[3]
+    c, k = floats[C], floats[RAVE]
+    log_visits = math.log(nodes[node, VISITS] + 1)
+    best, best_value = -1, -math.inf
+    first = nodes[node, FIRST]
+    mover = nodes[node, MOVER]
+    for child in range(first, first + nodes[node, COUNT]):
+        winner = nodes[child, WINNER]
+        if winner == mover:  # a won end: the node is proven a win for its mover
+            nodes[node, WINNER] = mover
+            return child
+        if winner == BANNED:
+            continue
+        n = nodes[child, VISITS]
+        amaf = values[child, AMAF_VISITS]
+        if k > 0 and amaf > 0:
+            beta = math.sqrt(k / (3 * n + k))
+            value = beta * values[child, AMAF_TOTAL] / amaf + (1 - beta) * values[child, MEAN]
+        elif n > 0:
+            value = values[child, MEAN]
+        else:
+            value = 1.0
+        value += c * math.sqrt(log_visits / (n + 1))
+        if winner != UNDECIDED:  # a lost or drawn end, or proven lost: chosen only if all are
+            value = _won(winner, mover) - 2.0
+        if value > best_value:
+            best, best_value = child, value
+    return best
+
+
+@compiled
+def _descend(W: Any) -> int:
+    """SELECT and EXPAND from the root on the work board; the depth of the leaf reached (the
+    path in ``W``), or -1 when the tree has no room for another node's children."""
+    nodes, info = W[0], W[2]
+    board, neighbours, marks, stack, empties, where, path, state = (
+        W[6], W[7], W[8], W[9], W[10], W[11], W[12], W[15]
+    )  # fmt: skip
+    node = info[ROOT]
+    _reset_board(W)
+    path[0], depth = node, 0
+    while nodes[node, WINNER] == UNDECIDED and depth + 1 < path.shape[0]:
+        if nodes[node, FIRST] < 0:
+            if nodes[node, VISITS] < EXPAND_AFTER and state[2] == 0:
+                break
+            if info[USED] + board.shape[0] + 1 > nodes.shape[0]:
+                return -1
+            expand(W, node)
+        child = select(W, node)
+        move, colour = nodes[child, MOVE], nodes[node, MOVER] + 1
+        if move == PASS:
+            state[1], state[2] = -1, state[2] + 1
+        else:
+            args = (marks, stack, empties, where, state[0])
+            state[0], state[1] = place(board, neighbours, move, colour, *args)
+            state[2] = 0
+        depth += 1
+        path[depth], node = child, child
+    return depth
+
+
+@compiled
+def _back_propagate(W: Any, depth: int, winner: int, played: int) -> None:
+    """Add the result to the path's nodes and, as AMAF samples, to the children of each whose
+    point its mover played first from there on."""
+    nodes, values, floats = W[0], W[1], W[3]
+    path, record, first_colour = W[12], W[13], W[14]
+    first_colour[:] = 0
+    for i in range(played - 1, -1, -1):  # backwards: each point keeps its first colour
+        first_colour[record[i] >> 2] = record[i] & 3
+    rave = floats[RAVE] > 0
+    for d in range(depth, -1, -1):
+        node = path[d]
+        visits = nodes[node, VISITS] + 1
+        nodes[node, VISITS] = visits
+        values[node, TOTAL] += _won(winner, nodes[node, OWNER])
+        values[node, MEAN] = values[node, TOTAL] / visits
+        if rave and nodes[node, FIRST] >= 0:
+            mover = nodes[node, MOVER]
+            result = _won(winner, mover)
+            first = nodes[node, FIRST]
+            for child in range(first, first + nodes[node, COUNT]):
+                move = nodes[child, MOVE]
+                if move != PASS and first_colour[move] == mover + 1:
+                    values[child, AMAF_VISITS] += 1.0
+                    values[child, AMAF_TOTAL] += result
+        move = nodes[node, MOVE]
+        if d > 0 and move != PASS:
+            first_colour[move] = nodes[node, OWNER] + 1
+
+
+@compiled
+def run(W: Any, iterations: int) -> int:
+    """Up to ``iterations`` iterations; fewer when stopped, out of time or out of room. The
+    number done."""
+    nodes, info, floats, rng = W[0], W[2], W[3], W[4]
+    board, neighbours, marks, stack, empties, where, record, state = (
+        W[6], W[7], W[8], W[9], W[10], W[11], W[13], W[15]
+    )  # fmt: skip
+    done = 0
+    while done < iterations and info[STOP] == 0:
+        if done % CLOCK_EVERY == 0 and monotonic(info[CLOCK_ID]) >= floats[DEADLINE]:
+            break
+        depth = _descend(W)
+        if depth < 0:
+            break
+        leaf = W[12][depth]
+        winner, played = nodes[leaf, WINNER], 0
+        if winner == UNDECIDED:
+            mover = nodes[leaf, MOVER] + 1
+            args = (marks, stack, empties, where, state[0], rng, record)
+            score, played = play_out(board, neighbours, mover, state[2], state[1], *args)
+            winner = _winner(score - floats[KOMI])
+            info[PLAYOUTS] += 1
+        _back_propagate(W, depth, winner, played)
+        info[DEEPEST] = max(info[DEEPEST], depth)
+        done += 1
+    return done
+
+
+@compiled
+def expand_root(W: Any) -> None:
+    """Give the root its children from the root's board (no ko known: the caller bans the
+    moves the game's rules forbid)."""
+    _reset_board(W)
+    expand(W, W[2][ROOT])
+
+
+class GoNode:
+    """A view of one node of a :class:`GoTree`, with the attributes of
+    :class:`plies.search.mcts.TreeNode`."""
+
+    __slots__ = ("index", "tree")
+
+    def __init__(self, tree: GoTree, index: int) -> None:
+        self.tree, self.index = tree, index
+
+    @property
+    def action(self) -> int:
+        return int(self.tree.nodes[self.index, MOVE])
+
+    @property
+    def visits(self) -> int:
+        return int(self.tree.nodes[self.index, VISITS])
+
+    @property
+    def mean(self) -> float:
+        """The mean utility of the player who chose the move."""
+        win, loss, _ = self.tree.utilities
+        return loss + (win - loss) * float(self.tree.values[self.index, MEAN])
+
+    @property
+    def mover(self) -> int:
+        return int(self.tree.nodes[self.index, MOVER])
+
+    @property
+    def owner(self) -> int:
+        return int(self.tree.nodes[self.index, OWNER])
+
+    @property
+    def outcome(self) -> tuple[float, float] | None:
+        """Both players' utilities at the end of a finished game (two passes)."""
+        winner = int(self.tree.nodes[self.index, WINNER])
+        if winner in (UNDECIDED, BANNED):
+            return None
+        win, loss, draw_utility = self.tree.utilities
+        if winner == DRAW:
+            return draw_utility, draw_utility
+        return (win, loss) if winner == 0 else (loss, win)
+
+    @property
+    def children(self) -> list[GoNode]:
+        first, count = self.tree.nodes[self.index, FIRST], self.tree.nodes[self.index, COUNT]
+        return [GoNode(self.tree, int(first) + i) for i in range(int(count))]
+
+
+class GoTree:
+    """The compiled search's tree and work space for one Go game's states, kept between
+    searches (a :class:`plies.capabilities.NativeTree`)."""
+
+    def __init__(
+        self,
+        game: Any,
+        exploration: float,
+        utilities: tuple[float, float, float],
+        rave: float,
+        capacity: int = 1 << 16,
+    ) -> None:
+        self.game, self.utilities = game, utilities
+        points = game.size * game.size
+        self.floats = np.array([exploration, rave, game.komi, math.inf], np.float64)
+        self.info = np.zeros(INFO_WORDS, np.int64)
+        self.info[CLOCK_ID] = CLOCK
+        self.nodes = np.zeros((capacity, NODE_WORDS), np.int32)
+        self.values = np.zeros((capacity, 4), np.float32)
+        self.rng = np.ones(1, np.uint64)
+        self.root_board = np.zeros(points, np.uint8)
+        self.root_moves: tuple[int, ...] | None = None
+        self.work = (
+            np.zeros(points, np.uint8),
+            game.neighbour_table,
+            np.zeros(points + 1, np.int64),  # marks
+            np.zeros(points, np.int64),  # stack
+            np.zeros(points, np.int64),  # empties
+            np.zeros(points, np.int64),  # where
+            np.zeros(MAX_PATH, np.int64),  # path
+            np.zeros(MOVES_PER_POINT * points, np.int64),  # the playout's stones
+            np.zeros(points, np.int64),  # the first colour on each point
+            np.zeros(3, np.int64),  # empties, ko, passes on the work board
+        )
+
+    def _arrays(self) -> tuple[Any, ...]:
+        return (self.nodes, self.values, self.info, self.floats, self.rng, self.root_board,
+                *self.work)  # fmt: skip
+
+    def root_for(self, state: Any, levels: int, mover: int) -> GoNode:
+        """The kept tree's node for ``state`` within ``levels`` plies below the root (then the
+        new root), else a fresh tree rooted at ``state``; its children the rules forbid are
+        banned."""
+        node = self._kept(state.moves, levels)
+        if node is None:
+            node = 0
+            self.info[USED] = 1
+            self.nodes[0] = (-1, PASS, -1, 0, 0, mover, 1 - mover, UNDECIDED)
+            self.values[0] = 0.0
+        self.info[ROOT], self.info[ROOT_PASSES] = node, state.passes
+        self.root_board[:] = np.frombuffer(state.board, np.uint8)
+        self.root_moves = state.moves
+        if self.nodes[node, FIRST] < 0:
+            self.make_room()
+            expand_root(self._arrays())
+        legal = set(self.game.actions(state))
+        for child in GoNode(self, node).children:
+            if child.action not in legal:
+                self.nodes[child.index, WINNER] = BANNED
+                self.nodes[child.index, VISITS] = 0
+        return GoNode(self, node)
+
+    def _kept(self, moves: tuple[int, ...], levels: int) -> int | None:
+        """The kept node reached from the root by the moves that lead from its state to the
+        state of ``moves``, if there are at most ``levels``."""
+        old = self.root_moves
+        if old is None or self.info[USED] == 0 or moves[: len(old)] != old:
+            return None
+        if len(moves) - len(old) > levels:
+            return None
+        node = int(self.info[ROOT])
+        for move in moves[len(old) :]:
+            step = [c.index for c in GoNode(self, node).children if c.action == move]
+            if not step:
+                return None
+            node = step[0]
+        return node
+
+    def forget(self) -> None:
+        self.info[USED] = 0
+
+    def load(self, state: Any, mover: int) -> None:
+        """Load the compiled search now (iterations from ``state``, then forgotten), not on the
+        clock of a search."""
+        self.root_for(state, 0, mover)
+        self.start()
+        self.run(EXPAND_AFTER + 1)
+        self.forget()
+
+    def seed(self, rng: random.Random) -> None:
+        """Draw the playouts' random state from ``rng``."""
+        self.rng[0] = rng.getrandbits(63) | 1
+
+    def start(self) -> None:
+        """Counters for a new search (no deadline yet)."""
+        self.info[ADDED] = self.info[PLAYOUTS] = self.info[DEEPEST] = self.info[STOP] = 0
+        self.floats[DEADLINE] = math.inf
+        self.make_room()
+
+    def limit_time(self, seconds: float) -> None:
+        """End the runs ``seconds`` from now (the kernel reads the clock itself)."""
+        self.floats[DEADLINE] = clock_now() + seconds
+
+    def make_room(self) -> None:
+        """Double the arrays when they are over half full."""
+        if 2 * self.info[USED] < self.nodes.shape[0]:
+            return
+        size = 2 * self.nodes.shape[0]
+        self.nodes = np.resize(self.nodes, (size, NODE_WORDS))
+        self.values = np.resize(self.values, (size, 4))
+
+    def run(self, iterations: int) -> int:
+        """Up to ``iterations`` iterations without the GIL; fewer when stopped or out of time
+        (or of room: the next run makes more)."""
+        self.make_room()
+        return int(run(self._arrays(), iterations))
+
+    def stop(self) -> None:
+        self.info[STOP] = 1
+
+    def counts(self) -> tuple[int, int, int]:
+        """(nodes added, playouts, deepest node) of this search."""
+        return int(self.info[ADDED]), int(self.info[PLAYOUTS]), int(self.info[DEEPEST])
+
+
+class GoMcts:
+    """Go's compiled MCTS (a :class:`plies.capabilities.NativeMcts`): trees with AMAF."""
+
+    amaf = True
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def tree(
+        self,
+        exploration: float,
+        scale: float,
+        utilities: tuple[float, float, float],
+        bounds: tuple[float, float],
+        solving: bool,
+        rave: float = 0.0,
+    ) -> GoTree:
+        """An empty tree (values are wins normalised to 0..1, so ``scale`` and ``bounds`` are
+        not needed; a finished game is always exact, whatever ``solving`` says)."""
+        return GoTree(self.game, exploration, utilities, rave)
