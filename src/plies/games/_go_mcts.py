@@ -54,6 +54,9 @@ EXPAND_AFTER = 8
 """Visits of a leaf before its children are added (the first ones only play out)."""
 MAX_PATH = 1024
 """The deepest node an iteration may reach."""
+KEPT_ROWS = 1 << 22
+"""Rows in use beyond which a new search starts a fresh tree instead of keeping a subtree (the
+rows of earlier roots are not reclaimed): about 200 MB."""
 CLOCK_EVERY = 16
 """Iterations between readings of the clock."""
 
@@ -359,9 +362,9 @@ class GoTree:
 
     def _kept(self, moves: tuple[int, ...], levels: int) -> int | None:
         """The kept node reached from the root by the moves that lead from its state to the
-        state of ``moves``, if there are at most ``levels``."""
+        state of ``moves``, if there are at most ``levels`` and the tree is not too big."""
         old = self.root_moves
-        if old is None or self.info[USED] == 0 or moves[: len(old)] != old:
+        if old is None or not 0 < self.info[USED] <= KEPT_ROWS or moves[: len(old)] != old:
             return None
         if len(moves) - len(old) > levels:
             return None
