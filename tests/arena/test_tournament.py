@@ -500,3 +500,38 @@ def test_games_are_written_as_pgn_and_in_the_games_notation(
         run_cli("tournament", "report", str(db), "--pgn", str(tmp_path / "no" / "x.pgn")),
         "no directory",
     )
+
+
+def test_go_games_are_written_as_one_sgf_collection(
+    run_cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    from sgfmill import sgf, sgf_grammar
+
+    from plies.games.go import Go
+
+    db, out = tmp_path / "go.sqlite", tmp_path / "games.sgf"
+    arguments = ("go:size=5,komi=0.5", "mcts:iterations=30", "random", "--db", str(db))
+    result = run_cli("tournament", *arguments, "--games", "2", "--concurrency", "1")
+    assert result.code == 0
+    assert run_cli("tournament", "report", str(db), "--sgf", str(out)).code == 0
+    trees = sgf_grammar.parse_sgf_collection(out.read_bytes())
+    assert len(trees) == 2
+    game, players = Go(size=5, komi=0.5), set()
+    for tree in trees:
+        text = sgf_grammar.serialise_game_tree(tree).decode()
+        root = sgf.Sgf_game.from_string(text).get_root()
+        players.add((root.get("PB"), root.get("PW")))
+        final = game.parse_position(text)  # every move legal under plies' rules
+        assert game.is_terminal(final) and root.get("RE") == game.result_text(final)
+    assert players == {("mcts:iterations=30", "random"), ("random", "mcts:iterations=30")}
+    assert_one_line_error(
+        run_cli("tournament", "report", str(db), "--sgf", str(tmp_path / "no" / "x.sgf")),
+        "no directory",
+    )
+    chess_db = tmp_path / "c.sqlite"
+    assert_one_line_error(
+        run_cli(
+            "tournament", "chess", "random", "random", "--db", str(chess_db), "--sgf", str(out)
+        ),
+        "SGF",
+    )

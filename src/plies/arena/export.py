@@ -1,18 +1,34 @@
-"""Tournament games written out: PGN for games that have it (chess), else one game a line in
-the game's own notation."""
+"""Tournament games written out: PGN for games that have it (chess), SGF for Go, and one game a
+line in the game's own notation for every game."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from plies.arena.records import Records
+from plies.arena.records import GameRecord, Records
 from plies.arena.tournament import opening_line
-from plies.capabilities import HasPgn, require
+from plies.capabilities import HasPgn, HasSgf, require
 from plies.errors import RenderError
+from plies.game import Game
 from plies.games import make_game
 from plies.lectures.files import check_writable
 
 PGN_RESULTS = {1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}
+SGF_FORFEITS = {1.0: "B+F", 0.0: "W+F", 0.5: "0"}
+"""SGF's results of a game that did not end on the board (the first player is black)."""
+
+
+def _replay(game: Game[Any, Any], played: GameRecord) -> tuple[Any, list[Any], Any]:
+    """The start of ``played``, its moves (opening included) and its last state."""
+    start, moves = opening_line(game, played.opening)
+    state = start
+    for action in moves:
+        state = game.result(state, action)
+    for notation in played.moves:
+        moves.append(game.parse_action(state, notation))
+        state = game.result(state, moves[-1])
+    return start, moves, state
 
 
 def write_pgn(records: Records, path: str | Path) -> int:
@@ -23,13 +39,7 @@ def write_pgn(records: Records, path: str | Path) -> int:
     target = check_writable(path)
     texts = []
     for played in records.games():
-        start, moves = opening_line(game, played.opening)
-        state = start
-        for action in moves:
-            state = game.result(state, action)
-        for notation in played.moves:
-            moves.append(game.parse_action(state, notation))
-            state = game.result(state, moves[-1])
+        start, moves, _ = _replay(game, played)
         headers = {
             "Event": f"plies tournament ({records.game_spec})",
             "Round": f"{played.pair + 1}.{played.leg + 1}",
@@ -39,6 +49,30 @@ def write_pgn(records: Records, path: str | Path) -> int:
         }
         texts.append(writer.pgn(start, moves, PGN_RESULTS.get(played.result, "*"), headers))
     _write(target, "\n\n".join(texts) + "\n")
+    return len(texts)
+
+
+def write_sgf(records: Records, path: str | Path) -> int:
+    """Every game of ``records`` as one SGF collection (the first player is black), opening
+    moves included; a game that did not end on the board (a forfeit) has result ``B+F`` or
+    ``W+F`` and its reason as a comment. The number of games written."""
+    game = make_game(records.game_spec)
+    writer = require(game, HasSgf, "SGF output")
+    target = check_writable(path)
+    texts = []
+    for played in records.games():
+        start, moves, state = _replay(game, played)
+        ended = game.is_terminal(state)
+        result = writer.result_text(state) if ended else SGF_FORFEITS.get(played.result, "?")
+        headers = {
+            "GN": f"plies tournament ({records.game_spec}) {played.pair + 1}.{played.leg + 1}",
+            "PB": played.first,
+            "PW": played.second,
+        }
+        if not ended:
+            headers["GC"] = played.reason
+        texts.append(writer.sgf(start, moves, result, headers).strip())
+    _write(target, "\n".join(texts) + "\n")
     return len(texts)
 
 

@@ -37,6 +37,7 @@ ANCHOR_ELO_OPTION = click.option(
 PGN = click.option(
     "--pgn", type=click.Path(dir_okay=False), help="Write every game as PGN (chess)."
 )
+SGF = click.option("--sgf", type=click.Path(dir_okay=False), help="Write every game as SGF (Go).")
 
 
 class _RunByDefault(click.Group):
@@ -126,6 +127,7 @@ def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
 @ANCHOR
 @ANCHOR_ELO_OPTION
 @PGN
+@SGF
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def run_command(
     game_spec: str,
@@ -142,6 +144,7 @@ def run_command(
     anchor: str | None,
     anchor_elo: float,
     pgn: str | None,
+    sgf: str | None,
     as_json: bool,
 ) -> None:
     """Run (or resume) a tournament of GAME between the agent SPECs, kept in --db FILE.
@@ -164,8 +167,7 @@ def run_command(
         raise PliesError("--sprt tests one player against another: give exactly two SPECs")
     if anchor is not None and anchor not in specs:
         raise PliesError(f"--anchor {anchor!r} is not one of the players")
-    if pgn is not None:
-        _check_pgn(game_spec, pgn)
+    _check_records(game_spec, pgn, sgf)
     for spec in specs:
         if spec_name(spec) == "human":
             raise PliesError("a tournament is played by programs: use 'plies play' yourself")
@@ -192,8 +194,7 @@ def run_command(
                 records, planned, workers, ray_address, test, specs[0], (anchor, anchor_elo)
             )
     report(records, as_json, anchor, anchor_elo, specs)
-    if pgn is not None:
-        _export(records, pgn, None, as_json)
+    _export(records, pgn, sgf, None, as_json)
     if test is not None:
         final = verdict or test.status(sprt_counts(records.games(), specs[0]))
         click.echo(
@@ -298,6 +299,7 @@ def _play(
 @ANCHOR
 @ANCHOR_ELO_OPTION
 @PGN
+@SGF
 @click.option(
     "--export",
     type=click.Path(dir_okay=False),
@@ -314,6 +316,7 @@ def report_command(
     anchor: str | None,
     anchor_elo: float,
     pgn: str | None,
+    sgf: str | None,
     export: str | None,
     plot: str | None,
     as_json: bool,
@@ -323,13 +326,12 @@ def report_command(
     from plies.arena.records import Records, stored_game
 
     game_spec = stored_game(path)
-    if pgn is not None:
-        _check_pgn(game_spec, pgn)
+    _check_records(game_spec, pgn, sgf)
     if plot is not None:
         check_plot_target(plot)
     records = Records(path, game_spec, time_control=None)
     standings = report(records, as_json, anchor, anchor_elo)
-    _export(records, pgn, export, as_json)
+    _export(records, pgn, sgf, export, as_json)
     if plot is not None and standings is not None:
         from plies.arena.ratings import plot_ratings
 
@@ -339,20 +341,24 @@ def report_command(
     records.close()
 
 
-def _check_pgn(game_spec: str, path: str) -> None:
-    """A one-line error before any work when the game has no PGN or the file cannot be
-    written."""
-    from plies.capabilities import HasPgn, require
+def _check_records(game_spec: str, pgn: str | None, sgf: str | None) -> None:
+    """A one-line error before any work when --pgn or --sgf is asked of a game without that
+    notation, or its file cannot be written."""
+    from plies.capabilities import HasPgn, HasSgf, require
     from plies.lectures.files import check_writable
 
-    require(make_game(game_spec), HasPgn, "--pgn")
-    check_writable(path)
+    for path, capability, option in ((pgn, HasPgn, "--pgn"), (sgf, HasSgf, "--sgf")):
+        if path is not None:
+            require(make_game(game_spec), capability, option)
+            check_writable(path)
 
 
-def _export(records: Any, pgn: str | None, export: str | None, quiet: bool) -> None:
-    from plies.arena.export import write_notation, write_pgn
+def _export(
+    records: Any, pgn: str | None, sgf: str | None, export: str | None, quiet: bool
+) -> None:
+    from plies.arena.export import write_notation, write_pgn, write_sgf
 
-    for target, write in ((pgn, write_pgn), (export, write_notation)):
+    for target, write in ((pgn, write_pgn), (sgf, write_sgf), (export, write_notation)):
         if target is not None:
             count = write(records, target)
             if not quiet:
