@@ -1,4 +1,4 @@
-"""HasTensorEncoding for tic-tac-toe, Connect Four and Othello: planes from the mover's point of
+"""HasTensorEncoding for tic-tac-toe, Connect Four, Othello and Go: planes from the mover's point of
 view, the action map, and the board symmetries checked against states transformed by hand."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from plies.capabilities import HasTensorEncoding, Symmetry
 from plies.errors import IllegalMoveError
 from plies.games import make_game
 from plies.games.connect4 import COLUMN_DIGITS, ConnectFour
+from plies.games.go import Go, GoState
 from plies.games.othello import PASS, Othello, OthelloState
 from plies.games.tictactoe import TicTacToe
 from plies.testing import random_game, random_positions
@@ -25,6 +26,7 @@ SPECS = (
     "connect4",
     "connect4:width=5,height=4,k=3",
     "othello",
+    "go:size=5",
 )
 
 Map = Callable[[int, int, int, int], tuple[int, int]]
@@ -61,6 +63,9 @@ def _stone_counts(game: Any, state: Any) -> tuple[int, int]:
         return state.cells.count(mover), state.cells.count(game.opponent(mover))
     if isinstance(game, ConnectFour):
         return state.current.bit_count(), (state.current ^ state.mask).bit_count()
+    if isinstance(game, Go):
+        mine = 1 if state.to_move == "B" else 2
+        return state.board.count(mine), state.board.count(3 - mine)
     mine, theirs = (
         (state.black, state.white) if state.to_move == "B" else (state.white, state.black)
     )
@@ -96,6 +101,8 @@ def _transformed(game: Any, state: Any, where: Map) -> Any:
         if where(0, 0, game.height, game.width) != (0, 0):
             sequence = "".join(COLUMN_DIGITS[game.width - int(c)] for c in sequence)
         return game.parse_position(sequence)
+    if isinstance(game, Go):  # every board seen moves too: superko depends on them
+        return _transformed_go(game, state, where)
     boards = []
     for board in (state.black, state.white):
         moved = 0
@@ -106,13 +113,31 @@ def _transformed(game: Any, state: Any, where: Map) -> Any:
     return OthelloState(boards[0], boards[1], state.to_move)
 
 
+def _transformed_go(game: Go, state: GoState, where: Map) -> GoState:
+    size = game.size
+    source = [
+        a * size + b
+        for a, b in (where(r, c, size, size) for r, c in itertools.product(range(size), repeat=2))
+    ]
+    target = {point: cell for cell, point in enumerate(source)}
+
+    def moved(board: bytes) -> bytes:
+        return bytes(board[point] for point in source)
+
+    moves = tuple(move if move < 0 else target[move] for move in state.moves)
+    seen = frozenset(moved(board) for board in state.seen)
+    return GoState(moved(state.board), state.to_move, state.passes, moves, seen)
+
+
 @pytest.mark.parametrize("spec", SPECS)
 def test_planes_hold_the_movers_and_the_opponents_stones(spec: str) -> None:
     game = make_game(spec)
     shape = game.tensor_shape()
-    assert shape[0] == 2
+    assert shape[0] == (3 if isinstance(game, Go) else 2)  # Go: whether black moves (komi)
     for state in _positions(game):
         planes = game.encode(state)
+        if isinstance(game, Go):
+            assert (planes[2] == float(state.to_move == "B")).all()
         assert planes.shape == shape and planes.dtype == np.float32
         assert set(np.unique(planes)) <= {0.0, 1.0}
         assert (planes[0].sum(), planes[1].sum()) == _stone_counts(game, state)
@@ -133,7 +158,7 @@ def test_planes_are_in_display_order() -> None:
     assert [list(x) for x in planes[0].nonzero()] == [[3, 4], [4, 3]]
 
 
-@pytest.mark.parametrize("spec", ["tictactoe:m=3,n=4,k=3", "othello"])
+@pytest.mark.parametrize("spec", ["tictactoe:m=3,n=4,k=3", "othello", "go:size=5"])
 def test_a_placed_stone_shows_at_its_action_index(spec: str) -> None:
     game = make_game(spec)
     for state in _positions(game)[:30]:
@@ -197,11 +222,14 @@ def test_symmetries_agree_with_transformed_states(spec: str) -> None:
             assert np.array_equal(_legal_mask(game, image), policy[list(symmetry.actions)])
 
 
-def test_othello_pass_is_fixed_by_every_symmetry() -> None:
-    assert all(s.actions[64] == 64 for s in make_game("othello").symmetries())
+@pytest.mark.parametrize(("spec", "index"), [("othello", 64), ("go:size=5", 25), ("go", 81)])
+def test_a_pass_is_fixed_by_every_symmetry(spec: str, index: int) -> None:
+    game = make_game(spec)
+    assert game.action_count() == index + 1
+    assert all(s.actions[index] == index for s in game.symmetries())
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello"])
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "go"])
 def test_games_have_the_capability(name: str) -> None:
     assert isinstance(make_game(name), HasTensorEncoding)
 

@@ -35,10 +35,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
-from plies.capabilities import NativeMcts
+from plies.capabilities import NativeMcts, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
+from plies.games.tictactoe import grid_symmetries
 from plies.spec import NumberRange, Options
 
 PASS = -1
@@ -95,6 +97,9 @@ class Go(WinLossDrawGame[GoState, int]):
         self.neighbour_table = np.full((points, 4), -1, np.int64)
         for point, around in enumerate(self.neighbours):
             self.neighbour_table[point, : len(around)] = around
+        self._symmetries = tuple(
+            Symmetry(cells, (*cells, points)) for cells in grid_symmetries(size, size)
+        )
 
     @classmethod
     def from_options(cls, options: Options) -> Go:
@@ -198,6 +203,49 @@ class Go(WinLossDrawGame[GoState, int]):
         from plies.games._go_mcts import GoMcts  # Numba loads only when a search is asked for
 
         return GoMcts(self)
+
+    # Learning ---------------------------------------------------------------------------------
+
+    def tensor_shape(self) -> tuple[int, int, int]:
+        """Three planes (the mover's stones, the opponent's, all ones when black moves: komi
+        makes the colours unequal) of ``size`` rows (row 1 first) by ``size`` columns."""
+        return 3, self.size, self.size
+
+    def action_count(self) -> int:
+        """The points, then a pass (index ``size * size``)."""
+        return self.size * self.size + 1
+
+    def encode(self, state: GoState) -> NDArray[np.float32]:
+        """The planes of :meth:`tensor_shape`; point ``row * size + column`` is their cell."""
+        board = np.frombuffer(state.board, dtype=np.uint8).reshape(self.size, self.size)
+        mine = COLOURS[state.to_move]
+        planes = np.empty(self.tensor_shape(), np.float32)
+        planes[0] = board == mine
+        planes[1] = board == BLACK + WHITE - mine
+        planes[2] = float(mine == BLACK)
+        return planes
+
+    def action_index(self, state: GoState, action: int) -> int:
+        """The point (the planes' cell) or ``size * size`` for :data:`PASS`; raises
+        :class:`IllegalMoveError` for anything else."""
+        points = self.size * self.size
+        if action == PASS:
+            return points
+        if not 0 <= action < points:
+            raise IllegalMoveError(f"move {action} is not a point 0 to {points - 1} or pass")
+        return action
+
+    def index_action(self, state: GoState, index: int) -> int:
+        """The point with index ``index``, or :data:`PASS` for ``size * size``; raises
+        :class:`IllegalMoveError` for an index out of range."""
+        points = self.size * self.size
+        if not 0 <= index <= points:
+            raise IllegalMoveError(f"action index {index} is not 0 to {points}")
+        return PASS if index == points else index
+
+    def symmetries(self) -> Sequence[Symmetry]:
+        """The 8 symmetries of the square board, identity first; a pass stays a pass."""
+        return self._symmetries
 
     def area(self, board: bytes) -> tuple[int, int]:
         """Tromp-Taylor's (black, white) points: stones, and empty regions reaching only one
