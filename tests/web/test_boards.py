@@ -30,6 +30,8 @@ GAMES = {
     "checkers": 1,
     "chess": 1,
     "backgammon": 1,
+    "go:size=5": 2,
+    "go": 1,
 }
 """Game specs and the number of seeded random games played through each."""
 PLIES = 70
@@ -108,6 +110,9 @@ def own_pieces(game: Any, state: Any) -> Counter[str]:
         return Counter({"W": len(white[1:].split(",")), "B": len(black[1:].split(","))})
     if name == "chess":
         return Counter(piece.symbol() for piece in state.board.piece_map().values())
+    if name == "go":
+        rows = game.display(state).splitlines()[1 : game.size + 1]
+        return Counter({"B": "".join(rows).count("X"), "W": "".join(rows).count("O")}) - Counter()
     return Counter({"White": 15, "Black": 15})
 
 
@@ -334,6 +339,46 @@ def test_backgammon_hits_and_doubles_paths() -> None:
     last = game.parse_action(state, "8/5(2) 6/3(2)")
     after = game.result(state, last)
     assert board_view(game, after, last)["last"] == ["p3", "p5", "p6", "p8"]
+
+
+def test_go_points_stars_pass_and_score() -> None:
+    game = make_game("go:size=5,komi=0.5")
+    before = game.parse_position("C3 C2 B2 D2 pass B3")
+    last = game.parse_action(before, "C1")
+    state = game.result(before, last)
+    view = board_view(game, state, last)
+    assert (view["kind"], view["style"], view["explain_illegal"]) == ("grid", "go", True)
+    rows = ["".join(cell["piece"] or "." for cell in row) for row in view["cells"]]
+    assert rows == [".....", ".....", ".WB..", ".BWW.", "..B.."]
+    assert view["cells"][4][2] == {"id": "C1", "piece": "B", "star": False}
+    assert (view["column_labels"], view["row_labels"]) == (list("ABCDE"), list("54321"))
+    assert view["last"] == ["C1"]
+    assert view["status"] == "White to move"
+    assert view["facts"] == [["komi", "0.5"], ["moves", "7"]]
+    assert view["buttons"] == [{"id": "pass", "label": "pass"}]
+    paths = {m["notation"]: m["path"] for m in move_paths(game, state)}
+    assert paths["pass"] == ["pass"] and paths["A1"] == ["A1"] and "C3" not in paths
+    passed = game.result(state, game.parse_action(state, "pass"))
+    assert board_view(game, passed, last=-1)["status"] == "Black to move (White passed)"
+    assert board_view(game, passed, last=-1)["last"] == []
+    over = game.result(passed, game.parse_action(passed, "pass"))
+    view = board_view(game, over)
+    assert view["status"] == "game over: White wins (W+0.5)"
+    assert view["facts"] == [["Black", "3 points"], ["White", "3 + komi 0.5"]]
+    assert view["buttons"] == [] and move_paths(game, over) == []
+
+
+@pytest.mark.parametrize(("size", "stars"), [(9, "C3 G3 E5 C7 G7"), (13, "D4 K4 G7 D10 K10")])
+def test_go_star_points(size: int, stars: str) -> None:
+    game = make_game(f"go:size={size}")
+    cells = board_view(game, game.initial_state())["cells"]
+    assert sorted(cell["id"] for row in cells for cell in row if cell["star"]) == sorted(
+        stars.split()
+    )
+    big = board_view(make_game("go:size=19"), make_game("go:size=19").initial_state())
+    assert sum(cell["star"] for row in big["cells"] for cell in row) == 9
+    small = board_view(make_game("go:size=7"), make_game("go:size=7").initial_state())
+    assert not any(cell["star"] for row in small["cells"] for cell in row)
 
 
 def test_unknown_game_is_text_with_every_move_a_target() -> None:

@@ -226,3 +226,33 @@ def test_unknown_game_falls_back_to_text(board_page: Any, screenshot: Any) -> No
     first = move_paths(game, state)[0]
     click(board_page, first["path"][0])
     assert played(board_page) == [first["notation"]]
+
+
+def test_go_stones_clicks_illegal_points_and_pass(board_page: Any, screenshot: Any) -> None:
+    game = make_game("go")
+    before = game.parse_position("E5 A2 D4 B1 C3 D5 E4")
+    last = game.parse_action(before, "E6")
+    show(board_page, game, game.result(before, last), last=last, last_text="E6")
+    box = board_page.locator('#box [data-board="go"]')
+    assert box.locator('[data-piece="B"]').count() == box.locator('[data-piece="W"]').count() == 4
+    assert box.locator(".star").count() == 5
+    assert box.locator(".last").evaluate_all("nodes => nodes.map(n => n.dataset.target)") == ["E6"]
+    assert box.locator(".start").count() == 9 * 9 - 8 - 1 + 1  # A1 is suicide; and pass
+    screenshot(board_page, "board-go")
+    click(board_page, "G7", "D4", "A1", "pass")  # D4 is taken, A1 suicide
+    assert played(board_page) == ["G7", "D4", "A1", "pass"]  # sent: the game says why
+
+
+def test_go_19_and_the_final_score(board_page: Any, screenshot: Any) -> None:
+    game = make_game("go:size=19")
+    state = game.parse_position("Q16 D4 Q4 D16 R10 C10 K17 K3 K10 pass")
+    show(board_page, game, state)
+    box = board_page.locator('#box [data-board="go"]')
+    assert box.locator(".star").count() == 9
+    columns = box.locator("svg > text.coord").all_text_contents()
+    assert columns[:19] == list("ABCDEFGHJKLMNOPQRST")
+    screenshot(board_page, "board-go-19")
+    over = game.parse_position("C3 G7 pass pass")
+    show(board_page, game, over)
+    assert board_page.inner_text("#box .board-status") == "game over: White wins (W+7.5)"
+    assert board_page.locator('#box [data-target="pass"]').count() == 0

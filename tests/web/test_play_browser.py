@@ -88,6 +88,30 @@ def test_connect4_against_the_engine_with_the_live_search(
     screenshot(page, "play-search-behind-a-move")
 
 
+def test_go_against_random_by_clicking_with_illegal_clicks_explained(
+    page: Any, server: str, screenshot: Any
+) -> None:
+    start(page, "go", B="human", W="random")
+    wait_for_my_move(page)
+    page.click('#board [data-target="E5"]')
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2")
+    wait_for_my_move(page)
+    assert page.locator('#board [data-cell="E5"] [data-piece="B"]').count() == 1
+    reply = session_of(page, server)["moves"][1]["notation"]
+    if reply != "pass":
+        assert page.locator(f'#board [data-cell="{reply}"] [data-piece="W"]').count() == 1
+        assert page.locator("#board .last").evaluate("node => node.dataset.cell") == reply
+    page.click('#board [data-target="E5"]')  # taken: the server says so
+    page.wait_for_selector("#error:not([hidden])")
+    assert "E5" in page.inner_text("#error") and "taken" in page.inner_text("#error")
+    assert page.locator("#moves li").count() == 2
+    screenshot(page, "play-go")
+    page.click('#board [data-target="pass"]')
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length >= 3")
+    assert page.is_hidden("#error")
+    assert session_of(page, server)["moves"][2]["notation"] == "pass"
+
+
 def test_a_reload_finds_the_game_intact(page: Any, server: str) -> None:
     start(page, "connect4", X="human", O="engine:depth=3")
     wait_for_my_move(page)

@@ -7,8 +7,10 @@ player to move, ``chance`` before a roll of the dice, None at the end), ``status
 (a line: who moves, or how the game ended), ``over``, ``position`` (the game's position
 notation, or None), ``facts`` (label and value pairs shown under the board), ``buttons``
 (targets off the board, such as ``pass``: ``{"id", "label"}``), ``last`` (the ids the last
-move touched) and ``pairs``. A move's path is the ids of the targets clicked to make it, in
-order; where ``pairs`` is true (backgammon) the path is (from, to) pairs, entered in any order.
+move touched), ``pairs`` and ``explain_illegal``. A move's path is the ids of the targets
+clicked to make it, in order; where ``pairs`` is true (backgammon) the path is (from, to)
+pairs, entered in any order. Where ``explain_illegal`` is true (Go), a click on a target that
+starts no legal move is sent as a move too, so that the game's answer says why it is illegal.
 
 >>> from plies.games import make_game
 >>> game = make_game("connect4")
@@ -45,6 +47,10 @@ from plies.games.backgammon import (
 from plies.games.checkers import DRAW_PLIES, Checkers, CheckersState
 from plies.games.chess import Chess, ChessState
 from plies.games.connect4 import ConnectFour, ConnectFourState
+from plies.games.go import COLOURS as GO_COLOURS
+from plies.games.go import COLUMNS as GO_COLUMNS
+from plies.games.go import PASS as GO_PASS
+from plies.games.go import Go, GoState
 from plies.games.nim import Nim, NimState
 from plies.games.othello import PASS, Othello, OthelloState
 from plies.games.tictactoe import EMPTY, Board, TicTacToe
@@ -60,7 +66,9 @@ CHESS_SQUARE = 45
 """A square of python-chess's SVG board (``chess.svg.SQUARE_SIZE``)."""
 FILES = "abcdefgh"
 SIDE_NAMES = {"B": "Black", "W": "White"}
-"""Othello's and checkers' players by their letters."""
+"""Othello's, checkers' and Go's players by their letters."""
+GO_STONES = {colour: player for player, colour in GO_COLOURS.items()}
+"""Go's stones (the bytes of its board) by the player who owns them."""
 
 
 def board_view(game: Game[Any, Any], state: Any, last: Any = None, flipped: bool = False) -> Json:
@@ -80,6 +88,7 @@ def board_view(game: Game[Any, Any], state: Any, last: Any = None, flipped: bool
         "buttons": [],
         "last": [],
         "pairs": False,
+        "explain_illegal": False,
     }
     view.update(_drawing(game, state, last, flipped))
     return view
@@ -109,6 +118,8 @@ def _drawing(game: Game[Any, Any], state: Any, last: Any, flipped: bool) -> Json
         return _connect4_view(game, state, last)
     if isinstance(game, Othello):
         return _othello_view(game, state, last)
+    if isinstance(game, Go):
+        return _go_view(game, state, last)
     if isinstance(game, Checkers):
         return _checkers_view(state, last, flipped)
     if isinstance(game, TileGame):
@@ -142,11 +153,13 @@ def _status(game: Game[Any, Any], state: Any) -> str:
     """Who moves, or how the game ended, in a line."""
     if game.is_terminal(state):
         outcome = outcome_text(game, state)
-        if isinstance(game, Othello | Checkers):
+        if isinstance(game, Othello | Checkers | Go):
             winner = game.winner(state)
             outcome = "draw" if winner is None else f"{SIDE_NAMES[winner]} wins"
         if isinstance(game, Chess):
             outcome += f" ({game.termination(state)})"
+        if isinstance(game, Go):
+            outcome += f" ({game.result_text(state)})"
         return f"game over: {outcome}"
     mover = game.to_move(state)
     if isinstance(game, Backgammon):
@@ -156,9 +169,11 @@ def _status(game: Game[Any, Any], state: Any) -> str:
         return f"{mover} to move with {dice}" if state.dice else f"{SIDES[state.mover]} to roll"
     if mover == CHANCE:
         return "chance moves next"
-    name = SIDE_NAMES.get(mover, mover) if isinstance(game, Othello | Checkers) else mover
+    name = SIDE_NAMES.get(mover, mover) if isinstance(game, Othello | Checkers | Go) else mover
     if isinstance(game, Othello) and game.actions(state) == [PASS]:
         return f"{name} has no move and must pass"
+    if isinstance(game, Go) and state.passes:
+        return f"{name} to move ({SIDE_NAMES[game.opponent(mover)]} passed)"
     return f"{name} to move"
 
 
@@ -173,10 +188,11 @@ def _grid(
     cell_targets: bool = True,
 ) -> Json:
     """A ``grid`` view: ``style`` (the look: ``tictactoe``, ``connect4``, ``othello``,
-    ``checkers``, ``tiles``), ``rows`` and ``columns``, ``cells`` (rows from the top, each
-    cell ``{"id", "piece"}`` plus ``king`` and ``dark`` for checkers and ``label`` for a
-    number drawn in it), ``column_labels`` and ``row_labels``, and ``cell_targets`` (whether
-    the cells' ids are click targets; Connect Four's targets are its ``column_targets``)."""
+    ``checkers``, ``tiles``, ``go``), ``rows`` and ``columns``, ``cells`` (rows from the top,
+    each cell ``{"id", "piece"}`` plus ``king`` and ``dark`` for checkers, ``star`` for Go and
+    ``label`` for a number drawn in it), ``column_labels`` and ``row_labels``, and
+    ``cell_targets`` (whether the cells' ids are click targets; Connect Four's targets are its
+    ``column_targets``)."""
     return {
         "kind": "grid",
         "style": style,
@@ -266,6 +282,52 @@ def _othello_view(game: Othello, state: OthelloState, last: int | None) -> Json:
     if last is not None and last != PASS:
         view["last"] = [game.format_action(state, last)]
     return view
+
+
+def _go_view(game: Go, state: GoState, last: int | None) -> Json:
+    """The cells are the points (stones on the lines through their middles), named as the
+    game writes them (``D4``), with ``star`` on the star points of 9x9, 13x13 and 19x19
+    boards; passing is the button ``pass``. Illegal clicks are explained (a taken point,
+    suicide, superko)."""
+    size = game.size
+    stars = _star_points(size)
+    cells = [
+        [
+            {
+                "id": game.format_action(state, row * size + column),
+                "piece": GO_STONES.get(state.board[row * size + column]),
+                "star": (row, column) in stars,
+            }
+            for column in range(size)
+        ]
+        for row in reversed(range(size))
+    ]
+    view = _grid("go", cells, GO_COLUMNS[:size], [str(row + 1) for row in reversed(range(size))])
+    view["explain_illegal"] = True
+    if game.is_terminal(state):
+        black, white = game.area(state.board)
+        view["facts"] = [["Black", f"{black} points"], ["White", f"{white} + komi {game.komi:g}"]]
+    else:
+        view["facts"] = [["komi", f"{game.komi:g}"], ["moves", str(len(state.moves))]]
+        view["buttons"] = [{"id": game.format_action(state, GO_PASS), "label": "pass"}]
+    if last is not None and last != GO_PASS:
+        view["last"] = [game.format_action(state, last)]
+    return view
+
+
+def _star_points(size: int) -> set[tuple[int, int]]:
+    """The (row, column) of the star points (hoshi): the corners' and the centre's on 9x9 and
+    13x13, nine on 19x19; none on other sizes."""
+    if size not in (9, 13, 19):
+        return set()
+    edge = 2 if size == 9 else 3
+    lines = (edge, size // 2, size - 1 - edge)
+    return {
+        (row, column)
+        for row in lines
+        for column in lines
+        if size == 19 or (row == column == size // 2) or size // 2 not in (row, column)
+    }
 
 
 def _checkers_view(state: CheckersState, last: tuple[int, ...] | None, flipped: bool) -> Json:

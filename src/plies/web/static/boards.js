@@ -31,7 +31,7 @@ export function renderBoard(container, view, legal = [], options = {}) {
     }
   }
   container.replaceChildren(root);
-  const picker = new Picker(root, chooser, moves, view.pairs, options.onMove);
+  const picker = new Picker(root, chooser, moves, view, options.onMove);
   return { reset: () => picker.reset() };
 }
 
@@ -39,11 +39,12 @@ export function renderBoard(container, view, legal = [], options = {}) {
 
 /** The clicks of a move being entered, the targets they leave open, and the highlights. */
 class Picker {
-  constructor(root, chooser, moves, pairs, onMove) {
+  constructor(root, chooser, moves, view, onMove) {
     this.root = root;
     this.chooser = chooser;
     this.moves = moves;
-    this.pairs = Boolean(pairs);
+    this.pairs = Boolean(view.pairs);
+    this.explain = Boolean(view.explain_illegal);
     this.onMove = onMove || (() => {});
     this.busy = false;
     this.path = [];
@@ -86,6 +87,8 @@ class Picker {
       this.path.push(id);
     } else if (id !== null && this.path.length && this.options([]).some((o) => o.next.includes(id))) {
       this.path = [id]; // a fresh start: another piece, another column
+    } else if (id !== null && this.explain && !this.path.length) {
+      return this.finish(id); // no legal move: sent all the same, for the game to say why
     } else {
       return this.reset();
     }
@@ -187,21 +190,28 @@ const GRID_LOOK = {
   othello: { base: 56, span: 450 },
   checkers: { base: 56, span: 450 },
   tiles: { base: 64, span: 640 },
+  go: { base: 50, span: 520 },
 };
 
 function drawGrid(view) {
   const look = GRID_LOOK[view.style] || GRID_LOOK.tictactoe;
   const size = Math.max(16, Math.min(look.base, Math.floor(look.span / Math.max(view.columns, view.rows))));
-  const left = view.row_labels.length ? 22 : 6;
+  const around = view.style === "go"; // coordinates on all four sides
+  const below = view.style === "connect4" || view.style === "tiles"; // column labels under the grid
+  const left = around ? 26 : view.row_labels.length ? 22 : 6;
   const top = view.style === "connect4" ? 6 : 22;
-  const bottom = view.style === "connect4" || view.style === "tiles" ? 24 : 6;
-  const width = left + view.columns * size + 6;
+  const bottom = below || around ? 24 : 6;
+  const width = left + view.columns * size + (around ? 26 : 6);
   const height = top + view.rows * size + bottom;
-  const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: `grid grid-${view.style}` });
+  const picture = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, width, height, class: `grid grid-${view.style}`, "data-to-move": view.to_move || undefined,
+  });
   const frame = { x: left, y: top, width: view.columns * size, height: view.rows * size };
   const drawCell = CELLS[view.style] || CELLS.tictactoe;
   if (view.style === "connect4") {
     picture.append(svg("rect", { ...frame, x: left - 4, y: top - 4, width: frame.width + 8, height: frame.height + 8, rx: 10, class: "c4-frame" }));
+  } else if (view.style === "go") {
+    picture.append(goBoard(view, frame, size, width, height));
   } else {
     picture.append(svg("rect", { ...frame, class: "grid-back" }));
   }
@@ -216,14 +226,35 @@ function drawGrid(view) {
       x: left + c * size, y: top - 4, width: size, height: frame.height + 8, class: "column-target", "data-target": id,
     })));
   }
-  const labelY = view.style === "connect4" || view.style === "tiles" ? top + frame.height + 17 : 15;
-  view.column_labels.forEach((label, c) => picture.append(svg("text", {
-    x: left + (c + 0.5) * size, y: labelY, class: "coord", "text-anchor": "middle",
-  }, label)));
-  view.row_labels.forEach((label, r) => picture.append(svg("text", {
-    x: left - 7, y: top + (r + 0.5) * size + 4, class: "coord", "text-anchor": "end",
-  }, label)));
+  const underY = top + frame.height + 17;
+  for (const y of around ? [15, underY] : [below ? underY : 15]) {
+    view.column_labels.forEach((label, c) => picture.append(svg("text", {
+      x: left + (c + 0.5) * size, y, class: "coord", "text-anchor": "middle",
+    }, label)));
+  }
+  for (const [x, anchor] of around ? [[left - 7, "end"], [left + frame.width + 7, "start"]] : [[left - 7, "end"]]) {
+    view.row_labels.forEach((label, r) => picture.append(svg("text", {
+      x, y: top + (r + 0.5) * size + 4, class: "coord", "text-anchor": anchor,
+    }, label)));
+  }
   return picture;
+}
+
+/** Go's wooden board under the cells: the lines through their middles and the stones' shading. */
+function goBoard(view, frame, size, width, height) {
+  const half = size / 2;
+  const [x0, y0] = [frame.x + half, frame.y + half];
+  const [x1, y1] = [frame.x + frame.width - half, frame.y + frame.height - half];
+  const lines = [];
+  for (let c = 0; c < view.columns; c++) lines.push(`M${x0 + c * size},${y0} V${y1}`);
+  for (let r = 0; r < view.rows; r++) lines.push(`M${x0},${y0 + r * size} H${x1}`);
+  const shade = (player) => svg("radialGradient", { id: `go-stone-${player}`, cx: "35%", cy: "30%", r: "75%" },
+    svg("stop", { offset: "0%", class: "light" }), svg("stop", { offset: "100%", class: "dark" }));
+  return svg("g", { class: "go-board" },
+    svg("defs", {}, shade("B"), shade("W")),
+    svg("rect", { width, height, rx: 6, class: "grid-back" }),
+    svg("path", { d: lines.join(" "), class: "go-lines" }),
+    svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, class: "go-edge" }));
 }
 
 const CELLS = {
@@ -272,6 +303,19 @@ const CELLS = {
       node.append(piece);
     }
     node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.12, class: "hint" }));
+  },
+  go(node, cell, size) {
+    const middle = size / 2;
+    const stone = { cx: middle, cy: middle, r: size * 0.47 };
+    node.append(svg("rect", { width: size, height: size, class: "point" }));
+    if (cell.star) node.append(svg("circle", { cx: middle, cy: middle, r: Math.max(2.5, size * 0.1), class: "star" }));
+    if (!cell.piece) {
+      node.append(svg("circle", { ...stone, class: "ghost" }));
+      return;
+    }
+    node.append(svg("circle", { ...stone, cx: middle + 1, cy: middle + 1.5, class: "shadow" }),
+      svg("circle", { ...stone, class: `stone stone-${cell.piece}`, "data-piece": cell.piece }),
+      svg("circle", { cx: middle, cy: middle, r: size * 0.2, class: "last-mark" }));
   },
   tiles(node, cell, size) {
     node.append(svg("rect", { x: 2, y: 2, width: size - 4, height: size - 4, rx: 6, class: "cell" }));
