@@ -1,5 +1,6 @@
-"""Golden playthroughs: a recorded seeded game per registered game, compared on every run
-(random legal moves; in chance states, outcomes drawn with their probabilities).
+"""Golden playthroughs: a recorded seeded game per registered game and per spec of
+:data:`EXTRA_SPECS`, compared on every run (random legal moves; in chance states, outcomes drawn
+with their probabilities).
 
 Each record holds, for every position, its notation, its picture, the legal moves and the move
 played, so any silent change of rules (or of notation) fails here. After an intended change,
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,13 @@ GOLDEN = Path(__file__).parent / "golden"
 SEED = 20261121
 MAX_MOVES = 600
 """Cap on the recorded game (a random chess game can take 500 plies)."""
+EXTRA_SPECS = ("go:size=5", "go:size=19")
+"""Specs recorded besides the registered names (which play with their default options)."""
+
+
+def record_path(spec: str) -> Path:
+    """The record of a game name or spec: ``go:size=5`` is ``go-size-5.json``."""
+    return GOLDEN / f"{re.sub(r'[^A-Za-z0-9]+', '-', spec)}.json"
 
 
 def playthrough(name: str) -> dict[str, Any]:
@@ -60,9 +69,9 @@ def playthrough(name: str) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", [*sorted(GAMES), *EXTRA_SPECS])
 def test_golden_playthrough(name: str) -> None:
-    path = GOLDEN / f"{name}.json"
+    path = record_path(name)
     record = playthrough(name)
     if os.environ.get("PLIES_UPDATE_GOLDEN"):
         path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
