@@ -17,11 +17,12 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
 from plies.games.go import Go
 from plies.search.mcts import MCTS
 
-SEARCHES = (
+SEARCHES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("compiled, RAVE", {}),
     ("compiled, no RAVE", {"rave": 0}),
     ("Python tree", {"native": False}),
@@ -48,7 +49,7 @@ def main() -> None:
     for size in (9, 19):
         game = Go(size=size)
         for name, options in SEARCHES:
-            mcts = MCTS(game, seed=1, **options)  # type: ignore[arg-type]
+            mcts = MCTS(game, seed=1, **options)
             result = mcts.search(game.initial_state(), seconds=args.seconds)
             rate = result.stats.iterations / result.stats.time
             print(f"{size}x{size:<4} {name:<18} {rate:>12,.0f} {result.stats.max_depth:>7}")
