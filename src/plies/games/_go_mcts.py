@@ -37,6 +37,7 @@ from plies.games._go_kernel import (
     playable,
     setup,
 )
+from plies.games._native_mcts import RowNode
 from plies.games._native_rules import CLOCK, clock_now, compiled, monotonic
 
 PARENT, MOVE, FIRST, COUNT, VISITS, MOVER, OWNER, WINNER = range(8)
@@ -250,52 +251,21 @@ def expand_root(W: Any) -> None:
     expand(W, W[2][ROOT])
 
 
-class GoNode:
-    """A view of one node of a :class:`GoTree`, with the attributes of
-    :class:`plies.search.mcts.TreeNode`."""
+class GoNode(RowNode):
+    """A node of a :class:`GoTree`."""
 
-    __slots__ = ("index", "tree")
-
-    def __init__(self, tree: GoTree, index: int) -> None:
-        self.tree, self.index = tree, index
+    __slots__ = ()
+    VISITS, MOVER, OWNER, FIRST, CHILDREN, RESULT = VISITS, MOVER, OWNER, FIRST, COUNT, WINNER
 
     @property
     def action(self) -> int:
         return int(self.tree.nodes[self.index, MOVE])
 
     @property
-    def visits(self) -> int:
-        return int(self.tree.nodes[self.index, VISITS])
-
-    @property
     def mean(self) -> float:
         """The mean utility of the player who chose the move."""
         win, loss, _ = self.tree.utilities
-        return loss + (win - loss) * float(self.tree.values[self.index, MEAN])
-
-    @property
-    def mover(self) -> int:
-        return int(self.tree.nodes[self.index, MOVER])
-
-    @property
-    def owner(self) -> int:
-        return int(self.tree.nodes[self.index, OWNER])
-
-    @property
-    def outcome(self) -> tuple[float, float] | None:
-        """Both players' utilities at the end of a finished game (two passes)."""
-        winner = int(self.tree.nodes[self.index, WINNER])
-        if winner in (UNDECIDED, BANNED):
-            return None
-        win, loss, draw_utility = self.tree.utilities
-        if winner == DRAW:
-            return draw_utility, draw_utility
-        return (win, loss) if winner == 0 else (loss, win)
-
-    @property
-    def children(self) -> list[GoNode]:
-        first, count = self.tree.nodes[self.index, FIRST], self.tree.nodes[self.index, COUNT]
-        return [GoNode(self.tree, int(first) + i) for i in range(int(count))]
+        return float(loss + (win - loss) * self.tree.values[self.index, MEAN])
 
 
 class GoTree:

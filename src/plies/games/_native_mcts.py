@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import numpy as np
 from numpy.typing import NDArray
@@ -225,41 +225,41 @@ def run(W: Any, iterations: int) -> int:
     return done
 
 
-class NativeNode:
-    """A view of one node of a :class:`NativeTree` with the attributes of the Python search's
-    nodes that results read (``action``, ``visits``, ``mean``, ``outcome``, ``children``,
-    ``mover``, ``owner``)."""
+class RowNode:
+    """A view of one node of a compiled tree kept in arrays (row ``index`` of ``tree.nodes``)
+    with the attributes of :class:`plies.search.mcts.TreeNode`; a subclass names the columns
+    and gives ``action`` and ``mean``. The result column holds the winner's index (0 or 1) or
+    :data:`DRAW` once known, anything else before."""
 
     __slots__ = ("index", "tree")
+    VISITS: ClassVar[int]
+    MOVER: ClassVar[int]
+    OWNER: ClassVar[int]
+    FIRST: ClassVar[int]
+    CHILDREN: ClassVar[int]
+    """The column of the number of children added so far."""
+    RESULT: ClassVar[int]
 
-    def __init__(self, tree: NativeTree, index: int) -> None:
+    def __init__(self, tree: Any, index: int) -> None:
         self.tree, self.index = tree, index
 
     @property
-    def action(self) -> Any:
-        return self.tree.kernel.decode_move(int(self.tree.nodes[self.index, MOVE]))
-
-    @property
     def visits(self) -> int:
-        return int(self.tree.nodes[self.index, VISITS])
-
-    @property
-    def mean(self) -> float:
-        return float(self.tree.values[self.index, MEAN])
+        return int(self.tree.nodes[self.index, self.VISITS])
 
     @property
     def mover(self) -> int:
-        return int(self.tree.nodes[self.index, MOVER])
+        return int(self.tree.nodes[self.index, self.MOVER])
 
     @property
     def owner(self) -> int:
-        return int(self.tree.nodes[self.index, OWNER])
+        return int(self.tree.nodes[self.index, self.OWNER])
 
     @property
     def outcome(self) -> tuple[float, float] | None:
         """Every player's utility once the node is proven (terminal or by the solver)."""
-        winner = int(self.tree.nodes[self.index, PROVEN])
-        if winner == UNPROVEN:
+        winner = int(self.tree.nodes[self.index, self.RESULT])
+        if winner not in (0, 1, DRAW):
             return None
         win, loss, draw = self.tree.utilities
         if winner == DRAW:
@@ -267,10 +267,26 @@ class NativeNode:
         return (win, loss) if winner == 0 else (loss, win)
 
     @property
-    def children(self) -> list[NativeNode]:
-        """The children added so far, in the order of ACTIONS."""
-        first, added = self.tree.nodes[self.index, FIRST], self.tree.nodes[self.index, ADDED]
-        return [NativeNode(self.tree, int(first) + i) for i in range(int(added))]
+    def children(self) -> list[Self]:
+        """The children added so far, in their rows' order."""
+        nodes = self.tree.nodes
+        first, count = nodes[self.index, self.FIRST], nodes[self.index, self.CHILDREN]
+        return [type(self)(self.tree, int(first) + i) for i in range(int(count))]
+
+
+class NativeNode(RowNode):
+    """A node of a :class:`NativeTree`; its children come in the order of ACTIONS."""
+
+    __slots__ = ()
+    VISITS, MOVER, OWNER, FIRST, CHILDREN, RESULT = VISITS, MOVER, OWNER, FIRST, ADDED, PROVEN
+
+    @property
+    def action(self) -> Any:
+        return self.tree.kernel.decode_move(int(self.tree.nodes[self.index, MOVE]))
+
+    @property
+    def mean(self) -> float:
+        return float(self.tree.values[self.index, MEAN])
 
 
 class NativeTree:
