@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from plies.errors import PliesError
 from plies.gtp import COMMANDS, GtpEngine
 
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
@@ -161,3 +162,25 @@ def test_whole_games_against_gnu_go_score_alike(plies_colour: str) -> None:
     finally:
         gnugo.close()
         plies.close()
+
+
+def test_resigns_when_the_search_sees_no_chance() -> None:
+    """White on a 5x5 board walled off by black: an MCTS agent's search gives it no chance,
+    so with --resign it resigns (the game unchanged), and without it plays on."""
+    setup = ["boardsize 5", "komi 0.5", "play b B2", "play w pass", "play b D4", "play w pass",
+             "play b B4", "play w pass", "play b D2", "play w pass", "play b C3"]  # fmt: skip
+    agent = "mcts:iterations=2000"
+    answers: list[str] = []
+    engine = GtpEngine(agent, answers.append, seed=1, resign=0.1)
+    for command in [*setup, "genmove w", "genmove w"]:
+        engine.handle(command)
+    assert answers[-2:] == ["= resign", "= resign"] and len(engine.states) == 10
+    played = _session([*setup, "genmove w"], agent)[-1]
+    assert played.startswith("= ") and played != "= resign"
+    with pytest.raises(PliesError, match="resign"):
+        GtpEngine(agent, answers.append, resign=1.0)
+    result = subprocess.run(
+        [sys.executable, "-m", "plies", "gtp", "--resign", "2"],
+        input="quit\n", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2 and "resign" in result.stderr and "Traceback" not in result.stderr

@@ -12,6 +12,10 @@ Bad input never ends the loop: an unknown command, a malformed argument, a board
 5 to 19, a komi that is not a multiple of 0.5, an illegal or out-of-turn move and an ``undo``
 with nothing to undo are answered with ``?`` and a reason, and the game goes on unchanged.
 
+Resigning: with ``resign`` above 0, ``genmove`` answers ``resign`` (and plays nothing) when the
+agent's search gives its side a lower chance of winning than that (an MCTS agent's mean result;
+0, the default: never).
+
 Time: ``time_settings MAIN BYOYOMI STONES`` and ``time_left COLOR TIME STONES`` give the clock;
 each ``genmove`` then budgets its move from it (:func:`plies.clock.move_budget`; in byo-yomi
 the period's time over its stones) for agents that play to a clock, else the agent's own time.
@@ -40,6 +44,7 @@ from plies.agents import make_agent
 from plies.clock import Clocked
 from plies.errors import PliesError
 from plies.games.go import PASS, SIZES, Go, GoState
+from plies.search import SearchResult
 
 DEFAULT_AGENT = "mcts:time=1"
 COMMANDS = (
@@ -71,9 +76,16 @@ class GtpEngine:
     """The protocol's state: the board size, komi, the game so far and the clock."""
 
     def __init__(
-        self, agent: str, write: Callable[[str], None], *, seed: int | None = None
+        self,
+        agent: str,
+        write: Callable[[str], None],
+        *,
+        seed: int | None = None,
+        resign: float = 0.0,
     ) -> None:
-        self.agent_spec, self.write, self.seed = agent, write, seed
+        if not 0 <= resign < 1:
+            raise PliesError(f"resign must be a probability from 0 to below 1, got {resign}")
+        self.agent_spec, self.write, self.seed, self.resign = agent, write, seed, resign
         self.left: dict[str, tuple[float, int]] = {}
         """Each colour's clock: seconds left, and stones to play in them (0: main time)."""
         self.new_game(9, 7.5, ())
@@ -185,8 +197,21 @@ class GtpEngine:
         if isinstance(self.agent, Clocked) and colour in self.left:
             self.agent.set_clock(*self._clock(colour))
         move = self.agent(self.game, self.state)
+        if self._hopeless():
+            return "resign"
         self.states.append(self.game.result(self.state, move))
         return "pass" if move == PASS else self.game.format_action(self.state, move)
+
+    def _hopeless(self) -> bool:
+        """Whether the agent's own search gives its side less than :attr:`resign` as the
+        chance of winning (its value mapped from the loss's utility to the win's)."""
+        result = getattr(self.agent, "last", None)
+        if not self.resign or not isinstance(result, SearchResult):
+            return False
+        player = result.max_player
+        win = self.game.scoring.utility(player, player)
+        loss = self.game.scoring.utility(self.game.opponent(player), player)
+        return (result.value - loss) / (win - loss) < self.resign
 
     def _clock(self, colour: str) -> tuple[float, float]:
         """(remaining, increment) for the agent: in byo-yomi the period's share a stone."""
@@ -247,10 +272,13 @@ def _number(arguments: list[str], usage: str) -> float:
 
 
 def run(
-    agent: str = DEFAULT_AGENT, source: TextIO | None = None, sink: TextIO | None = None
+    agent: str = DEFAULT_AGENT,
+    source: TextIO | None = None,
+    sink: TextIO | None = None,
+    resign: float = 0.0,
 ) -> None:
     """Play GTP on ``source`` and ``sink`` (standard input and output) until ``quit`` or the
-    end of input."""
+    end of input, resigning below ``resign`` (see :class:`GtpEngine`)."""
     source = sys.stdin if source is None else source
     sink = sys.stdout if sink is None else sink
 
@@ -258,7 +286,7 @@ def run(
         sink.write(answer + "\n\n")
         sink.flush()
 
-    engine = GtpEngine(agent, write)
+    engine = GtpEngine(agent, write, resign=resign)
     for line in source:
         if not engine.handle(line):
             break

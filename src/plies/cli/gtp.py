@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import click
 
+from plies.cli.output import Number
 from plies.gtp import DEFAULT_AGENT
+from plies.spec import NumberRange
+
+RESIGN = NumberRange(0, 1)
 
 
 @click.command("gtp")
@@ -15,7 +19,14 @@ from plies.gtp import DEFAULT_AGENT
     show_default=True,
     help="The agent that plays the moves (any spec that plays Go).",
 )
-def gtp_command(agent: str) -> None:
+@click.option(
+    "--resign",
+    type=Number(RESIGN),
+    default=0.0,
+    show_default=True,
+    help="Resign when the agent's chance of winning is below this (0: never).",
+)
+def gtp_command(agent: str, resign: float) -> None:
     """Play Go over GTP version 2 on stdin/stdout, for Sabaki, GoGui, GNU Go referees and
     tournament runners (the board: area scoring, positional superko; boardsize 5 to 19)."""
     from plies.agents import make_agent
@@ -23,4 +34,4 @@ def gtp_command(agent: str) -> None:
     from plies.gtp import run
 
     make_agent(agent, Go())  # a bad spec is one line and exit 2, before the protocol starts
-    run(agent)
+    run(agent, resign=resign)
