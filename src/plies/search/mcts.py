@@ -286,7 +286,6 @@ class MCTS(Generic[S, A]):
         """RAVE's equivalence visits (0: off)."""
         wanted = native and evaluator is None and prior is None
         self._native = self._compiled_tree(wanted, rave, explicit_c=c is not None)
-
         """The game's compiled search, used instead of the Python one where it has one."""
         self._native_root: TreeNode | None = None
 
