@@ -39,7 +39,7 @@ def _never_loses(agent: Any, me: str) -> tuple[bool, list[Any]]:
 
 
 def test_the_shipped_models_are_listed() -> None:
-    assert {"tictactoe", "connect4", "connect4-distilled"} <= set(shipped_models())
+    assert {"tictactoe", "connect4", "connect4-distilled", "go7"} <= set(shipped_models())
 
 
 @pytest.mark.parametrize("spec", ["policy", "az:simulations=48"])
@@ -60,3 +60,25 @@ def test_the_shipped_connect4_models_play_legal_moves() -> None:
     state = game.parse_position("4453")
     for spec in ("az:simulations=32", "policy", "policy:model=connect4-distilled"):
         assert make_agent(spec, game)(game, state) in game.actions(state)
+
+
+@pytest.mark.parametrize("colour", ["B", "W"])
+def test_the_shipped_go7_model_beats_random_moves(colour: str) -> None:
+    """The 7x7 Go model (self-play, komi 7.5) with a short search wins a game against random
+    moves in either colour."""
+    from plies.testing import random_agent
+
+    game = make_game("go:size=7,komi=7.5")
+    learned, other = make_agent("az:model=go7,simulations=32", game, seed=1), random_agent(2)
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        agent = learned if game.to_move(state) == colour else other
+        state = game.result(state, agent(game, state))
+    assert game.winner(state) == colour, game.display(state)
+
+
+def test_the_go7_model_refuses_another_board() -> None:
+    from plies.errors import PliesError
+
+    with pytest.raises(PliesError, match="7"):
+        make_agent("az:model=go7", make_game("go:size=9"))
