@@ -12,6 +12,10 @@ may play without filling an eye, and pass, shuffled); SIMULATE a random playout
 (:func:`~plies.games._go_kernel.play_out`); BACK-PROPAGATE the winner to each node on the path,
 and to each child of a node on the path whose point its mover played first from there on (in
 the tree or in the playout). Two passes end the game: such a node holds the winner by area.
+A node after a pass gains its children at its first visit, so the pass that would end the game
+is scored at once; a node with a child that wins for its mover is proven won (its parent's
+chooser then prefers any other move, and a proven root stops the search: a won pass ends the
+game, a losing one is never played).
 
 The tree knows the simple ko rule only; the root's children are checked against the game's
 whole rules (positional superko) in Python, and the illegal ones are never chosen. A node is a
