@@ -45,6 +45,7 @@ from plies.clock import Clocked
 from plies.errors import PliesError
 from plies.games.go import PASS, SIZES, Go, GoState
 from plies.search import SearchResult
+from plies.search.mcts import declared_bounds
 
 DEFAULT_AGENT = "mcts:time=1"
 COMMANDS = (
@@ -208,9 +209,9 @@ class GtpEngine:
         result = getattr(self.agent, "last", None)
         if not self.resign or not isinstance(result, SearchResult):
             return False
-        player = result.max_player
-        win = self.game.scoring.utility(player, player)
-        loss = self.game.scoring.utility(self.game.opponent(player), player)
+        bounds = declared_bounds(self.game)
+        assert bounds is not None, "Go is a win/loss/draw game"
+        loss, win = bounds
         return (result.value - loss) / (win - loss) < self.resign
 
     def _clock(self, colour: str) -> tuple[float, float]:

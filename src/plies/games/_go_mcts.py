@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,6 +42,9 @@ from plies.games._go_kernel import (
     setup,
 )
 from plies.games._native_mcts import RowNode
+
+if TYPE_CHECKING:
+    from plies.games.go import Go
 from plies.games._native_rules import CLOCK, clock_now, compiled, monotonic
 
 PARENT, MOVE, FIRST, COUNT, VISITS, MOVER, OWNER, WINNER = range(8)
@@ -278,7 +281,7 @@ class GoTree:
 
     def __init__(
         self,
-        game: Any,
+        game: Go,
         exploration: float,
         utilities: tuple[float, float, float],
         rave: float,
@@ -402,7 +405,7 @@ class GoMcts:
 
     amaf = True
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Go) -> None:
         self.game = game
 
     def tree(
