@@ -17,7 +17,7 @@ import argparse
 import sys
 import time
 
-from plies.games.checkers import Checkers
+from plies.games.checkers.rules import Checkers
 
 PUBLISHED = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
 """Perft of the start position, depths 1..10 (Aart Bik; OEIS A133046)."""

@@ -20,7 +20,7 @@ import dataclasses
 import sys
 import time
 
-from plies.games.chess import Chess, ChessState
+from plies.games.chess.rules import Chess, ChessState
 from plies.search.engine import EngineOptions, Limits, iterate
 
 POSITIONS = {

@@ -20,7 +20,7 @@ import argparse
 import sys
 import time
 
-from plies.games.chess import Chess, ChessState
+from plies.games.chess.rules import Chess, ChessState
 from plies.perft import generic_perft
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"

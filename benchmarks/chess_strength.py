@@ -67,7 +67,7 @@ from plies.arena.ratings import Standing, format_standings, rating_intervals
 from plies.arena.records import GameRecord, Records, results_of
 from plies.arena.tournament import check_players, opening_state, read_openings, run, schedule
 from plies.errors import PliesError
-from plies.games.chess import Chess
+from plies.games.chess.rules import Chess
 
 HERE = Path(__file__).resolve().parent
 OPENINGS = HERE / "data" / "chess_openings.txt"

@@ -28,9 +28,9 @@ from typing import Any
 
 from plies.agents import make_agent
 from plies.errors import BudgetExhaustedError
-from plies.games.connect4 import ConnectFour
-from plies.solvers.connect4 import Connect4Solver
-from plies.solvers.connect4_book import shipped_book
+from plies.games.connect4.book import shipped_book
+from plies.games.connect4.rules import ConnectFour
+from plies.games.connect4.solver import Connect4Solver
 
 
 @dataclass

@@ -16,7 +16,7 @@ import argparse
 import sys
 import time
 
-from plies.games.connect4 import ConnectFour, count_positions
+from plies.games.connect4.rules import ConnectFour, count_positions
 
 PERFT = [1, 7, 49, 343, 2401, 16807, 117649, 823536, 5673234, 39394572, 268031646]
 """Move paths of exactly n plies, n = 0..10, as counted by ``plies.perft.generic_perft`` (pure

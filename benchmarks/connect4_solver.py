@@ -13,7 +13,7 @@ unless ``--all`` is given. A progress bar runs per set; Ctrl-C prints the set's 
 stops.
 
 ``--without table,threat_order`` measures the solver without some of its techniques (the
-switches of :mod:`plies.solvers._connect4_solver_kernel`), compiled afresh in a private Numba
+switches of :mod:`plies.games.connect4.solver_kernel`), compiled afresh in a private Numba
 cache: one rung of the ladder of techniques.
 
 Usage (from the repository root)::
@@ -33,8 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from plies.games.connect4 import ConnectFour
-from plies.solvers.connect4 import DEFAULT_ENTRIES, Connect4Solver
+from plies.games.connect4.rules import ConnectFour
+from plies.games.connect4.solver import DEFAULT_ENTRIES, Connect4Solver
 from plies.solvers.sets import read_set, solve_set
 
 REPO = Path(__file__).resolve().parents[1]
@@ -55,8 +55,8 @@ SETS = {  # name: (file, Pons's mean time in seconds, Pons's mean positions)
 FIRST_CALL = """
 import time
 began = time.perf_counter()
-from plies.games.connect4 import ConnectFour
-from plies.solvers.connect4 import Connect4Solver
+from plies.games.connect4.rules import ConnectFour
+from plies.games.connect4.solver import Connect4Solver
 game = ConnectFour()
 Connect4Solver(game).solve(game.parse_position("4455"))
 print(time.perf_counter() - began)
@@ -86,7 +86,7 @@ def switch_off(techniques: list[str], cache: str) -> None:
     """Compile the solver without ``techniques``, into and from the Numba cache ``cache``
     (before the kernel is first imported: Numba reads its settings then)."""
     os.environ["NUMBA_CACHE_DIR"] = cache
-    from plies.solvers import _connect4_solver_kernel as kernel
+    from plies.games.connect4 import solver_kernel as kernel
 
     for technique in techniques:
         setattr(kernel, technique.upper(), False)

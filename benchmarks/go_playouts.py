@@ -19,7 +19,7 @@ import statistics
 import time
 from typing import Any
 
-from plies.games.go import Go
+from plies.games.go.rules import Go
 from plies.search.mcts import MCTS
 
 SEARCHES: tuple[tuple[str, dict[str, Any]], ...] = (

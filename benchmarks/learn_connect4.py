@@ -45,11 +45,11 @@ from typing import Any
 
 from plies.agents import Agent, make_agent
 from plies.errors import CheckpointError, PliesError
-from plies.games.connect4 import ConnectFour, ConnectFourState
+from plies.games.connect4.rules import ConnectFour, ConnectFourState
+from plies.games.connect4.solver import Connect4Solver
 from plies.match import run_match, summarise
 from plies.match import to_json as match_json
 from plies.mistakes import MistakeSummary, judge_moves
-from plies.solvers.connect4 import Connect4Solver
 from plies.solvers.sets import SetEntry, read_set
 
 REPO = Path(__file__).resolve().parents[1]

@@ -51,7 +51,7 @@ import torch
 
 from plies.agents import Agent, make_agent
 from plies.errors import PliesError
-from plies.games.tictactoe import Board, TicTacToe
+from plies.games.tictactoe.rules import Board, TicTacToe
 from plies.learn.network import NetShape
 from plies.learn.selfplay import SelfPlayConfig
 from plies.learn.training import Run, TrainingConfig, create_run, train

@@ -55,7 +55,7 @@ from plies.arena.tournament import check_players, opening_state, run, schedule
 from plies.errors import SpecError
 from plies.game import CHANCE, Game
 from plies.games import make_game
-from plies.games.tictactoe import TicTacToe
+from plies.games.tictactoe.rules import TicTacToe
 from plies.search import minimax
 from plies.search.mcts import MCTS
 from plies.testing import Oracle, OracleAgent

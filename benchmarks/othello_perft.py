@@ -19,7 +19,7 @@ import argparse
 import sys
 import time
 
-from plies.games.othello import Othello, legal_moves
+from plies.games.othello.rules import Othello, legal_moves
 from plies.perft import generic_perft
 
 PUBLISHED = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284]

@@ -16,7 +16,7 @@ import sys
 import time
 
 from plies.errors import PliesError
-from plies.games.tictactoe import TicTacToe
+from plies.games.tictactoe.rules import TicTacToe
 from plies.lectures.effort import EffortRow, effort_table, format_effort_table, plot_effort
 
 MARKS = (0, 2, 4, 6, 8)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from plies.errors import PliesError, RenderError, SpecError, UnknownNameError
-from plies.games.tictactoe import TicTacToe
+from plies.games.tictactoe.rules import TicTacToe
 from plies.lectures.effort import (
     EffortRow,
     effort_table,

@@ -20,9 +20,9 @@ from plies.errors import GameOverError, MissingCapabilityError, ParseError
 from plies.game import Game
 from plies.games import make_game
 from plies.mistakes import MoveVerdict, judge_moves, summarise_verdicts
+from plies.perfect import PerfectSolver
 from plies.search import SearchResult, alphabeta
 from plies.solvers import perfect_solver
-from plies.solvers.base import PerfectSolver
 from plies.solvers.sets import SetEntry, read_set
 from tests.conftest import CliRun, assert_one_line_error
 

@@ -16,7 +16,7 @@ import pytest
 
 from plies import __version__
 from plies.clock import CLOCK_SHARE, INCREMENT_SHARE, MIN_MOVE_SECONDS, MOVES_TO_GO
-from plies.games.chess import Chess
+from plies.games.chess.rules import Chess
 from plies.search import SearchResult, SearchStats
 from plies.search.result import MATE
 from plies.uci import (

@@ -97,8 +97,8 @@ from pathlib import Path
 from typing import Any
 
 from plies.game import Game
-from plies.games.connect4 import ConnectFour, ConnectFourState
-from plies.games.tictactoe import TicTacToe
+from plies.games.connect4.rules import ConnectFour, ConnectFourState
+from plies.games.tictactoe.rules import TicTacToe
 from plies.search.engine import EngineOptions, Limits, native_search, search
 from plies.search.textbook import alphabeta
 

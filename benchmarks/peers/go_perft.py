@@ -11,7 +11,7 @@ every game agreed; OpenSpiel's superko draws first appear at depth 7 on 2x2 (80)
 and at depth 8 on 3x3 there are 448; none up to depth 6 on 4x4 and depth 5 on 5x5.
 
 OpenSpiel's rules (open-spiel 2.0.2, ``open_spiel/games/go/go.cc`` and ``go_board.cc``), and
-how they compare with plies' (:mod:`plies.games.go`):
+how they compare with plies' (:mod:`plies.games.go.rules`):
 
 * Suicide is illegal, as in plies (``GoBoard::IsLegalMove``: a stone needs an empty neighbour,
   a friendly neighbouring chain not in atari, or an enemy neighbouring chain in atari).
@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plies.errors import IllegalMoveError
-from plies.games.go import PASS, Go, GoState
+from plies.games.go.rules import PASS, Go, GoState
 from plies.perft import perft
 
 DEFAULT_DEPTHS = "2=10,3=7,4=5,5=4,7=3,9=3"

@@ -54,8 +54,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.game import Game
-from plies.games.connect4 import ConnectFour
-from plies.games.tictactoe import TicTacToe
+from plies.games.connect4.rules import ConnectFour
+from plies.games.tictactoe.rules import TicTacToe
 from plies.search.mcts import MCTS, random_playout
 
 NATIVE = "plies UCT, native"

@@ -30,7 +30,7 @@ from plies.errors import MissingCapabilityError
 
 if TYPE_CHECKING:
     from plies.game import Game
-    from plies.solvers.base import PerfectSolver
+    from plies.perfect import PerfectSolver
 
 C = TypeVar("C")
 

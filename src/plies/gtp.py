@@ -43,7 +43,7 @@ from plies import __version__
 from plies.agents import make_agent
 from plies.clock import Clocked
 from plies.errors import PliesError
-from plies.games.go import PASS, SIZES, Go, GoState
+from plies.games.go.rules import PASS, SIZES, Go, GoState
 from plies.search import SearchResult
 from plies.search.mcts import declared_bounds
 

@@ -29,7 +29,7 @@ from plies.agents import Agent
 from plies.capabilities import HasPerfectSolver, require
 from plies.errors import GameOverError, IllegalMoveError, ParseError, UnsupportedGameError
 from plies.game import Game
-from plies.solvers.base import PerfectSolver
+from plies.perfect import PerfectSolver
 from plies.solvers.sets import SetEntry
 
 PURPOSE = "judging moves by perfect play"

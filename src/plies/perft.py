@@ -4,7 +4,7 @@ A game that finishes before ``depth`` contributes nothing, unless the game's own
 convention says otherwise; such a game (and any game with a compiled counter) provides a
 ``perft(state, depth)`` method, which :func:`perft` prefers to the generic walk.
 
->>> from plies.games.tictactoe import TicTacToe
+>>> from plies.games.tictactoe.rules import TicTacToe
 >>> game = TicTacToe()
 >>> [perft(game, game.initial_state(), d) for d in range(5)]
 [1, 9, 72, 504, 3024]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from plies.errors import SpecError
 
@@ -179,16 +180,57 @@ def parse_spec(text: str, positional: str | None = None) -> Spec:
     name, rest = spec_name(text), text.strip().partition(":")[2]
     if not name:
         raise SpecError(f"empty name in spec {text!r}")
+    return Spec(name, parse_options(name, rest, positional))
+
+
+def parse_options(owner: str, text: str, positional: str | None = None) -> Options:
+    """The options of ``key=value,...`` (the part of a spec after its name), for ``owner``."""
     values: dict[str, str] = {}
-    if rest.strip():
-        for index, item in enumerate(rest.split(",")):
+    if text.strip():
+        for index, item in enumerate(text.split(",")):
             key, sep, value = item.partition("=")
             if index == 0 and positional is not None and not sep and key.strip():
                 key, sep, value = positional, "=", key
             key, value = key.strip().lower(), value.strip()
             if not sep or not key or not value:
-                raise SpecError(f"{name}: malformed option {item.strip()!r} (expected key=value)")
+                raise SpecError(f"{owner}: malformed option {item.strip()!r} (expected key=value)")
             if key in values:
-                raise SpecError(f"{name}: option {key!r} given twice")
+                raise SpecError(f"{owner}: option {key!r} given twice")
             values[key] = value
-    return Spec(name, Options(name, values))
+    return Options(owner, values)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of an agent kind: its type (``int``, ``number``, ``flag``, ``choice`` or
+    ``text``), its default, its allowed values (a range or choices) and what it does."""
+
+    key: str
+    kind: str
+    help: str
+    default: Any = None
+    allowed: NumberRange | None = None
+    choices: tuple[str, ...] = ()
+
+    def read(self, options: Options) -> Any:
+        """This option's value in a spec's options (the default when absent), checked."""
+        if self.kind == "flag":
+            return options.flag(self.key, bool(self.default))
+        if self.kind == "choice":
+            return options.choice(self.key, self.default, self.choices)
+        if self.kind == "text":
+            text = options.text(self.key)
+            return self.default if text is None else text
+        assert self.allowed is not None
+        value = options.number(self.key, self.default, self.allowed)
+        return None if value is None else int(value) if self.kind == "int" else value
+
+    def text(self) -> str:
+        """``depth=N`` style usage: ``key=`` and what it takes."""
+        if self.kind == "flag":
+            return f"{self.key}=true|false"
+        if self.kind == "choice":
+            return f"{self.key}={'|'.join(self.choices)}"
+        if self.kind == "text":
+            return f"{self.key}=TEXT"
+        return f"{self.key}={'N' if self.kind == 'int' else 'X'}"

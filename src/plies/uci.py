@@ -62,7 +62,7 @@ import chess
 from plies import __version__
 from plies.clock import MIN_MOVE_SECONDS, move_budget
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, PliesError, SpecError
-from plies.games.chess import FIFTY_MOVES, UCI_MOVE, Chess, ChessState, centipawns
+from plies.games.chess.rules import FIFTY_MOVES, UCI_MOVE, Chess, ChessState, centipawns
 from plies.search import SearchResult
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
 

@@ -507,7 +507,7 @@ def test_go_games_are_written_as_one_sgf_collection(
 ) -> None:
     from sgfmill import sgf, sgf_grammar
 
-    from plies.games.go import Go
+    from plies.games.go.rules import Go
 
     db, out = tmp_path / "go.sqlite", tmp_path / "games.sgf"
     arguments = ("go:size=5,komi=0.5", "mcts:iterations=30", "random", "--db", str(db))

@@ -10,11 +10,11 @@ import pytest
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring
-from plies.games import _checkers_kernel as kernel
-from plies.games.checkers import DRAW_PLIES, Checkers, CheckersState
+from plies.games import make_game
+from plies.games.checkers import kernel
+from plies.games.checkers.rules import DRAW_PLIES, Checkers, CheckersState
 from plies.perft import generic_perft, perft
 from plies.search import alphabeta
-from plies.spec import parse_spec
 
 PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
 """Perft of the start position, depths 1..10 (Aart Bik; OEIS A133046)."""
@@ -365,8 +365,8 @@ def test_result_refuses_malformed_actions() -> None:
             GAME.result(start, action)
 
 
-def test_from_options() -> None:
-    spec = parse_spec("checkers:scoring=payoff")
-    assert Checkers.from_options(spec.options).scoring is Scoring.PAYOFF
+def test_spec_options() -> None:
+    game = make_game("checkers:scoring=payoff")
+    assert isinstance(game, Checkers) and game.scoring is Scoring.PAYOFF
     with pytest.raises(SpecError, match="scoring"):
-        Checkers.from_options(parse_spec("checkers:scoring=odd").options)
+        make_game("checkers:scoring=odd")

@@ -18,7 +18,7 @@ import pytest
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError
 from plies.game import random_move
 from plies.games import make_game
-from plies.games.chess import (
+from plies.games.chess.rules import (
     ENDGAME_TABLE,
     ENDGAME_VALUE,
     MIDGAME_TABLE,

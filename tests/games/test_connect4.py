@@ -13,10 +13,10 @@ import pytest
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring
-from plies.games.connect4 import ConnectFour, ConnectFourState, count_positions
+from plies.games import make_game
+from plies.games.connect4.rules import ConnectFour, ConnectFourState, count_positions
 from plies.perft import generic_perft, perft
 from plies.search import alphabeta
-from plies.spec import Options
 from plies.testing import random_positions
 
 PERFT = [1, 7, 49, 343, 2401, 16807, 117649, 823536]
@@ -266,16 +266,13 @@ def test_bad_sizes(width: int, height: int, k: int, message: str) -> None:
         ConnectFour(width, height, k)
 
 
-def test_from_options() -> None:
-    options = Options("connect4", {"width": "9", "height": "6", "k": "5", "scoring": "payoff"})
-    game = ConnectFour.from_options(options)
-    options.finish()
+def test_spec_options() -> None:
+    game = make_game("connect4:width=9,height=6,k=5,scoring=payoff")
+    assert isinstance(game, ConnectFour)
     assert (game.width, game.height, game.k, game.scoring) == (9, 6, 5, Scoring.PAYOFF)
-    assert (
-        repr(ConnectFour.from_options(Options("connect4"))) == "ConnectFour(width=7, height=6, k=4)"
-    )
+    assert repr(make_game("connect4")) == "ConnectFour(width=7, height=6, k=4)"
     with pytest.raises(SpecError, match="width"):
-        ConnectFour.from_options(Options("connect4", {"width": "wide"}))
+        make_game("connect4:width=wide")
 
 
 def test_alphabeta_runs_and_takes_a_win() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.games import make_game
-from plies.games.go import PASS, Go, GoState
+from plies.games.go.rules import PASS, Go, GoState
 from plies.perft import perft
 
 Board = frozenset[tuple[int, int, str]]

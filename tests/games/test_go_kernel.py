@@ -1,12 +1,12 @@
-"""The compiled Go rules behind playouts and the compiled tree (plies.games._go_kernel), checked
+"""The compiled Go rules behind playouts and the compiled tree (plies.games.go.kernel), checked
 against the game's Python rules on random positions."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from plies.games import _go_kernel as kernel
-from plies.games.go import COLOURS, PASS, Go, GoState
+from plies.games.go import kernel
+from plies.games.go.rules import COLOURS, PASS, Go, GoState
 from plies.testing import random_positions
 
 GAME = Go(size=7)

@@ -11,8 +11,9 @@ import pytest
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring
-from plies.games import _othello_kernel as kernel
-from plies.games.othello import (
+from plies.games import make_game
+from plies.games.othello import kernel
+from plies.games.othello.rules import (
     FULL,
     PASS,
     Othello,
@@ -23,7 +24,6 @@ from plies.games.othello import (
 )
 from plies.perft import generic_perft, perft
 from plies.search import alphabeta
-from plies.spec import Options
 from plies.testing import random_game
 
 BIK = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284]
@@ -361,7 +361,7 @@ def test_invalid_positions(text: str, message: str) -> None:
 
 
 def test_options() -> None:
-    game = Othello.from_options(Options("othello", {"scoring": "payoff"}))
-    assert game.scoring is Scoring.PAYOFF
+    game = make_game("othello:scoring=payoff")
+    assert isinstance(game, Othello) and game.scoring is Scoring.PAYOFF
     with pytest.raises(SpecError, match="scoring='x'"):
-        Othello.from_options(Options("othello", {"scoring": "x"}))
+        make_game("othello:scoring=x")

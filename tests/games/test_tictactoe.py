@@ -11,7 +11,7 @@ import pytest
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring
-from plies.games.tictactoe import Board, TicTacToe
+from plies.games.tictactoe.rules import Board, TicTacToe
 from plies.search import alphabeta, minimax
 
 

@@ -96,9 +96,9 @@ def test_policy_plays_an_action_value_network_too(models: dict[str, Path]) -> No
     ("spec", "game", "error", "message"),
     [
         ("az:model=/no/such/file.pt", "connect4", CheckpointError, "neither a file nor a shipped"),
-        ("az:model={tictactoe}", "connect4", CheckpointError, "is for TicTacToe"),
-        ("policy:model={tictactoe}", "tictactoe:m=4,n=4", CheckpointError, "not TicTacToe"),
-        ("az:model={tictactoe-4x4}", "tictactoe", CheckpointError, "is for TicTacToe(m=4"),
+        ("az:model={tictactoe}", "connect4", CheckpointError, "is for tictactoe:m=3"),
+        ("policy:model={tictactoe}", "tictactoe:m=4,n=4", CheckpointError, "not tictactoe:m=4"),
+        ("az:model={tictactoe-4x4}", "tictactoe", CheckpointError, "is for tictactoe:m=4"),
         ("az:model={connect4-values}", "connect4", CheckpointError, "this needs policy-value"),
         ("az:model={tictactoe},simulations=0", "tictactoe", SpecError, "simulations"),
         ("az:model={tictactoe},c=nan", "tictactoe", SpecError, "finite"),

@@ -13,10 +13,10 @@ import pytest
 from plies.capabilities import HasTensorEncoding, Symmetry
 from plies.errors import IllegalMoveError
 from plies.games import make_game
-from plies.games.connect4 import COLUMN_DIGITS, ConnectFour
-from plies.games.go import Go, GoState
-from plies.games.othello import PASS, Othello, OthelloState
-from plies.games.tictactoe import TicTacToe
+from plies.games.connect4.rules import COLUMN_DIGITS, ConnectFour
+from plies.games.go.rules import Go, GoState
+from plies.games.othello.rules import PASS, Othello, OthelloState
+from plies.games.tictactoe.rules import TicTacToe
 from plies.testing import random_game, random_positions
 
 SPECS = (

@@ -20,7 +20,7 @@ from plies.errors import (
     UnsupportedGameError,
 )
 from plies.game import CHANCE
-from plies.games.tictactoe import TicTacToe
+from plies.games.tictactoe.rules import TicTacToe
 from plies.games.tree import Node, parse_tree, tree_game
 from plies.lectures.tree_report import analyse_tree, exact_values, leaf_bounds
 from plies.search import (

@@ -15,11 +15,11 @@ from plies.agents.builtin import search_cost_problem
 from plies.agents.live import Watch, Watchable, choose_move, stoppable
 from plies.errors import BudgetExhaustedError
 from plies.games import make_game
+from plies.games.connect4.solver import Connect4Solver
 from plies.games.tree import parse_tree, tree_game
 from plies.search import SearchResult, minimax
 from plies.search.analysis import estimate_tree_size
 from plies.search.result import VisitNode
-from plies.solvers.connect4 import Connect4Solver
 
 
 def collect() -> tuple[list[SearchResult[Any]], Watch]:

@@ -10,8 +10,8 @@ import pytest
 
 from plies.errors import GameDefinitionError, MissingCapabilityError, UnsupportedGameError
 from plies.game import FunctionGame, Game, GameFunctions, Scoring
-from plies.games.tictactoe import TicTacToe
-from plies.games.tictactoe3 import TicTacToe3
+from plies.games.tictactoe.rules import TicTacToe
+from plies.games.tictactoe.three import TicTacToe3
 from plies.search import alphabeta, maxn, minimax, paranoid
 from plies.search.maxn import ParanoidGame
 from plies.testing import path_game, random_positions

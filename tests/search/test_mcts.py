@@ -21,11 +21,11 @@ from plies.errors import (
     UnsupportedGameError,
 )
 from plies.game import CHANCE, Game, WinLossDrawGame, define_game
-from plies.games.checkers import Checkers
-from plies.games.connect4 import ConnectFour
+from plies.games.checkers.rules import Checkers
+from plies.games.connect4.rules import ConnectFour
 from plies.games.nim import Nim
-from plies.games.othello import Othello
-from plies.games.tictactoe import TicTacToe
+from plies.games.othello.rules import Othello
+from plies.games.tictactoe.rules import TicTacToe
 from plies.play import play_game
 from plies.search import alphabeta, minimax
 from plies.search.mcts import (

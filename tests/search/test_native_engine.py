@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from plies.capabilities import HasNativeSearch
 from plies.game import Game
-from plies.games import _native_engine as native
 from plies.games import make_game
+from plies.native import engine as native
 from plies.search import SearchResult, alphabeta
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
 from plies.search.mcts import MCTS, heuristic_evaluator

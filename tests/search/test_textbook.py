@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from plies.errors import MissingCapabilityError, UnsupportedGameError
 from plies.game import define_game
-from plies.games.tictactoe import TicTacToe
+from plies.games.tictactoe.rules import TicTacToe
 from plies.games.tree import Node, TreeGame, parse_tree
 from plies.lectures.tree_report import analyse_tree, exact_values
 from plies.search import Cutoff, Leaf, alphabeta, minimax

@@ -13,14 +13,14 @@ import pytest
 
 from plies.agents import make_agent
 from plies.errors import BookError
-from plies.games.connect4 import ConnectFour
-from plies.solvers.connect4 import Connect4Solver
-from plies.solvers.connect4_book import (
+from plies.games.connect4.book import (
     build_book,
     load_book,
     position_key,
     shipped_book,
 )
+from plies.games.connect4.rules import ConnectFour
+from plies.games.connect4.solver import Connect4Solver
 from tests.conftest import assert_one_line_error
 
 SMALL = ConnectFour(width=6, height=5)  # solved in milliseconds, yet not trivial
@@ -185,7 +185,7 @@ def test_the_perfect_agent_plays_a_whole_game_from_the_shipped_book(seat: int) -
 def test_without_a_readable_shipped_book_the_solver_searches(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from plies.solvers import connect4_book
+    from plies.games.connect4 import book as connect4_book
 
     monkeypatch.setattr(connect4_book, "SHIPPED", "missing.sqlite")
     shipped_book.cache_clear()

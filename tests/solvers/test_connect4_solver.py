@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-import plies.solvers.connect4 as connect4_module
+import plies.games.connect4.solver as connect4_module
 from plies.errors import BudgetExhaustedError, GameOverError, SpecError, UnsupportedGameError
-from plies.games.connect4 import ConnectFour, ConnectFourState
-from plies.solvers.connect4 import Connect4Solver, Solution
+from plies.games.connect4.rules import ConnectFour, ConnectFourState
+from plies.games.connect4.solver import Connect4Solver, Solution
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("PLIES_SHARED", REPO.parent / "shared"))
@@ -309,11 +309,11 @@ def test_unsupported_games_raise() -> None:
 VARIANT = """
 import os, sys
 os.environ["NUMBA_CACHE_DIR"] = sys.argv[1]
-from plies.solvers import _connect4_solver_kernel as kernel
+from plies.games.connect4 import solver_kernel as kernel
 for name in sys.argv[2].split(","):
     setattr(kernel, name, False)
-from plies.games.connect4 import ConnectFour
-from plies.solvers.connect4 import Connect4Solver
+from plies.games.connect4.rules import ConnectFour
+from plies.games.connect4.solver import Connect4Solver
 game = ConnectFour()
 solver = Connect4Solver(game, entries=1 << 16)
 for line in sys.stdin.read().splitlines():

@@ -13,9 +13,9 @@ import pytest
 from plies.agents import PerfectAgent, make_agent
 from plies.errors import SpecError, UnknownNameError, UnsupportedGameError
 from plies.games import make_game
-from plies.games.connect4 import ConnectFour
+from plies.games.connect4.rules import ConnectFour
+from plies.games.connect4.solver import Connect4Solver
 from plies.play import play_game
-from plies.solvers.connect4 import Connect4Solver
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("PLIES_SHARED", REPO.parent / "shared"))

@@ -12,8 +12,8 @@ from fastapi import HTTPException
 from fastapi.testclient import TestClient
 
 from plies.errors import BudgetExhaustedError
-from plies.games.chess import Chess
-from plies.solvers.connect4 import Connect4Solver
+from plies.games.chess.rules import Chess
+from plies.games.connect4.solver import Connect4Solver
 from plies.web import analyse
 from plies.web.analyse import SolverPool
 from plies.web.boards import board_view, move_paths

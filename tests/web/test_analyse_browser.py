@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from plies.games.connect4 import ConnectFour
-from plies.solvers.connect4 import Connect4Solver
+from plies.games.connect4.rules import ConnectFour
+from plies.games.connect4.solver import Connect4Solver
 
 QUICK = "52753311433677442422"
 """A Connect Four position the solver answers in well under a second."""

@@ -4,7 +4,6 @@ See :mod:`plies.agents.builtin` for the built-in kinds and their options, and
 :mod:`plies.agents.registry` for the registry itself.
 """
 
-from plies.agents._process import EngineFailure
 from plies.agents.builtin import (
     EngineAgent,
     HumanAgent,
@@ -13,7 +12,7 @@ from plies.agents.builtin import (
     RandomAgent,
     SearchAgent,
 )
-from plies.agents.gtp_engine import GTPAgent
+from plies.agents.process import EngineFailure
 from plies.agents.registry import (
     AGENTS,
     Agent,
@@ -24,11 +23,10 @@ from plies.agents.registry import (
     agent_kind,
     load_plugins,
     make_agent,
+    plays_in_person,
     register,
+    registered_agents,
 )
-from plies.agents.uci_engine import UCIAgent
-
-load_plugins()
 
 __all__ = [
     "AGENTS",
@@ -38,16 +36,16 @@ __all__ = [
     "Context",
     "EngineAgent",
     "EngineFailure",
-    "GTPAgent",
     "HumanAgent",
     "MCTSAgent",
     "Option",
     "PerfectAgent",
     "RandomAgent",
     "SearchAgent",
-    "UCIAgent",
     "agent_kind",
     "load_plugins",
     "make_agent",
+    "plays_in_person",
     "register",
+    "registered_agents",
 ]

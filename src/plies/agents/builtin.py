@@ -60,6 +60,7 @@ from plies.game import (
     has_chance,
     require_two_player_zero_sum,
 )
+from plies.perfect import PerfectSolver
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
 from plies.search.analysis import estimate_tree_size
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate, native_search
@@ -73,7 +74,6 @@ from plies.search.mcts import (
     heuristic_evaluator,
 )
 from plies.solvers import perfect_solver
-from plies.solvers.base import PerfectSolver
 from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, RAVE_VISITS, SECONDS, TABLE_MB
 
 DEPTH_OPTION = Option("depth", "int", "search to this depth with the game's EVAL", None, DEPTH)
@@ -641,4 +641,4 @@ register(
         _perfect,
     )
 )
-register(AgentKind("human", "a person, asked by the front end", (), _human))
+register(AgentKind("human", "a person, asked by the front end", (), _human, person=True))

@@ -10,7 +10,7 @@
 Traceback (most recent call last):
 ...
 plies.errors.UnknownNameError: unknown agent 'wizard' (agents: random, minimax, alphabeta, \
-expectiminimax, mcts, maxn, paranoid, engine, perfect, human, gtp, uci, az, policy)
+expectiminimax, mcts, maxn, paranoid, engine, perfect, human, gtp, az, policy, uci)
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from typing import Any, Protocol
 from plies.errors import SpecError, UnknownNameError
 from plies.game import Game
 from plies.search import SearchResult
-from plies.spec import NumberRange, Options, parse_spec, spec_name
+from plies.spec import Option as Option  # agents built elsewhere import it from here
+from plies.spec import parse_spec, spec_name
 
 
 class Agent(Protocol):
@@ -51,42 +52,6 @@ raises :class:`~plies.errors.AbandonedError` when the person stops)."""
 
 
 @dataclass(frozen=True)
-class Option:
-    """One option of an agent kind: its type (``int``, ``number``, ``flag``, ``choice`` or
-    ``text``), its default, its allowed values (a range or choices) and what it does."""
-
-    key: str
-    kind: str
-    help: str
-    default: Any = None
-    allowed: NumberRange | None = None
-    choices: tuple[str, ...] = ()
-
-    def read(self, options: Options) -> Any:
-        """This option's value in a spec's options (the default when absent), checked."""
-        if self.kind == "flag":
-            return options.flag(self.key, bool(self.default))
-        if self.kind == "choice":
-            return options.choice(self.key, self.default, self.choices)
-        if self.kind == "text":
-            text = options.text(self.key)
-            return self.default if text is None else text
-        assert self.allowed is not None
-        value = options.number(self.key, self.default, self.allowed)
-        return None if value is None else int(value) if self.kind == "int" else value
-
-    def text(self) -> str:
-        """``depth=N`` style usage: ``key=`` and what it takes."""
-        if self.kind == "flag":
-            return f"{self.key}=true|false"
-        if self.kind == "choice":
-            return f"{self.key}={'|'.join(self.choices)}"
-        if self.kind == "text":
-            return f"{self.key}=TEXT"
-        return f"{self.key}={'N' if self.kind == 'int' else 'X'}"
-
-
-@dataclass(frozen=True)
 class Context:
     """What the caller gives every factory: the seed of random choices, the spec as written
     (the agent's name), and how to ask a person for a move (None: nobody to ask)."""
@@ -110,6 +75,11 @@ class AgentKind:
     factory: Factory
     positional: str | None = None
     """The option a first value without ``key=`` gives (``uci:stockfish`` is ``cmd=``)."""
+    person: bool = False
+    """A person plays (the front end asks for each move): never in a match or tournament."""
+    runs_program: bool = False
+    """The agent runs a program named in its spec (a UCI or GTP engine): never from a
+    browser."""
 
 
 AGENTS: dict[str, AgentKind] = {}
@@ -122,7 +92,9 @@ learned agents of :mod:`plies.learn.agents`, and any other package's)."""
 
 
 def load_plugins() -> None:
-    """Import every module of the :data:`PLUGINS` entry-point group (once each)."""
+    """Import every module of the :data:`PLUGINS` entry-point group (once each): the agents
+    that come with a game's room (``uci`` with chess, ``gtp`` with Go), the learned agents and
+    any installed package's."""
     for entry_point in importlib.metadata.entry_points(group=PLUGINS):
         if entry_point.value not in sys.modules:
             entry_point.load()
@@ -136,12 +108,24 @@ def register(kind: AgentKind) -> AgentKind:
     return kind
 
 
+def registered_agents() -> dict[str, AgentKind]:
+    """Every kind of agent, the installed ones (:data:`PLUGINS`) included."""
+    load_plugins()
+    return AGENTS
+
+
 def agent_kind(name: str) -> AgentKind:
-    """The registered kind called ``name``, or an :class:`UnknownNameError` listing them."""
-    kind = AGENTS.get(name)
+    """The registered kind called ``name`` (an installed one is imported when first asked
+    for), or an :class:`UnknownNameError` listing them."""
+    kind = AGENTS.get(name) or registered_agents().get(name)
     if kind is None:
         raise UnknownNameError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})")
     return kind
+
+
+def plays_in_person(spec: str) -> bool:
+    """Whether ``spec`` seats a person (the front end asks for the moves)."""
+    return agent_kind(spec_name(spec)).person
 
 
 def make_agent(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import click
 
-from plies.agents import AGENTS
+from plies.agents import registered_agents
 
 
 @click.command("agents")
 def agents_command() -> None:
     """List the agents (for --first, --second, match specs) and their options."""
-    for kind in AGENTS.values():
+    for kind in registered_agents().values():
         click.echo(f"{kind.name:<15} {kind.summary}")
         for option in kind.options:
             shown = (

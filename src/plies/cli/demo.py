@@ -10,7 +10,7 @@ from plies.cli.output import (
 from plies.cli.play import turn_printer
 from plies.cli.tree import print_tree_report
 from plies.games import make_game
-from plies.games.tree import parse_tree
+from plies.lectures import parse_tree
 from plies.lectures.tree_report import (
     analyse_tree,
     number,

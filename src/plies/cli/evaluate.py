@@ -10,7 +10,7 @@ import click
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
-from plies.agents import make_agent
+from plies.agents import make_agent, plays_in_person
 from plies.cli.output import (
     Number,
     console,
@@ -23,7 +23,7 @@ from plies.errors import PliesError
 from plies.games import make_game
 from plies.mistakes import MistakeSummary, MoveVerdict, judge_moves
 from plies.solvers.sets import read_set
-from plies.spec import NumberRange, spec_name
+from plies.spec import NumberRange
 
 POSITIONS = NumberRange(1, 10**9, integer=True)
 """How many positions ``--limit`` may ask for."""
@@ -55,7 +55,7 @@ def evaluate_command(
     az (simulations=N), policy (model=NAME|FILE), perfect.
     """
     game = make_game(game_spec)
-    if spec_name(spec) == "human":
+    if plays_in_person(spec):
         raise PliesError("the agent judged is a program: use 'plies play' to play yourself")
     agent = make_agent(spec, game, seed=seed)
     entries = read_set(game, _read_lines(set_file)[:limit])

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from plies.games import GAMES
+from plies.games import registered_games
 
 
 @click.command()
 def games() -> None:
     """List the games and their options."""
-    for name, entry in GAMES.items():
-        click.echo(f"{name:<10} {entry.summary}  (options: {entry.options})")
+    for name, entry in registered_games().items():
+        click.echo(f"{name:<10} {entry.summary}  (options: {entry.usage()})")

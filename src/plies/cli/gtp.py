@@ -30,7 +30,7 @@ def gtp_command(agent: str, resign: float) -> None:
     """Play Go over GTP version 2 on stdin/stdout, for Sabaki, GoGui, GNU Go referees and
     tournament runners (the board: area scoring, positional superko; boardsize 5 to 19)."""
     from plies.agents import make_agent
-    from plies.games.go import Go
+    from plies.games.go.rules import Go
     from plies.gtp import run
 
     make_agent(agent, Go())  # a bad spec is one line and exit 2, before the protocol starts

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from plies.agents import plays_in_person
 from plies.cli.output import (
     Number,
     echo_json,
@@ -13,7 +14,7 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.games import make_game
-from plies.spec import GAMES, PLIES, spec_name
+from plies.spec import GAMES, PLIES
 
 
 @click.command("match")
@@ -49,7 +50,7 @@ def match_command(
 
     game = make_game(game_spec)
     for spec in (spec_a, spec_b):
-        if spec_name(spec) == "human":
+        if plays_in_person(spec):
             raise PliesError("a match is played by programs: use 'plies play' to play yourself")
     outcomes = []
     games = run_match(game, spec_a, spec_b, count, opening_plies=opening_plies, seed=seed)

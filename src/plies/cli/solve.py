@@ -24,11 +24,11 @@ from plies.errors import PliesError
 from plies.game import Game
 from plies.games import make_game
 from plies.lectures.tree_report import number, rule_text
+from plies.perfect import PerfectSolver
 from plies.play import line_notation, outcome_text
 from plies.search import ALGORITHMS
 from plies.search.analysis import analyse_moves, best_moves
 from plies.solvers import perfect_solver
-from plies.solvers.base import PerfectSolver
 from plies.solvers.sets import SetSummary, read_set, solve_set
 from plies.spec import DEPTH, NODES, NumberRange
 
@@ -158,8 +158,8 @@ def solve(
 
 def _use_book(game: Game[Any, Any], solver: PerfectSolver | None, book: str) -> None:
     """Give the solver the book of ``--book`` (``none``: no book)."""
-    from plies.solvers.connect4 import Connect4Solver
-    from plies.solvers.connect4_book import load_book
+    from plies.games.connect4.book import load_book
+    from plies.games.connect4.solver import Connect4Solver
 
     if not isinstance(solver, Connect4Solver):
         raise PliesError("--book is for the Connect Four perfect solver")
@@ -171,9 +171,9 @@ def _build_book(
 ) -> None:
     """plies solve connect4 --build-book --plies N --out FILE: progress on a terminal, and
     Ctrl-C keeps what was solved."""
-    from plies.games.connect4 import ConnectFour
-    from plies.solvers.connect4 import Connect4Solver
-    from plies.solvers.connect4_book import build_book, check_book_target
+    from plies.games.connect4.book import build_book, check_book_target
+    from plies.games.connect4.rules import ConnectFour
+    from plies.games.connect4.solver import Connect4Solver
 
     if not isinstance(game, ConnectFour):
         raise PliesError(f"--build-book builds Connect Four books, not '{game.name}' ones")

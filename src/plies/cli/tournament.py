@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from plies.agents import plays_in_person
 from plies.cli.output import (
     Number,
     echo_json,
@@ -19,7 +20,7 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.games import make_game
-from plies.spec import GAMES, NumberRange, spec_name
+from plies.spec import GAMES, NumberRange
 
 CONCURRENCY = NumberRange(1, 256, integer=True)
 ANCHOR_ELO = NumberRange(-10_000, 10_000)
@@ -169,7 +170,7 @@ def run_command(
         raise PliesError(f"--anchor {anchor!r} is not one of the players")
     _check_records(game_spec, pgn, sgf)
     for spec in specs:
-        if spec_name(spec) == "human":
+        if plays_in_person(spec):
             raise PliesError("a tournament is played by programs: use 'plies play' yourself")
     pairings(specs, form)
     if games % 2:

@@ -15,7 +15,7 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.game import CHANCE
-from plies.games.tree import ORDERS, parse_tree
+from plies.lectures import ORDERS, parse_tree
 from plies.lectures.tree_report import (
     ALGORITHM_NAMES,
     TreeReport,

@@ -61,7 +61,6 @@ from typing import NamedTuple
 
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import CHANCE, Game
-from plies.spec import Options
 
 WHITE, BLACK = 0, 1
 SIDES = ("White", "Black")
@@ -165,11 +164,6 @@ class Backgammon(Game[BackgammonState, Action]):
     default_opponent = "expectiminimax:depth=1"
     players = SIDES
     value_bounds = (-3.0, 3.0)
-
-    @classmethod
-    def from_options(cls, options: Options) -> Backgammon:
-        """``backgammon`` (no options)."""
-        return cls()
 
     def __repr__(self) -> str:
         return "Backgammon()"

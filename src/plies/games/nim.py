@@ -26,7 +26,6 @@ from typing import NamedTuple
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import WinLossDrawGame
-from plies.spec import Options
 
 
 class NimState(NamedTuple):
@@ -44,7 +43,13 @@ class Nim(WinLossDrawGame[NimState, tuple[int, int]]):
     opening_plies = 0
     players = ("A", "B")
 
-    def __init__(self, heaps: Sequence[int] = (3, 4, 5), misere: bool = False):
+    def __init__(self, heaps: Sequence[int] | str = (3, 4, 5), misere: bool = False):
+        """``heaps`` are sizes, or written as in a spec (``3-4-5``)."""
+        if isinstance(heaps, str):
+            try:
+                heaps = _read_heaps(heaps)
+            except ValueError as error:
+                raise SpecError(f"nim: heaps={heaps!r}: {error} (write sizes like 3-4-5)") from None
         if not heaps:
             raise SpecError("nim: there must be at least one heap")
         if any(size < 0 for size in heaps):
@@ -54,21 +59,6 @@ class Nim(WinLossDrawGame[NimState, tuple[int, int]]):
         except ValueError as error:
             raise SpecError(f"nim: {error}") from None
         self.heaps, self.misere = tuple(heaps), misere
-
-    @classmethod
-    def from_options(cls, options: Options) -> Nim:
-        """``nim:heaps=3-4-5,misere=true`` (heap sizes separated by dashes)."""
-        text = options.text("heaps")
-        misere = options.flag("misere", False)
-        if text is None:
-            return cls(misere=misere)
-        try:
-            heaps = _read_heaps(text)
-        except ValueError as error:
-            raise SpecError(
-                f"{options.owner}: heaps={text!r}: {error} (write sizes like 3-4-5)"
-            ) from None
-        return cls(heaps, misere)
 
     def __repr__(self) -> str:
         return f"Nim(heaps={self.heaps}, misere={self.misere})"

@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
+from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import Scoring, WinLossDrawGame
-from plies.spec import Options
+from plies.spec import NumberRange
 
 EMPTY = "."
 STAY = "stay"
@@ -59,17 +59,8 @@ class TileGame(WinLossDrawGame[TileState, int]):
     players = ("A", "B")
 
     def __init__(self, length: int = 4, scoring: Scoring = Scoring.PLUS_MINUS):
-        if not 3 <= length <= MAX_LENGTH:
-            raise SpecError(f"tiles: length={length:,} must be 3 to {MAX_LENGTH}")
+        NumberRange(3, MAX_LENGTH, integer=True).check("tiles: length", length)
         self.length, self.scoring = length, scoring
-
-    @classmethod
-    def from_options(cls, options: Options) -> TileGame:
-        """``tiles:length=6,scoring=payoff``."""
-        length = options.integer("length", 4, minimum=3, maximum=MAX_LENGTH)
-        scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
-        assert length is not None
-        return cls(length, Scoring(scoring))
 
     def __repr__(self) -> str:
         return f"TileGame(length={self.length})"

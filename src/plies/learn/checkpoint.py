@@ -19,6 +19,7 @@ from torch import nn
 from plies.capabilities import HasTensorEncoding
 from plies.errors import CheckpointError, DeviceError, SpecError
 from plies.game import Game
+from plies.games.registry import game_identity
 from plies.learn import DEVICES
 from plies.learn.network import NetShape, build_network
 
@@ -47,10 +48,11 @@ def resolve_device(name: str) -> torch.device:
     return torch.device(name)
 
 
-def game_identity(game: Game[Any, Any]) -> str:
-    """What a checkpoint records of its game: the name and options (``ConnectFour(width=7,
-    height=6, k=4)``)."""
-    return repr(game)
+def made_for(recorded: object, game: Game[Any, Any]) -> bool:
+    """Whether a checkpoint that records ``recorded`` as its game was made for ``game``: its
+    identity (:func:`~plies.games.registry.game_identity`), or the ``repr`` that checkpoints
+    recorded before identities were specs (``ConnectFour(width=7, height=6, k=4)``)."""
+    return recorded in (game_identity(game), repr(game))
 
 
 def write_atomically(path: Path, write: Any) -> None:
@@ -100,7 +102,7 @@ def load_checkpoint(
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist")
     payload = _read_payload(path)
     where = f"checkpoint {str(path)!r}"
-    if payload.get("game") != game_identity(game):
+    if not made_for(payload.get("game"), game):
         raise CheckpointError(f"{where} is for {payload.get('game')}, not {game_identity(game)}")
     try:
         shape = NetShape(**payload["shape"])

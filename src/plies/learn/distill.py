@@ -43,7 +43,8 @@ from plies import __version__
 from plies.capabilities import HasPerfectSolver, HasTensorEncoding, require
 from plies.errors import RunFolderError, SpecError, UnsupportedGameError
 from plies.game import Game, random_move
-from plies.learn.checkpoint import game_identity, save_checkpoint, write_atomically
+from plies.games.registry import game_identity
+from plies.learn.checkpoint import save_checkpoint, write_atomically
 from plies.learn.network import (
     ACTION_VALUE,
     MAX_BINS,
@@ -54,7 +55,7 @@ from plies.learn.network import (
     build_network,
 )
 from plies.learn.training import augment, derived_seed
-from plies.solvers.base import PerfectSolver
+from plies.perfect import PerfectSolver
 
 FORMAT = "plies-distill-1"
 PURPOSE = "distilling a perfect solver"

@@ -34,9 +34,9 @@ from plies import __version__
 from plies.capabilities import HasTensorEncoding, Symmetry, require
 from plies.errors import RunFolderError, SpecError
 from plies.game import Game
+from plies.games.registry import game_identity
 from plies.learn.checkpoint import (
     Checkpoint,
-    game_identity,
     load_checkpoint,
     save_checkpoint,
     write_atomically,

@@ -11,5 +11,10 @@
 * :mod:`plies.lectures.draw`: pictures of searched trees through Graphviz;
 * :mod:`plies.lectures.files`: output files (pictures, plots) checked before the work.
 
-The tree itself, as a game, is :mod:`plies.games.tree`.
+The tree itself, as a game, is :mod:`plies.games.tree`; this package is the front ends' door to
+it (:func:`parse_tree` and its types).
 """
+
+from plies.games.tree import ORDERS, Node, Path, parse_tree
+
+__all__ = ["ORDERS", "Node", "Path", "parse_tree"]

@@ -28,14 +28,14 @@ them; this proves draws too). Proven nodes end the selection at once and keep th
 as their mean; proven losses are never selected nor played; a proven root stops the search.
 
 RAVE (Gelly & Silver 2011), where the game's compiled tree keeps all-moves-as-first statistics
-(Go: :mod:`plies.games._go_mcts`): a child's value mixes its mean with the mean result of the
+(Go: :mod:`plies.games.go.mcts`): a child's value mixes its mean with the mean result of the
 playouts in which its mover played its move first, weighted ``sqrt(k / (3 N(child) + k))``, ``k``
 being ``rave`` (:data:`DEFAULT_RAVE` by default there; 0 turns it off).
 
 Searches reuse the tree: a state found a few plies below the previous root (the reply and chance
 outcomes included) becomes the new root with its statistics.
 
->>> from plies.games.tictactoe import TicTacToe
+>>> from plies.games.tictactoe.rules import TicTacToe
 >>> game = TicTacToe()
 >>> mcts = MCTS(game, seed=1)
 >>> result = mcts.search(game.parse_position("XX./OO./..."), iterations=200)

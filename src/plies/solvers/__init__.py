@@ -1,5 +1,5 @@
 """Exact solvers for specific games: perfect play at compiled speed where a game's structure
-allows it (Connect Four, after Pascal Pons), behind one interface (:mod:`plies.solvers.base`)."""
+allows it (Connect Four, after Pascal Pons), behind one interface (:mod:`plies.perfect`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from plies.capabilities import HasPerfectSolver
 from plies.game import Game
-from plies.solvers.base import PerfectSolver
+from plies.perfect import PerfectSolver
 
 
 def perfect_solver(game: Game[Any, Any]) -> PerfectSolver | None:

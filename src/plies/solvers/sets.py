@@ -4,7 +4,7 @@
 can and report each bad line by number; :func:`solve_set` solves them one by one and
 :class:`SetSummary` counts what was solved and how many agree with the given scores:
 
->>> from plies.games.connect4 import ConnectFour
+>>> from plies.games.connect4.rules import ConnectFour
 >>> entries = read_set(ConnectFour(), ["4455 18", "", "4453 x", "4444444", "1234"])
 >>> [(e.line, e.moves, e.score, e.error) for e in entries]  # doctest: +NORMALIZE_WHITESPACE
 [(1, '4455', 18, None), (2, '', None, 'line 2: empty line'),
@@ -22,7 +22,7 @@ from typing import Any
 from plies.capabilities import HasPositionNotation, require
 from plies.errors import PliesError
 from plies.game import Game
-from plies.solvers.base import PerfectSolver, Solution
+from plies.perfect import PerfectSolver, Solution
 
 
 @dataclass(frozen=True)

@@ -19,12 +19,12 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from plies.errors import BudgetExhaustedError
-from plies.games.chess import Chess, ChessState, centipawns
-from plies.games.connect4 import ConnectFour, ConnectFourState
+from plies.games.chess.rules import Chess, ChessState, centipawns
+from plies.games.connect4.rules import ConnectFour, ConnectFourState
+from plies.games.connect4.solver import Connect4Solver
 from plies.play import line_notation
 from plies.search.engine import Limits, iterate
 from plies.search.result import SearchResult
-from plies.solvers.connect4 import Connect4Solver
 from plies.web.boards import board_view, move_paths
 
 router = APIRouter(tags=["analyse"])

@@ -44,17 +44,17 @@ from plies.games.backgammon import (
     BackgammonState,
     Roll,
 )
-from plies.games.checkers import DRAW_PLIES, Checkers, CheckersState
-from plies.games.chess import Chess, ChessState
-from plies.games.connect4 import ConnectFour, ConnectFourState
-from plies.games.go import COLOURS as GO_COLOURS
-from plies.games.go import COLUMNS as GO_COLUMNS
-from plies.games.go import PASS as GO_PASS
-from plies.games.go import Go, GoState
+from plies.games.checkers.rules import DRAW_PLIES, Checkers, CheckersState
+from plies.games.chess.rules import Chess, ChessState
+from plies.games.connect4.rules import ConnectFour, ConnectFourState
+from plies.games.go.rules import COLOURS as GO_COLOURS
+from plies.games.go.rules import COLUMNS as GO_COLUMNS
+from plies.games.go.rules import PASS as GO_PASS
+from plies.games.go.rules import Go, GoState
 from plies.games.nim import Nim, NimState
-from plies.games.othello import PASS, Othello, OthelloState
-from plies.games.tictactoe import EMPTY, Board, TicTacToe
-from plies.games.tictactoe3 import TicTacToe3
+from plies.games.othello.rules import PASS, Othello, OthelloState
+from plies.games.tictactoe.rules import EMPTY, Board, TicTacToe
+from plies.games.tictactoe.three import TicTacToe3
 from plies.games.tiles import STAY, TileGame, TileState
 from plies.play import outcome_text
 

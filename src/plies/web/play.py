@@ -10,8 +10,8 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 
-from plies.agents import AGENTS
-from plies.games import GAMES, make_game
+from plies.agents import registered_agents
+from plies.games import make_game, registered_games
 from plies.web.sessions import GameSession, Sessions
 
 router = APIRouter(tags=["play"])
@@ -50,13 +50,13 @@ def _session(request: Request, session_id: str) -> GameSession:
 @router.get("/games", summary="The games, their options and players")
 def list_games() -> list[dict[str, Any]]:
     games = []
-    for name, entry in GAMES.items():
+    for name, entry in registered_games().items():
         game = make_game(name)
         games.append(
             {
                 "name": name,
                 "summary": entry.summary,
-                "options": entry.options,
+                "options": entry.usage(),
                 "players": list(game.players),
                 "default_opponent": game.default_opponent,
             }
@@ -82,7 +82,7 @@ def list_agents() -> list[dict[str, Any]]:
                 for option in kind.options
             ],
         }
-        for kind in AGENTS.values()
+        for kind in registered_agents().values()
     ]
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from plies.agents import Agent, EngineAgent, make_agent
+from plies.agents import Agent, EngineAgent, agent_kind, make_agent
 from plies.agents.builtin import search_cost_problem
 from plies.agents.live import Watch, choose_move
 from plies.capabilities import HasPositionNotation
@@ -36,9 +36,6 @@ from plies.spec import spec_name
 from plies.web.boards import board_view, move_paths
 from plies.web.reports import search_json, visit_tree_json
 
-HUMAN = "human"
-RUNS_PROGRAMS = ("uci", "gtp")
-"""Agents that start a program named in their spec: never from a browser."""
 THINK_SECONDS = 60.0
 """The longest an agent thinks on the web: then it is stopped and plays its best move so far
 (a textbook search, which has none, gives up; those too slow are refused beforehand:
@@ -175,11 +172,11 @@ class GameSession:
         agents: dict[str, Agent | None] = {}
         for index, player in enumerate(self.game.players):
             spec = self.specs[player]
-            kind = spec_name(spec)
-            if kind == HUMAN:
+            kind = agent_kind(spec_name(spec))
+            if kind.person:
                 agents[player] = None
                 continue
-            if kind in RUNS_PROGRAMS:
+            if kind.runs_program:
                 raise SpecError(f"{spec}: the web app does not run programs on the server")
             agent = make_agent(spec, self.game, seed=agent_seed(self.seed, 0, str(index)))
             if isinstance(agent, EngineAgent) and agent.options.tt_mb > TABLE_MB:

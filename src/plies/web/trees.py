@@ -16,8 +16,8 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from plies.errors import SpecError, TreeError
-from plies.games.tree import Node, parse_tree
-from plies.games.tree import Path as NodePath
+from plies.lectures import Node, parse_tree
+from plies.lectures import Path as NodePath
 from plies.lectures import random_tree as randoms
 from plies.lectures.quiz import Answer, Mark, check_answer, solution
 from plies.lectures.tree_report import (

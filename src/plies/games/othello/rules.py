@@ -39,11 +39,10 @@ from numpy.typing import NDArray
 from plies.capabilities import Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
-from plies.games.tictactoe import grid_symmetries
-from plies.spec import Options
+from plies.games.grid import grid_symmetries
 
 if TYPE_CHECKING:
-    from plies.games._native_engine import NativeSearch
+    from plies.native.engine import NativeSearch
 
 PASS = -1
 """The action of a player who has no legal move."""
@@ -200,12 +199,6 @@ class Othello(WinLossDrawGame[OthelloState, int]):
             Symmetry(cells, (*cells, PASS_INDEX)) for cells in grid_symmetries(8, 8)
         )
 
-    @classmethod
-    def from_options(cls, options: Options) -> Othello:
-        """``othello:scoring=payoff``."""
-        scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
-        return cls(Scoring(scoring))
-
     def __repr__(self) -> str:
         return "Othello()"
 
@@ -285,19 +278,21 @@ class Othello(WinLossDrawGame[OthelloState, int]):
         if depth < 0:
             raise SpecError(f"perft depth must be at least 0, got {depth}")
         p, o = self._sides(state)
-        from plies.games import _othello_kernel  # Numba loads only when perft is asked for
+        from plies.games.othello import (
+            kernel as _othello_kernel,  # Numba loads only when perft is asked for
+        )
 
         return int(_othello_kernel.perft(np.uint64(p), np.uint64(o), depth))
 
     @cached_property
     def _native(self) -> NativeSearch:
-        from plies.games import _native_engine as native
+        from plies.native import engine as native
 
         # 60 discs, and a pass is followed by a disc or by the end
         return native.native_search(self, [native.OTHELLO], _native_row, longest=120, moves=65)
 
     def native_search(self) -> NativeSearch:
-        """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`)."""
+        """The engine compiled with these rules and EVAL (:mod:`plies.native.engine`)."""
         return self._native
 
     # Tensor encoding -------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 Bitboards are ``uint64`` with bit ``8 * row + column`` (a1 is bit 0, h1 bit 7, a8 bit 63); ``p``
 holds the mover's discs and ``o`` the opponent's. Every constant is a ``uint64`` because Numba
 turns mixed signed/unsigned integer arithmetic into floats. The pure-Python functions of
-:mod:`plies.games.othello` are the reference these are tested against.
+:mod:`plies.games.othello.rules` are the reference these are tested against.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from plies.games._native_rules import NOT_OVER, compiled, mix, popcount
+from plies.compiled import NOT_OVER, compiled, mix, popcount
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -93,7 +93,7 @@ def perft(p: np.uint64, o: np.uint64, depth: int) -> int:
     return total
 
 
-# The native engine's rules (:mod:`plies.games._native_engine`) -----------------------------
+# The native engine's rules (:mod:`plies.native.engine`) -----------------------------
 # A state row is (black, white, mover: 0 black or 1 white), the boards' bits as int64 words.
 
 PASS = -1
@@ -102,8 +102,8 @@ PASS = -1
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The Python game's move order, corners, the squares next to each corner and the edge rays
-    from each corner (``-1`` pads), taken from :mod:`plies.games.othello` itself."""
-    from plies.games import othello
+    from each corner (``-1`` pads), taken from :mod:`plies.games.othello.rules` itself."""
+    from plies.games.othello import rules as othello
 
     order = np.array(sorted(range(64), key=othello._RANK.__getitem__), np.int64)
     corners = np.array(sorted(othello._NEXT_TO_CORNER), np.int64)
@@ -120,7 +120,7 @@ _CORNERS = np.uint64(0x8100000000000081)
 
 
 def _white_key() -> np.uint64:
-    from plies.games import othello
+    from plies.games.othello import rules as othello
 
     return np.uint64(othello._WHITE_TO_MOVE_KEY)
 

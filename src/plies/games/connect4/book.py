@@ -4,14 +4,14 @@ as the first player or the second, against every reply.
 
 The perfect agent plays one move where several keep the score (the solver's preferred, the
 most central), so only its own lines need solving: at each of its turns, the position is
-decided (:meth:`~plies.solvers.connect4.Connect4Solver.decide`), its move played, and every
+decided (:meth:`~plies.games.connect4.solver.Connect4Solver.decide`), its move played, and every
 reply leads to one of its next turns. A position and its mirror image are stored once, under
 the smaller of their two keys (Pons's key: the mover's stones plus every stone).
 
 The book is a SQLite file (table ``positions``: key, score, moves as a bit per column; table
 ``meta``: format, width, height, plies), written one position at a time, so a build stopped by
 Ctrl-C keeps what it solved and a rerun goes on from there. The book shipped in the package
-(``solvers/books/connect4.sqlite``) is loaded once into memory and consulted by the solver
+(``games/connect4/book.sqlite``) is loaded once into memory and consulted by the solver
 before any search.
 """
 
@@ -30,15 +30,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from plies.errors import BookError
-from plies.games.connect4 import ConnectFour, ConnectFourState
-from plies.solvers.base import Decision
+from plies.games.connect4.rules import ConnectFour, ConnectFourState
+from plies.perfect import Decision
 
 if TYPE_CHECKING:
-    from plies.solvers.connect4 import Connect4Solver
+    from plies.games.connect4.solver import Connect4Solver
 
 FORMAT = "plies-connect4-book-1"
-SHIPPED = "connect4.sqlite"
-"""The shipped book's file name in the package's ``solvers/books`` folder."""
+SHIPPED = "book.sqlite"
+"""The shipped book's file name in the Connect Four room (:mod:`plies.games.connect4`)."""
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -139,7 +139,7 @@ def load_book(path: str | Path, game: ConnectFour) -> OpeningBook:
 def shipped_book() -> OpeningBook | None:
     """The book shipped inside the package, for the standard 7 x 6 board; None when it is
     missing or unreadable (the solver then searches every position)."""
-    source = resources.files("plies.solvers") / "books" / SHIPPED
+    source = resources.files("plies.games.connect4") / SHIPPED
     try:
         with resources.as_file(source) as path:
             return load_book(path, ConnectFour())
@@ -274,7 +274,7 @@ _SOLVER: Connect4Solver | None = None
 
 def _start_solver(width: int, height: int) -> None:
     """A build worker: its own solver, without a book; Ctrl-C is left to the driver."""
-    from plies.solvers.connect4 import Connect4Solver
+    from plies.games.connect4.solver import Connect4Solver
 
     global _SOLVER
     signal.signal(signal.SIGINT, signal.SIG_IGN)

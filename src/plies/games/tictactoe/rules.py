@@ -23,10 +23,10 @@ from numpy.typing import NDArray
 from plies.capabilities import Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
-from plies.spec import Options
+from plies.games.grid import grid_symmetries
 
 if TYPE_CHECKING:
-    from plies.games._native_engine import NativeSearch
+    from plies.native.engine import NativeSearch
 
 EMPTY = "."
 _DIGITS = str.maketrans(".XO", "012")
@@ -61,16 +61,6 @@ class TicTacToe(WinLossDrawGame[Board, int]):
                 self.lines_through[cell].append(line)
         self._marks = {player: _mark_table(player, other) for player, other in ("XO", "OX")}
         self._symmetries = tuple(Symmetry(cells, cells) for cells in grid_symmetries(m, n))
-
-    @classmethod
-    def from_options(cls, options: Options) -> TicTacToe:
-        """``tictactoe:m=4,n=4,k=3,scoring=payoff``."""
-        m = options.integer("m", 3, minimum=1)
-        n = options.integer("n", 3, minimum=1)
-        k = options.integer("k", 3, minimum=1)
-        scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
-        assert m is not None and n is not None and k is not None
-        return cls(m, n, k, Scoring(scoring))
 
     def __repr__(self) -> str:
         return f"TicTacToe(m={self.m}, n={self.n}, k={self.k})"
@@ -122,8 +112,8 @@ class TicTacToe(WinLossDrawGame[Board, int]):
 
     @functools.cached_property
     def _native(self) -> NativeSearch | None:
-        from plies.games import _native_engine as native
-        from plies.games import _tictactoe_kernel as kernel
+        from plies.games.tictactoe import kernel
+        from plies.native import engine as native
 
         if self.m * self.n > kernel.MAX_CELLS:
             return None
@@ -134,7 +124,7 @@ class TicTacToe(WinLossDrawGame[Board, int]):
         return native.native_search(self, params, _native_row, longest=cells, moves=cells)
 
     def native_search(self) -> NativeSearch | None:
-        """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`),
+        """The engine compiled with these rules and EVAL (:mod:`plies.native.engine`),
         for boards of at most 39 cells (whose keys fit 64 bits)."""
         return self._native
 
@@ -245,18 +235,6 @@ def _mark_table(mover: str, other: str) -> NDArray[np.float32]:
     table = np.zeros((2, 256), dtype=np.float32)
     table[0, ord(mover)] = table[1, ord(other)] = 1.0
     return table
-
-
-def grid_symmetries(rows: int, columns: int) -> list[tuple[int, ...]]:
-    """The symmetries of a rows x columns grid as cell permutations (row-major): entry ``i`` is
-    the cell whose content lands on cell ``i``. Identity, left-right mirror, top-bottom mirror,
-    half turn; for a square grid also the main-diagonal mirror, the two quarter turns and the
-    anti-diagonal mirror."""
-    grid = np.arange(rows * columns).reshape(rows, columns)
-    views = [grid, grid[:, ::-1], grid[::-1, :], grid[::-1, ::-1]]
-    if rows == columns:
-        views += [grid.T, grid.T[:, ::-1], grid.T[::-1, :], grid.T[::-1, ::-1]]
-    return [tuple(int(cell) for cell in view.ravel()) for view in views]
 
 
 def _lines(m: int, n: int, k: int) -> list[tuple[int, ...]]:

@@ -40,7 +40,7 @@ from typing import Any, NoReturn, TypeVar
 import chess
 import chess.engine
 
-from plies.agents._process import (
+from plies.agents.process import (
     COMMAND,
     QUIT_SECONDS,
     START_SECONDS,
@@ -50,6 +50,7 @@ from plies.agents._process import (
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.errors import SpecError, UnsupportedGameError
 from plies.game import Game, WinLossDrawGame
+from plies.games.chess.rules import CENTIPAWN_SCALE
 from plies.search import SearchResult, SearchStats
 from plies.search.result import MATE
 from plies.spec import DEPTH, NODES, SECONDS, NumberRange, Options
@@ -62,9 +63,6 @@ GRACE = 1.0
 """Seconds a move may run past its ``time`` by default."""
 UNTIMED = 60.0
 """Seconds a move limited by depth or nodes alone may take by default."""
-CENTIPAWN_SCALE = 800
-"""Chess's evaluation maps ``cp`` centipawns to ``cp / (|cp| + 800)``; this is
-:data:`plies.games.chess.CENTIPAWN_SCALE`, repeated because agents import no game."""
 OWN_KEYS = ("cmd", "time", "depth", "nodes", "timeout")
 """The spec keys of the agent itself; all others name engine options."""
 
@@ -410,5 +408,6 @@ register(
         ),
         _uci,
         positional="cmd",
+        runs_program=True,
     )
 )

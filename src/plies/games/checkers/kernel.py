@@ -5,7 +5,7 @@ Bitboards are ``int64`` holding 32 bits: bit ``s - 1`` is dark square ``s`` in t
 numbering (row 0, Black's back row, holds squares 1-4). Functions see the board from the mover's
 side: ``me_men, me_kings, op_men, op_kings`` and ``black`` (whether the mover is Black, whose men
 move towards higher square numbers). The neighbour tables are built here from row/column
-arithmetic, independently of the pure-Python generator of :mod:`plies.games.checkers`, which is
+arithmetic, independently of the pure-Python generator of :mod:`.rules`, which is
 the reference these are tested against.
 
 Nothing here recurses: Numba's cache can crash on reloading recursive functions (numba issue
@@ -19,7 +19,7 @@ import itertools
 import numba
 import numpy as np
 
-from plies.games._native_rules import NOT_OVER, compiled, mix, popcount
+from plies.compiled import NOT_OVER, compiled, mix, popcount
 
 DIRECTIONS = ((1, -1), (1, 1), (-1, -1), (-1, 1))
 """(row, column) steps; 0 and 1 lead to Black's crowning row, 2 and 3 to White's."""
@@ -239,7 +239,7 @@ def perft(
     return int(_perft(board, black, quiet, draw, depth))
 
 
-# The native engine's rules (:mod:`plies.games._native_engine`) -----------------------------
+# The native engine's rules (:mod:`plies.native.engine`) -----------------------------
 # A state row is (black men, black kings, white men, white kings, mover: 0 Black or 1 White,
 # draw count). A move code holds the start bit (bits 0-4), the number of hops (5-8), whether
 # it captures (9) and each hop's direction (2 bits each from bit 10): any capture sequence
@@ -252,7 +252,7 @@ WORK_SHAPE = (STACK_DEPTH + 2, MAX_HOPS + 1)
 
 
 def _draw_plies() -> int:
-    from plies.games.checkers import DRAW_PLIES
+    from plies.games.checkers.rules import DRAW_PLIES
 
     return DRAW_PLIES
 

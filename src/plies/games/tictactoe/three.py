@@ -13,7 +13,7 @@ max^n searching 3 plies for every player, from a random first move, X won 6 of 1
 drew the rest. It stays small enough for ``maxn:depth=4`` to answer in about a second from the
 empty board (47,297 nodes); 5x5 needs 318,026 for the same depth.
 
-Moves and positions are written as in :mod:`plies.games.tictactoe`: ``b2`` (column letter,
+Moves and positions are written as in :mod:`plies.games.tictactoe.rules`: ``b2`` (column letter,
 row number from the top) or the cell number 1..m*n; positions as rows of ``X``, ``O``, ``Y``
 and ``.`` separated by ``/``. The mover follows from the counts of marks.
 
@@ -33,8 +33,7 @@ from functools import lru_cache
 
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Game
-from plies.games.tictactoe import EMPTY, Board, TicTacToe
-from plies.spec import Options
+from plies.games.tictactoe.rules import EMPTY, Board, TicTacToe
 
 PLAYERS = ("X", "O", "Y")
 DRAW_UTILITY = 1 / 3
@@ -64,15 +63,6 @@ class TicTacToe3(Game[Board, int]):
         self.m, self.n, self.k = m, n, k
         self.grid = TicTacToe(m, n, k)
         self._shares = lru_cache(maxsize=64)(self._compute_shares)
-
-    @classmethod
-    def from_options(cls, options: Options) -> TicTacToe3:
-        """``tictactoe3:m=5,n=5,k=4``."""
-        m = options.integer("m", 4, minimum=1)
-        n = options.integer("n", 4, minimum=1)
-        k = options.integer("k", 3, minimum=1)
-        assert m is not None and n is not None and k is not None
-        return cls(m, n, k)
 
     def __repr__(self) -> str:
         return f"TicTacToe3(m={self.m}, n={self.n}, k={self.k})"

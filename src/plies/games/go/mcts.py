@@ -1,4 +1,4 @@
-"""Monte Carlo tree search for Go compiled (Numba) with the rules of :mod:`plies.games._go_kernel`:
+"""Monte Carlo tree search for Go compiled (Numba) with the rules of :mod:`plies.games.go.kernel`:
 UCT with RAVE, the tree in arrays, behind :meth:`plies.games.go.Go.native_mcts`.
 
 One iteration (Gelly and Silver 2011, "Monte-Carlo tree search and rapid action value
@@ -9,7 +9,7 @@ with the hand-set schedule ``beta = sqrt(k / (3 n + k))`` (``k``, the equivalenc
 ``rave``; 0 turns AMAF off) and an untried child (no visits, no AMAF sample) worth a win; a
 leaf visited :data:`EXPAND_AFTER` times gains every child at once (the points where its mover
 may play without filling an eye, and pass, shuffled); SIMULATE a random playout
-(:func:`~plies.games._go_kernel.play_out`); BACK-PROPAGATE the winner to each node on the path,
+(:func:`~plies.games.go.kernel.play_out`); BACK-PROPAGATE the winner to each node on the path,
 and to each child of a node on the path whose point its mover played first from there on (in
 the tree or in the playout). Two passes end the game: such a node holds the winner by area.
 A node after a pass gains its children at its first visit, so the pass that would end the game
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from plies.games._go_kernel import (
+from plies.games.go.kernel import (
     MOVES_PER_POINT,
     PASS,
     area,
@@ -41,11 +41,11 @@ from plies.games._go_kernel import (
     playable,
     setup,
 )
-from plies.games._native_mcts import RowNode
+from plies.native.mcts import RowNode
 
 if TYPE_CHECKING:
-    from plies.games.go import Go
-from plies.games._native_rules import CLOCK, clock_now, compiled, monotonic
+    from plies.games.go.rules import Go
+from plies.compiled import CLOCK, clock_now, compiled, monotonic
 
 PARENT, MOVE, FIRST, COUNT, VISITS, MOVER, OWNER, WINNER = range(8)
 NODE_WORDS = 8

@@ -40,8 +40,8 @@ from numpy.typing import NDArray
 from plies.capabilities import NativeMcts, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
-from plies.games.tictactoe import grid_symmetries
-from plies.spec import NumberRange, Options
+from plies.games.grid import grid_symmetries
+from plies.spec import NumberRange
 
 PASS = -1
 """The action of a player who passes."""
@@ -79,8 +79,9 @@ class Go(WinLossDrawGame[GoState, int]):
     def __init__(self, size: int = 9, komi: float = 7.5, scoring: Scoring = Scoring.PLUS_MINUS):
         if not 2 <= size <= len(COLUMNS):
             raise SpecError(f"go: size={size} must be 2 to 19 (5 to 19 in a game spec)")
-        if not (-size * size <= komi <= size * size) or komi * 2 != int(komi * 2):
-            raise SpecError(f"go: komi={komi} must be a multiple of 0.5 within the board's area")
+        NumberRange(-size * size, size * size).check("go: komi", komi)
+        if komi * 2 != int(komi * 2):
+            raise SpecError(f"go: komi={komi:g} must be a multiple of 0.5")
         self.size, self.komi, self.scoring = size, komi, scoring
         points = size * size
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(
@@ -100,16 +101,6 @@ class Go(WinLossDrawGame[GoState, int]):
         self._symmetries = tuple(
             Symmetry(cells, (*cells, points)) for cells in grid_symmetries(size, size)
         )
-
-    @classmethod
-    def from_options(cls, options: Options) -> Go:
-        """``go:size=9,komi=7.5,scoring=payoff``; sizes 5 to 19."""
-        size = options.integer("size", 9, minimum=SIZES[0], maximum=SIZES[-1])
-        assert size is not None
-        komi = options.number("komi", 7.5, NumberRange(-size * size, size * size))
-        assert komi is not None
-        scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
-        return cls(size, komi, Scoring(scoring))
 
     def __repr__(self) -> str:
         return f"Go(size={self.size}, komi={self.komi})"
@@ -183,11 +174,13 @@ class Go(WinLossDrawGame[GoState, int]):
 
     def random_playout(self, state: GoState, rng: random.Random) -> tuple[float, ...]:
         """The utilities at the end of a compiled random playout from ``state``
-        (:mod:`plies.games._go_kernel`: no eye filling, simple ko, area count): MCTS's default
+        (:mod:`plies.games.go.kernel`: no eye filling, simple ko, area count): MCTS's default
         simulation. ``rng`` seeds it, so the same ``rng`` state plays the same playout."""
         if self.is_terminal(state):
             return self.payoffs(state)
-        from plies.games import _go_kernel  # Numba loads only when a playout is asked for
+        from plies.games.go import (
+            kernel as _go_kernel,  # Numba loads only when a playout is asked for
+        )
 
         board = np.frombuffer(state.board, dtype=np.uint8)
         mover = COLOURS[state.to_move]
@@ -199,8 +192,8 @@ class Go(WinLossDrawGame[GoState, int]):
         return tuple(self.scoring.utility(winner, player) for player in self.players)
 
     def native_mcts(self) -> NativeMcts:
-        """MCTS compiled with the playouts' rules, with RAVE (:mod:`plies.games._go_mcts`)."""
-        from plies.games._go_mcts import GoMcts  # Numba loads only when a search is asked for
+        """MCTS compiled with the playouts' rules, with RAVE (:mod:`plies.games.go.mcts`)."""
+        from plies.games.go.mcts import GoMcts  # Numba loads only when a search is asked for
 
         return GoMcts(self)
 

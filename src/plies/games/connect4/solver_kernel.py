@@ -1,4 +1,4 @@
-"""Compiled perfect-play Connect Four solver (Numba), behind :mod:`plies.solvers.connect4`.
+"""Compiled perfect-play Connect Four solver (Numba), behind :mod:`plies.games.connect4.solver`.
 
 A transcription of the final version of Pascal Pons's solver (blog "Solving Connect 4: how to
 build a perfect AI", parts 2 to 12, and his ``Solver.cpp``, ``Position.hpp``, ``MoveSorter.hpp``):
@@ -80,7 +80,7 @@ position with its non-losing moves."""
 TABLE = NULL_WINDOW = CENTRE_FIRST = THREAT_ORDER = HASH_MOVE = TWO_TIER = PREFETCH = True
 """The techniques, each switchable for the ladder of ``benchmarks/connect4_solver.py
 --without``: the transposition table, null-window iterative deepening, centre-first column
-order (read by :class:`~plies.solvers.connect4.Connect4Solver`), ordering by threats, the hash
+order (read by :class:`~plies.games.connect4.solver.Connect4Solver`), ordering by threats, the hash
 move, two-tier replacement and prefetching. Numba freezes them when it compiles, so the
 solver pays nothing for the switches; a variant must be compiled in a process of its own with
 its own cache (the benchmark does so)."""

@@ -36,7 +36,6 @@ import chess.polyglot
 
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, SpecError
 from plies.game import Scoring, WinLossDrawGame
-from plies.spec import Options
 
 STARTPOS = "startpos"
 """The word that names the standard initial position, as in the UCI protocol."""
@@ -207,12 +206,6 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
 
     def __init__(self, scoring: Scoring = Scoring.PLUS_MINUS) -> None:
         self.scoring = scoring
-
-    @classmethod
-    def from_options(cls, options: Options) -> Chess:
-        """``chess:scoring=payoff``."""
-        scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
-        return cls(Scoring(scoring))
 
     def __repr__(self) -> str:
         return "Chess()"

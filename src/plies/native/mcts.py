@@ -1,4 +1,4 @@
-"""Monte Carlo tree search compiled (Numba) for the games of :mod:`plies.games._native_engine`:
+"""Monte Carlo tree search compiled (Numba) for the games of :mod:`plies.native.engine`:
 :class:`plies.search.mcts.MCTS`'s UCB1 iterations with random playouts and MCTS-Solver, the
 tree kept in arrays.
 
@@ -25,7 +25,8 @@ from typing import Any, ClassVar, Self
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.games._native_engine import (
+from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, monotonic
+from plies.native.engine import (
     MAX_MOVES,
     STATE_WORDS,
     NativeSearch,
@@ -37,7 +38,6 @@ from plies.games._native_engine import (
     playout,
     to_word,
 )
-from plies.games._native_rules import CLOCK, NOT_OVER, clock_now, compiled, monotonic
 
 PARENT, MOVE, FIRST, COUNT, ADDED, VISITS, OWNER, MOVER, PROVEN = range(9)
 TREE_WORDS = 9

@@ -12,8 +12,8 @@ import pytest
 from plies.capabilities import HasValueBounds
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.games import make_game
-from plies.games.tictactoe import Board
-from plies.games.tictactoe3 import TicTacToe3
+from plies.games.tictactoe.rules import Board
+from plies.games.tictactoe.three import TicTacToe3
 
 Outcomes = Counter[str | None]
 

@@ -17,11 +17,10 @@ from pathlib import Path
 import pytest
 
 from plies.agents import make_agent
-from plies.agents.uci_engine import CENTIPAWN_SCALE, EngineFailure, UCIAgent
 from plies.errors import SpecError, UnsupportedGameError
 from plies.games import make_game
-from plies.games.chess import CENTIPAWN_SCALE as CHESS_SCALE
-from plies.games.chess import Chess
+from plies.games.chess.rules import CENTIPAWN_SCALE, Chess
+from plies.games.chess.uci_agent import EngineFailure, UCIAgent
 from plies.play import play_game, seat_agents
 from tests.agents.processes import alive, children
 
@@ -127,10 +126,6 @@ def test_plays_the_engines_move_and_reports_its_search(fake: Path) -> None:
     assert report.score == pytest.approx(40 / (40 + CENTIPAWN_SCALE))
     assert report.value == CHESS.estimate(report.score, "White")
     agent.close()
-
-
-def test_scores_map_centipawns_as_chess_does() -> None:
-    assert CENTIPAWN_SCALE == CHESS_SCALE
 
 
 @pytest.mark.parametrize(
@@ -260,7 +255,7 @@ def test_engines_left_open_are_quit_at_exit(fake: Path, tmp_path: Path) -> None:
     program = textwrap.dedent(
         f"""
         from plies.agents import make_agent
-        from plies.agents.uci_engine import UCIAgent
+        from plies.games.chess.uci_agent import UCIAgent
         from plies.games import make_game
         chess = make_game("chess")
         kept = [make_agent({_spec(fake, "", log)!r}, chess) for _ in range(2)]

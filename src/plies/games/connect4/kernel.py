@@ -1,7 +1,7 @@
 """Compiled Connect Four perft and random playouts (Numba), behind the methods ``perft`` and
 ``random_playout`` of :class:`plies.games.connect4.ConnectFour`.
 
-Bitboards follow :mod:`plies.games.connect4` (Pascal Pons's layout): column ``c`` holds bits
+Bitboards follow :mod:`plies.games.connect4.rules` (Pascal Pons's layout): column ``c`` holds bits
 ``c * (height + 1)`` upwards, one per cell from the bottom plus an always-empty sentinel bit, so
 every board fits a signed ``int64`` (``width * (height + 1) <= 63``). ``current`` holds the
 mover's stones and ``mask`` every stone. The pure-Python game is the reference these are tested
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from plies.games._native_rules import NOT_OVER, compiled, popcount
+from plies.compiled import NOT_OVER, compiled, popcount
 
 
 @numba.njit(cache=True)
@@ -86,7 +86,7 @@ def random_playout(
     return 0
 
 
-# The native engine's rules (:mod:`plies.games._native_engine`) -----------------------------
+# The native engine's rules (:mod:`plies.native.engine`) -----------------------------
 # A state row is (current, mask, moves, won); ``params`` is :func:`native_params`' layout.
 
 WIDTH, HEIGHT, K, BOTTOM, BOARD, CENTRE, GOOD_ROWS, THREAT, GOOD_ROW, CENTRE_BONUS = range(1, 11)

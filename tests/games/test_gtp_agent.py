@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from plies.agents import EngineFailure, GTPAgent, make_agent
+from plies.agents import EngineFailure, make_agent
 from plies.arena.tournament import Scheduled, Worker
 from plies.errors import SpecError, UnsupportedGameError
 from plies.games import make_game
-from plies.games.go import PASS, Go, GoState
+from plies.games.go.gtp_agent import GTPAgent
+from plies.games.go.rules import PASS, Go, GoState
 from tests.agents.processes import alive, children
 from tests.conftest import CliRun, assert_one_line_error
 
@@ -229,7 +230,7 @@ def test_engines_left_open_are_quit_at_exit(fake: Path, tmp_path: Path) -> None:
     program = textwrap.dedent(
         f"""
         from plies.agents import make_agent
-        from plies.games.go import Go
+        from plies.games.go.rules import Go
         go = Go(size=5)
         kept = make_agent({_spec(fake, log)!r}, go)
         kept(go, go.initial_state())

@@ -1,5 +1,5 @@
-"""What the games' compiled rules and the native searches (:mod:`plies.games._native_engine`,
-:mod:`plies.games._native_mcts`) share: how they are compiled, the outcome code of an unfinished
+"""What the games' compiled rules and the native searches (:mod:`plies.native.engine`,
+:mod:`plies.native.mcts`) share: how they are compiled, the outcome code of an unfinished
 game, bit counting and mixing, and a clock."""
 
 from __future__ import annotations

@@ -44,10 +44,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import Scoring, WinLossDrawGame
-from plies.spec import Options
 
 if TYPE_CHECKING:
-    from plies.games._native_engine import NativeSearch
+    from plies.native.engine import NativeSearch
 
 Move = tuple[int, ...]
 """The squares (1..32) a move visits, start first."""
@@ -145,12 +144,6 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
     def __init__(self, scoring: Scoring = Scoring.PLUS_MINUS):
         self.scoring = scoring
 
-    @classmethod
-    def from_options(cls, options: Options) -> Checkers:
-        """``checkers:scoring=payoff``."""
-        scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
-        return cls(Scoring(scoring))
-
     def __repr__(self) -> str:
         return "Checkers()"
 
@@ -247,8 +240,8 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
 
     @cached_property
     def _native(self) -> NativeSearch:
-        from plies.games import _checkers_kernel as kernel
-        from plies.games import _native_engine as native
+        from plies.games.checkers import kernel
+        from plies.native import engine as native
 
         def encode_move(move: Move) -> int:
             return kernel.move_code(move, self.is_capture(None, move))  # type: ignore[arg-type]
@@ -258,14 +251,16 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
         )
 
     def native_search(self) -> NativeSearch:
-        """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`)."""
+        """The engine compiled with these rules and EVAL (:mod:`plies.native.engine`)."""
         return self._native
 
     def perft(self, state: CheckersState, depth: int) -> int:
         """Move paths of exactly ``depth`` plies (Aart Bik's convention: a whole capture sequence
         is one ply; a game that ends earlier contributes nothing), by the compiled kernel; the
         last ply is counted in bulk (the number of legal moves)."""
-        from plies.games import _checkers_kernel  # Numba loads only when a count is asked for
+        from plies.games.checkers import (
+            kernel as _checkers_kernel,  # Numba loads only when a count is asked for
+        )
 
         return _checkers_kernel.perft(
             state.black_men,

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import IO, Any
 
-from plies.agents._process import (
+from plies.agents.process import (
     COMMAND,
     QUIT_SECONDS,
     START_SECONDS,
@@ -303,5 +303,6 @@ register(
         ),
         _gtp,
         positional="cmd",
+        runs_program=True,
     )
 )

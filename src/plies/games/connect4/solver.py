@@ -6,9 +6,9 @@ scores ``(width * height + 1 - moves) // 2`` when the winning stone is the ``mov
 (22 minus the winner's stones on the 7 x 6 board), a loss the negative, a draw 0. A weak solve
 finds only the sign. The search (bitboards, negamax alpha-beta with a transposition table of
 lower and upper bounds, null-window iterative deepening, anticipated losing moves, ordering by
-threats) lives in :mod:`plies.solvers._connect4_solver_kernel`.
+threats) lives in :mod:`plies.games.connect4.solver_kernel`.
 
->>> from plies.games.connect4 import ConnectFour
+>>> from plies.games.connect4.rules import ConnectFour
 >>> game = ConnectFour()
 >>> solver = Connect4Solver(game)
 >>> [solver.solve(game.parse_position(p)).score for p in ("4455", "44455554221")]
@@ -38,9 +38,9 @@ from plies.errors import (
     SpecError,
     UnsupportedGameError,
 )
-from plies.games.connect4 import ConnectFour, ConnectFourState
-from plies.solvers.base import Decision, Solution
-from plies.solvers.connect4_book import OpeningBook, shipped_book
+from plies.games.connect4.book import OpeningBook, shipped_book
+from plies.games.connect4.rules import ConnectFour, ConnectFourState
+from plies.perfect import Decision, Solution
 
 DEFAULT_ENTRIES = 1 << 23
 """Table slots asked for by default: Pons's 8M-entry table (64 MiB here)."""
@@ -80,7 +80,7 @@ class Connect4Solver:
         entries: int = DEFAULT_ENTRIES,
         book: OpeningBook | bool | None = True,
     ) -> None:
-        from plies.solvers import _connect4_solver_kernel as kernel
+        from plies.games.connect4 import solver_kernel as kernel
 
         game = ConnectFour() if game is None else game
         if game.k != 4:

@@ -1,5 +1,5 @@
 """Compiled Go rules for playouts and the compiled tree search (Numba), behind
-:meth:`plies.games.go.Go.random_playout` and :mod:`plies.games._go_mcts`.
+:meth:`plies.games.go.Go.random_playout` and :mod:`plies.games.go.mcts`.
 
 A playout plays uniformly random moves that do not fill the mover's own eyes (an empty point
 whose neighbours are all the mover's stones), with captures, no suicide and no immediate
@@ -21,7 +21,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.games._native_rules import compiled
+from plies.compiled import compiled
 
 MOVES_PER_POINT = 3
 """A playout stops after this many moves a point of the board."""

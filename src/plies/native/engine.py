@@ -29,14 +29,12 @@ from numpy.typing import NDArray
 from plies.game import WinLossDrawGame
 
 if TYPE_CHECKING:
-    from plies.games._native_mcts import NativeTree
-from plies.games import (
-    _checkers_kernel,
-    _connect4_kernel,
-    _othello_kernel,
-    _tictactoe_kernel,
-)
-from plies.games._native_rules import CLOCK, NOT_OVER, clock_now, compiled, mix, monotonic
+    from plies.native.mcts import NativeTree
+from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, mix, monotonic
+from plies.games.checkers import kernel as _checkers_kernel
+from plies.games.connect4 import kernel as _connect4_kernel
+from plies.games.othello import kernel as _othello_kernel
+from plies.games.tictactoe import kernel as _tictactoe_kernel
 
 CONNECT4, TICTACTOE, OTHELLO, CHECKERS = 1, 2, 3, 4
 """Game ids, ``params[0]``."""
@@ -557,9 +555,9 @@ class NativeSearch:
         solving: bool,
         rave: float = 0.0,
     ) -> NativeTree:
-        """Compiled MCTS (:mod:`plies.games._native_mcts`) on this game (no AMAF: ``rave`` must
+        """Compiled MCTS (:mod:`plies.native.mcts`) on this game (no AMAF: ``rave`` must
         be 0)."""
-        from plies.games._native_mcts import NativeTree
+        from plies.native.mcts import NativeTree
 
         if rave:
             raise ValueError("the compiled MCTS of this game keeps no AMAF statistics for RAVE")

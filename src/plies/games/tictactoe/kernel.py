@@ -1,4 +1,4 @@
-"""Compiled m,n,k-game rules for the native engine (:mod:`plies.games._native_engine`), behind
+"""Compiled m,n,k-game rules for the native engine (:mod:`plies.native.engine`), behind
 :class:`plies.games.tictactoe.TicTacToe`, which is the reference they are tested against.
 
 A state row is (X's cells, O's cells, mover: 0 for X or 1 for O, winner: 0 none, 1 X, 2 O), cell
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from plies.games._native_rules import NOT_OVER, compiled, popcount
+from plies.compiled import NOT_OVER, compiled, popcount
 
 CELLS, LINES, DENOMINATOR, FIRST_LINE = 1, 2, 3, 4
 """Indices into ``params``: the number of cells and lines, EVAL's denominator, then the lines."""

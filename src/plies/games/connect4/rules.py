@@ -42,11 +42,10 @@ from numpy.typing import NDArray
 from plies.capabilities import Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
-from plies.spec import Options
 
 if TYPE_CHECKING:
-    from plies.games._native_engine import NativeSearch
-    from plies.solvers.connect4 import Connect4Solver
+    from plies.games.connect4.solver import Connect4Solver
+    from plies.native.engine import NativeSearch
 
 COLUMN_DIGITS = "123456789"
 """Column names, 1-based from the left; a board has at most 9 columns so each is one digit."""
@@ -137,16 +136,6 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
             for result, winner in ((1, mover), (-1, other), (0, None))
         }
 
-    @classmethod
-    def from_options(cls, options: Options) -> ConnectFour:
-        """``connect4:width=7,height=6,k=4,scoring=payoff``."""
-        width = options.integer("width", 7, minimum=1)
-        height = options.integer("height", 6, minimum=1)
-        k = options.integer("k", 4, minimum=1)
-        scoring = options.choice("scoring", "plusminus", tuple(s.value for s in Scoring))
-        assert width is not None and height is not None and k is not None
-        return cls(width, height, k, Scoring(scoring))
-
     def __repr__(self) -> str:
         return f"ConnectFour(width={self.width}, height={self.height}, k={self.k})"
 
@@ -191,7 +180,9 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
             return 1
         if self.is_terminal(state):
             return 0
-        from plies.games import _connect4_kernel  # Numba loads only when a count is asked for
+        from plies.games.connect4 import (
+            kernel as _connect4_kernel,  # Numba loads only when a count is asked for
+        )
 
         return int(
             _connect4_kernel.perft(
@@ -200,9 +191,9 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
         )
 
     def perfect_solver(self) -> Connect4Solver | None:
-        """Pons's solver (:class:`~plies.solvers.connect4.Connect4Solver`) for four in a row on
+        """Pons's solver (:class:`~plies.games.connect4.solver.Connect4Solver`) for four in a row on
         boards up to its height limit, else None."""
-        from plies.solvers.connect4 import MAX_HEIGHT, Connect4Solver
+        from plies.games.connect4.solver import MAX_HEIGHT, Connect4Solver
 
         if self.k != 4 or self.height > MAX_HEIGHT:
             return None
@@ -210,8 +201,8 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
 
     @functools.cached_property
     def _native(self) -> NativeSearch:
-        from plies.games import _connect4_kernel as kernel
-        from plies.games import _native_engine as native
+        from plies.games.connect4 import kernel
+        from plies.native import engine as native
 
         params = [0] * kernel.ORDER + self._order + self._windows
         params[0], params[kernel.WINDOWS] = native.CONNECT4, len(self._windows)
@@ -229,7 +220,7 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
         return native.native_search(self, params, _native_row, longest=cells, moves=self.width)
 
     def native_search(self) -> NativeSearch:
-        """The engine compiled with these rules and EVAL (:mod:`plies.games._native_engine`)."""
+        """The engine compiled with these rules and EVAL (:mod:`plies.native.engine`)."""
         return self._native
 
     def random_playout(self, state: ConnectFourState, rng: random.Random) -> tuple[float, ...]:
@@ -425,7 +416,7 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
 @functools.cache
 def _kernel() -> ModuleType:
     """The compiled kernel, imported once (Numba loads only when a playout is asked for)."""
-    from plies.games import _connect4_kernel
+    from plies.games.connect4 import kernel as _connect4_kernel
 
     return _connect4_kernel
 

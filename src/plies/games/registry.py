@@ -1,0 +1,325 @@
+"""The game registry: a name and typed options build a game, lazily.
+
+A game is registered with :func:`register_game` (its name, a one-line summary, its typed
+options and a factory, or the ``module:attribute`` path of one so that nothing is imported until
+the game is asked for). Installed packages add games through the ``plies.games`` entry-point
+group, and a spec may name a game by its module path instead of a registered name:
+
+``connect4:width=8``
+    a registered game and its options;
+``mypkg.kalah:Kalah`` or ``mypkg.kalah:Kalah:pits=4``
+    the class (or factory) ``Kalah`` of the importable module ``mypkg.kalah`` (the current
+    folder is searched too), with the options it declares in its ``options`` attribute;
+``path/to/kalah.py:Kalah``
+    the same, from a Python file.
+
+Every option of a game is a keyword argument of its factory and an attribute of the game it
+builds, under the same name: that is how :func:`game_spec` writes any game back as the spec
+that rebuilds it, and :func:`game_identity` names the game a trained network was made for.
+
+>>> game = make_game("connect4:width=5,height=4")
+>>> game_spec(game)
+'connect4:width=5,height=4,k=4,scoring=plusminus'
+>>> game_identity(game)
+'connect4:width=5,height=4,k=4'
+>>> make_game("connect5")
+Traceback (most recent call last):
+...
+plies.errors.UnknownNameError: unknown game 'connect5' (games: tictactoe, tictactoe3, tiles, \
+nim, connect4, othello, checkers, chess, go, backgammon)
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from plies.errors import GameDefinitionError, SpecError, UnknownNameError
+from plies.game import FunctionGame, Game, Scoring
+from plies.spec import Option, Options, parse_options, parse_spec
+
+PLUGINS = "plies.games"
+"""The entry-point group of installed games: ``name = "module:attribute"`` names a game class
+or factory (whose ``options`` and ``summary`` attributes describe it), or a module that calls
+:func:`register_game` when imported."""
+
+Factory = Callable[..., Game[Any, Any]]
+"""Builds a game from its options' values, given as keyword arguments."""
+
+
+@dataclass(frozen=True)
+class GameOption(Option):
+    """One option of a game: an :class:`~plies.spec.Option` that is also the factory's keyword
+    argument and the game's attribute of the same name. ``convert`` turns the value read into the
+    argument (a choice into an enum), ``show`` writes the attribute back into a spec, and
+    ``identity`` says whether the option changes the positions and moves of the game (scoring
+    does not: a network trained under one scoring plays under the other)."""
+
+    convert: Callable[[Any], Any] | None = None
+    show: Callable[[Any], str] | None = None
+    identity: bool = True
+
+    def argument(self, options: Options) -> Any:
+        """This option's argument for the factory, read from a spec's options."""
+        value = self.read(options)
+        return value if self.convert is None or value is None else self.convert(value)
+
+    def written(self, game: Game[Any, Any]) -> str:
+        """``game``'s value of this option as a spec writes it."""
+        value = getattr(game, self.key)
+        if self.show is not None:
+            return self.show(value)
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    def usage(self) -> str:
+        """``width=7`` (the default) or ``scoring=plusminus|payoff`` (the choices)."""
+        if self.kind == "choice":
+            return f"{self.key}={'|'.join(self.choices)}"
+        if isinstance(self.default, bool):
+            return f"{self.key}={'true' if self.default else 'false'}"
+        return f"{self.key}={self.default}"
+
+
+SCORING = GameOption(
+    "scoring",
+    "choice",
+    "utilities: +1/0/-1 (plusminus) or payoffs 1/0.5/0 (payoff)",
+    Scoring.PLUS_MINUS.value,
+    choices=tuple(s.value for s in Scoring),
+    convert=Scoring,
+    show=lambda scoring: str(scoring.value),
+    identity=False,
+)
+"""The scoring option every two-player win/loss/draw game shares."""
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A registered game: its name, summary, typed options and factory (or its path)."""
+
+    name: str
+    summary: str
+    options: tuple[GameOption, ...]
+    factory: Factory | str
+
+    def load(self) -> Factory:
+        """The factory, imported now if it was registered by path."""
+        if isinstance(self.factory, str):
+            factory: Factory = _attribute(self.factory, self.name)
+            return factory
+        return self.factory
+
+    def usage(self) -> str:
+        """The options with their defaults or choices (``width=7,height=6,...``), or ``none``."""
+        return ",".join(option.usage() for option in self.options) or "none"
+
+    def build(self, options: Options) -> Game[Any, Any]:
+        """The game these options describe; unknown options and bad values raise."""
+        arguments = {option.key: option.argument(options) for option in self.options}
+        options.finish()
+        factory = self.load()
+        game = factory(**arguments)
+        if not isinstance(game, Game):
+            raise GameDefinitionError(f"{self.name}: {factory!r} built {game!r}, not a Game")
+        return game
+
+
+GAMES: dict[str, GameEntry] = {}
+"""The registered games by name, in the order registered (installed games once loaded)."""
+
+_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def register_game(
+    name: str, summary: str, options: tuple[GameOption, ...], factory: Factory | str
+) -> GameEntry:
+    """Register a game under ``name`` (lower case letters, digits, ``-`` and ``_``); its
+    ``factory`` takes the ``options`` as keyword arguments, and may be given as
+    ``"module:attribute"`` to be imported on first use."""
+    if not _NAME.fullmatch(name):
+        raise SpecError(f"game name {name!r} must be lower case letters, digits, - and _")
+    if name in GAMES:
+        raise SpecError(f"game {name!r} is registered twice")
+    GAMES[name] = entry = GameEntry(name, summary, options, factory)
+    return entry
+
+
+def game_entry(name: str) -> GameEntry:
+    """The game registered as ``name`` (installed games included), or an
+    :class:`UnknownNameError` listing the games."""
+    if name not in GAMES:
+        _load_plugins(name)
+    entry = GAMES.get(name)
+    if entry is None:
+        raise UnknownNameError(f"unknown game {name!r} (games: {', '.join(GAMES)})")
+    return entry
+
+
+def registered_games() -> dict[str, GameEntry]:
+    """Every registered game, installed ones included."""
+    _load_plugins(None)
+    return GAMES
+
+
+def _load_plugins(name: str | None) -> None:
+    """Load the installed games of the :data:`PLUGINS` group: the one called ``name``, or all."""
+    for point in importlib.metadata.entry_points(group=PLUGINS):
+        if (name is None or point.name == name) and point.name not in GAMES:
+            try:
+                loaded = point.load()
+            except Exception as error:  # a broken package is named, not a traceback
+                raise GameDefinitionError(
+                    f"installed game {point.name!r} ({point.value}) fails to load: {error}"
+                ) from error
+            if point.name not in GAMES and callable(loaded):
+                register_game(point.name, _summary(loaded), _declared(loaded), loaded)
+
+
+def make_game(spec: str) -> Game[Any, Any]:
+    """Build a game from ``name[:key=value,...]`` or a module path (``mypkg.kalah:Kalah``,
+    ``kalah.py:Kalah[:key=value,...]``); unknown names and options raise errors."""
+    if is_module_path(spec):
+        return _make_from_path(spec)
+    parsed = parse_spec(spec)
+    return game_entry(parsed.name).build(parsed.options)
+
+
+def is_module_path(spec: str) -> bool:
+    """Whether ``spec`` names its game by a module path rather than a registered name."""
+    target = spec.strip().partition(":")[0]
+    return "." in target or "/" in target or os.sep in target
+
+
+def _make_from_path(spec: str) -> Game[Any, Any]:
+    target, _, rest = spec.strip().partition(":")
+    attribute, _, option_text = rest.partition(":")
+    if not attribute.strip():
+        raise SpecError(f"game {spec!r}: name the game after the module (module:Class)")
+    factory = _attribute(f"{target}:{attribute.strip()}", target)
+    options = parse_options(attribute.strip(), option_text)
+    entry = GameEntry(attribute.strip(), _summary(factory), _declared(factory), factory)
+    return entry.build(options)
+
+
+_PATH_MODULES: dict[str, Path] = {}
+"""The modules loaded from files by path, by module name: their specs name the file."""
+
+
+def _attribute(path: str, owner: str) -> Any:
+    """The object that ``module:attribute`` (or ``file.py:attribute``) names."""
+    module_name, _, attribute = path.partition(":")
+    module = _module(module_name.strip(), owner)
+    try:
+        return getattr(module, attribute)
+    except AttributeError:
+        raise UnknownNameError(f"{owner}: module {module_name!r} has no {attribute!r}") from None
+
+
+def _module(name: str, owner: str) -> Any:
+    """Import ``name``, a module (searched in the current folder too) or a ``.py`` file."""
+    if name.endswith(".py") or "/" in name or os.sep in name:
+        return _module_from_file(Path(name))
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name is not None and name.startswith(error.name):
+            raise UnknownNameError(f"{owner}: no module named {name!r}") from None
+        raise GameDefinitionError(f"{owner}: module {name!r} fails to load: {error}") from None
+    except Exception as error:
+        raise GameDefinitionError(f"{owner}: module {name!r} fails to load: {error}") from None
+
+
+def _module_from_file(path: Path) -> Any:
+    path = path.expanduser().resolve()
+    if not path.is_file():
+        raise UnknownNameError(f"game file {str(path)!r} does not exist")
+    name = path.stem
+    if name in sys.modules and _PATH_MODULES.get(name) == path:
+        return sys.modules[name]
+    loader_spec = importlib.util.spec_from_file_location(name, path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise GameDefinitionError(f"game file {str(path)!r} is not a Python module")
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[name] = module  # dataclasses and pickling look their module up by name
+    try:
+        loader_spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[name]
+        raise GameDefinitionError(f"game file {str(path)!r} fails to load: {error}") from None
+    _PATH_MODULES[name] = path
+    return module
+
+
+def _declared(factory: Any) -> tuple[GameOption, ...]:
+    """The options a game class or factory declares in its ``options`` attribute."""
+    options = getattr(factory, "options", ())
+    if not isinstance(options, tuple) or not all(isinstance(o, GameOption) for o in options):
+        raise GameDefinitionError(
+            f"{factory!r}: 'options' must be a tuple of plies.games.registry.GameOption"
+        )
+    return options
+
+
+def _summary(factory: Any) -> str:
+    summary = getattr(factory, "summary", None)
+    if isinstance(summary, str):
+        return summary
+    return (getattr(factory, "__doc__", None) or "").strip().partition("\n")[0]
+
+
+def _entry_of(game: Game[Any, Any]) -> GameEntry | None:
+    """The registered entry whose factory built ``game``'s class, if any."""
+    cls = type(game)
+    path = f"{cls.__module__}:{cls.__qualname__}"
+    for entry in GAMES.values():
+        if entry.factory is cls or entry.factory == path:
+            return entry
+    return None
+
+
+def _written(options: tuple[GameOption, ...], game: Game[Any, Any], everything: bool) -> str:
+    return ",".join(
+        f"{option.key}={option.written(game)}"
+        for option in options
+        if everything or option.identity
+    )
+
+
+def game_spec(game: Game[Any, Any]) -> str:
+    """The spec that rebuilds ``game`` in any process: its registered name or module path,
+    with the value of every option."""
+    return _spec(game, everything=True)
+
+
+def game_identity(game: Game[Any, Any]) -> str:
+    """What a trained network records of its game: the spec less the options that leave the
+    positions and moves alone (scoring); a game made by :func:`~plies.game.define_game` is
+    known by its name."""
+    return _spec(game, everything=False)
+
+
+def _spec(game: Game[Any, Any], everything: bool) -> str:
+    entry = _entry_of(game)
+    if entry is not None:
+        written = _written(entry.options, game, everything)
+        return f"{entry.name}:{written}" if written else entry.name
+    if isinstance(game, FunctionGame):
+        return game.name
+    cls = type(game)
+    file = _PATH_MODULES.get(cls.__module__)
+    module = str(file) if file is not None and everything else cls.__module__
+    written = _written(_declared(cls), game, everything)
+    base = f"{module}:{cls.__qualname__}"
+    return f"{base}:{written}" if written else base
