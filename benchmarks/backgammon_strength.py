@@ -38,7 +38,7 @@ from plies.arena.ratings import format_standings, rating_intervals
 from plies.arena.records import GameRecord, Records, results_of
 from plies.arena.tournament import check_players, opening_state, run, schedule
 from plies.game import CHANCE
-from plies.games.backgammon import Backgammon
+from plies.games.backgammon.rules import Backgammon
 
 GAME = "backgammon"
 GREEDY = "expectiminimax:depth=1"

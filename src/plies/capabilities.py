@@ -397,3 +397,31 @@ def require(game: Game[Any, Any], capability: type[C], purpose: str) -> C:
 def optional(game: Game[Any, Any], capability: type[C], wanted: bool = True) -> C | None:
     """``game`` as ``capability`` when it has it and the caller wants it, else None."""
     return game if wanted and isinstance(game, capability) else None
+
+
+# Front ends ---------------------------------------------------------------------------------
+
+
+class BoardView(Protocol):
+    """How the web pages draw a game's positions and turn clicks into moves (read by
+    :mod:`plies.web.boards`, whose docstring describes the views)."""
+
+    def drawing(self, state: Any, last: Any, flipped: bool) -> dict[str, Any]:
+        """The game's own fields of ``state``'s view (``kind`` first): ``last`` is the action
+        that led to ``state``; ``flipped`` turns the board round where it has a side."""
+        ...
+
+    def path(self, state: Any, action: Any, notation: str) -> list[str]:
+        """The ids of the targets clicked to make ``action`` (written ``notation``)."""
+        ...
+
+    def status(self, state: Any) -> str | None:
+        """Who moves or how the game ended, in a line; None for the front end's own line."""
+        ...
+
+
+@runtime_checkable
+class HasBoardView(Protocol):
+    """A picture of the board for the web pages (else they show the game's text display)."""
+
+    def board_view(self) -> BoardView: ...

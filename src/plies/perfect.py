@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -97,4 +97,37 @@ class PerfectSolver(Protocol):
 
     def reset(self) -> None:
         """Empty the table."""
+        ...
+
+
+@dataclass(frozen=True)
+class BookProgress:
+    """Where an opening book's build stands: ``done`` of the ``total`` positions of ``ply``
+    that the book lacked are solved, the last in ``seconds``; the book holds ``size``
+    positions."""
+
+    ply: int
+    done: int
+    total: int
+    size: int
+    seconds: float
+
+
+@runtime_checkable
+class HasOpeningBook(Protocol):
+    """A perfect solver that consults a book of solved openings and can build one."""
+
+    def use_book(self, path: str | None) -> None:
+        """Consult the book at ``path`` from now on (None: no book)."""
+        ...
+
+    def check_book_target(self, path: str) -> None:
+        """Raise :class:`~plies.errors.BookError` unless a book can be built at ``path``."""
+        ...
+
+    def build_book(
+        self, path: str, plies: int, workers: int
+    ) -> Generator[BookProgress, None, None]:
+        """Solve the openings up to ``plies`` into ``path`` (resuming what it holds), yielding
+        after each position; closing the iteration keeps what was solved."""
         ...

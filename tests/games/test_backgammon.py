@@ -12,7 +12,7 @@ from plies.agents import make_agent
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import CHANCE, checked_outcomes
 from plies.games import make_game
-from plies.games.backgammon import Backgammon, BackgammonState, Roll
+from plies.games.backgammon.rules import Backgammon, BackgammonState, Roll
 from plies.play import play_game
 from plies.testing import random_agent, random_game
 

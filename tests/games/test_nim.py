@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from plies.capabilities import HasEvaluation
 from plies.errors import IllegalMoveError, InvalidPositionError, MissingCapabilityError, SpecError
 from plies.games import make_game
-from plies.games.nim import Nim, NimState
+from plies.games.nim.rules import Nim, NimState
 from plies.search import alphabeta, minimax
 
 SMALL = [h for k in (1, 2, 3) for h in itertools.product(range(5), repeat=k)]

@@ -9,7 +9,7 @@ import pytest
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring
 from plies.games import make_game
-from plies.games.tiles import TileGame, TileState
+from plies.games.tiles.rules import TileGame, TileState
 from plies.search import alphabeta, minimax
 from plies.testing import random_game
 
@@ -285,7 +285,7 @@ def test_constructor_refuses_short_rows() -> None:
 
 
 def test_hash_keys_are_distinct() -> None:
-    from plies.games.tiles import TileGame, TileState
+    from plies.games.tiles.rules import TileGame, TileState
 
     game = TileGame(6)
     states = {

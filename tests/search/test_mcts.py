@@ -23,7 +23,7 @@ from plies.errors import (
 from plies.game import CHANCE, Game, WinLossDrawGame, define_game
 from plies.games.checkers.rules import Checkers
 from plies.games.connect4.rules import ConnectFour
-from plies.games.nim import Nim
+from plies.games.nim.rules import Nim
 from plies.games.othello.rules import Othello
 from plies.games.tictactoe.rules import TicTacToe
 from plies.play import play_game

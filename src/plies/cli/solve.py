@@ -24,7 +24,7 @@ from plies.errors import PliesError
 from plies.game import Game
 from plies.games import make_game
 from plies.lectures.tree_report import number, rule_text
-from plies.perfect import PerfectSolver
+from plies.perfect import HasOpeningBook, PerfectSolver
 from plies.play import line_notation, outcome_text
 from plies.search import ALGORITHMS
 from plies.search.analysis import analyse_moves, best_moves
@@ -158,35 +158,32 @@ def solve(
 
 def _use_book(game: Game[Any, Any], solver: PerfectSolver | None, book: str) -> None:
     """Give the solver the book of ``--book`` (``none``: no book)."""
-    from plies.games.connect4.book import load_book
-    from plies.games.connect4.solver import Connect4Solver
-
-    if not isinstance(solver, Connect4Solver):
-        raise PliesError("--book is for the Connect Four perfect solver")
-    solver.book = None if book == "none" else load_book(book, solver.game)
+    if not isinstance(solver, HasOpeningBook):
+        raise PliesError(
+            f"--book is for a perfect solver with an opening book; {game.name!r} has none"
+        )
+    solver.use_book(None if book == "none" else book)
 
 
 def _build_book(
     game: Game[Any, Any], position: str | None, plies: int | None, out: str | None, workers: int
 ) -> None:
-    """plies solve connect4 --build-book --plies N --out FILE: progress on a terminal, and
-    Ctrl-C keeps what was solved."""
-    from plies.games.connect4.book import build_book, check_book_target
-    from plies.games.connect4.rules import ConnectFour
-    from plies.games.connect4.solver import Connect4Solver
-
-    if not isinstance(game, ConnectFour):
-        raise PliesError(f"--build-book builds Connect Four books, not '{game.name}' ones")
+    """plies solve GAME --build-book --plies N --out FILE: progress on a terminal, and Ctrl-C
+    keeps what was solved."""
+    solver = perfect_solver(game)
+    if not isinstance(solver, HasOpeningBook):
+        raise PliesError(
+            f"--build-book builds a perfect solver's opening book; {game.name!r} has none"
+        )
     if position is not None:
         raise PliesError("--build-book starts from the empty board: give no POSITION")
     if plies is None or out is None:
         raise PliesError("--build-book needs --plies N and --out FILE")
-    check_book_target(out, game)  # before the solver's start-up
-    solver = Connect4Solver(game, book=False)
+    solver.check_book_target(out)  # before the solver's start-up
     size, began = 0, time.perf_counter()
     with progress_bar() as bar, until_interrupted() as interruption:
         task = bar.add_task("book", total=None)
-        steps = build_book(out, plies, solver, workers)
+        steps = solver.build_book(out, plies, workers)
         try:
             for step in steps:
                 size = step.size

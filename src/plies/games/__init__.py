@@ -57,7 +57,7 @@ register_game(
     "tiles",
     "the lecture's tile-sliding race: A moves right, B left, jumping each other",
     (_whole("length", 4, "cells of the strip", minimum=3), SCORING),
-    "plies.games.tiles:TileGame",
+    "plies.games.tiles.rules:TileGame",
 )
 register_game(
     "nim",
@@ -72,7 +72,7 @@ register_game(
         ),
         GameOption("misere", "flag", "whoever takes the last object loses", False),
     ),
-    "plies.games.nim:Nim",
+    "plies.games.nim.rules:Nim",
 )
 register_game(
     "connect4",
@@ -119,20 +119,20 @@ register_game(
     "backgammon",
     "backgammon without the doubling cube: dice as chance nodes, gammons 2, backgammons 3",
     (),
-    "plies.games.backgammon:Backgammon",
+    "plies.games.backgammon.rules:Backgammon",
 )
 
 _CLASSES = {
     "TicTacToe": "plies.games.tictactoe.rules",
     "TicTacToe3": "plies.games.tictactoe.three",
-    "TileGame": "plies.games.tiles",
-    "Nim": "plies.games.nim",
+    "TileGame": "plies.games.tiles.rules",
+    "Nim": "plies.games.nim.rules",
     "ConnectFour": "plies.games.connect4.rules",
     "Othello": "plies.games.othello.rules",
     "Checkers": "plies.games.checkers.rules",
     "Chess": "plies.games.chess.rules",
     "Go": "plies.games.go.rules",
-    "Backgammon": "plies.games.backgammon",
+    "Backgammon": "plies.games.backgammon.rules",
 }
 
 

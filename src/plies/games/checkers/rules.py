@@ -42,6 +42,7 @@ from functools import cached_property
 from itertools import pairwise
 from typing import TYPE_CHECKING, NamedTuple
 
+from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import Scoring, WinLossDrawGame
 
@@ -146,6 +147,12 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
 
     def __repr__(self) -> str:
         return "Checkers()"
+
+    def board_view(self) -> BoardView:
+        """The board for the web pages (:mod:`plies.games.checkers.view`)."""
+        from plies.games.checkers.view import CheckersView
+
+        return CheckersView(self)
 
     def initial_state(self) -> CheckersState:
         return CheckersState(0x00000FFF, 0, 0xFFF00000, 0, "B", 0)

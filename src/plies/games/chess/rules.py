@@ -34,6 +34,7 @@ import chess
 import chess.pgn
 import chess.polyglot
 
+from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 
@@ -209,6 +210,12 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
 
     def __repr__(self) -> str:
         return "Chess()"
+
+    def board_view(self) -> BoardView:
+        """The board for the web pages (:mod:`plies.games.chess.view`)."""
+        from plies.games.chess.view import ChessView
+
+        return ChessView(self)
 
     # The formal game ---------------------------------------------------------------------------
 

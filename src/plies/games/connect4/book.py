@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from plies.errors import BookError
 from plies.games.connect4.rules import ConnectFour, ConnectFourState
-from plies.perfect import Decision
+from plies.perfect import BookProgress, Decision
 
 if TYPE_CHECKING:
     from plies.games.connect4.solver import Connect4Solver
@@ -145,18 +145,6 @@ def shipped_book() -> OpeningBook | None:
             return load_book(path, ConnectFour())
     except (BookError, OSError):
         return None
-
-
-@dataclass(frozen=True)
-class BookProgress:
-    """Where a build stands: ``done`` of the ``total`` positions of ``ply`` that the book
-    lacked are solved, the last in ``seconds``; the book holds ``size`` positions."""
-
-    ply: int
-    done: int
-    total: int
-    size: int
-    seconds: float
 
 
 def check_book_target(path: str | Path, game: ConnectFour) -> Path:

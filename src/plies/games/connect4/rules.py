@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import Symmetry
+from plies.capabilities import BoardView, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 
@@ -138,6 +138,12 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
 
     def __repr__(self) -> str:
         return f"ConnectFour(width={self.width}, height={self.height}, k={self.k})"
+
+    def board_view(self) -> BoardView:
+        """The board for the web pages (:mod:`plies.games.connect4.view`)."""
+        from plies.games.connect4.view import ConnectFourView
+
+        return ConnectFourView(self)
 
     def initial_state(self) -> ConnectFourState:
         return ConnectFourState(0, 0, 0, False)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 
 import numpy as np
 
@@ -38,9 +38,15 @@ from plies.errors import (
     SpecError,
     UnsupportedGameError,
 )
-from plies.games.connect4.book import OpeningBook, shipped_book
+from plies.games.connect4.book import (
+    OpeningBook,
+    build_book,
+    check_book_target,
+    load_book,
+    shipped_book,
+)
 from plies.games.connect4.rules import ConnectFour, ConnectFourState
-from plies.perfect import Decision, Solution
+from plies.perfect import BookProgress, Decision, Solution
 
 DEFAULT_ENTRIES = 1 << 23
 """Table slots asked for by default: Pons's 8M-entry table (64 MiB here)."""
@@ -143,6 +149,21 @@ class Connect4Solver:
     def generations(self) -> int:
         """How many searches share one real clear of the table."""
         return self._generations - 1
+
+    def use_book(self, path: str | None) -> None:
+        """Consult the book at ``path`` (one of this board's) from now on; None: no book."""
+        self.book = None if path is None else load_book(path, self.game)
+
+    def check_book_target(self, path: str) -> None:
+        """Raise :class:`~plies.errors.BookError` unless a book can be built at ``path``."""
+        check_book_target(path, self.game)
+
+    def build_book(
+        self, path: str, plies: int, workers: int
+    ) -> Generator[BookProgress, None, None]:
+        """Solve the openings up to ``plies`` into ``path`` (:func:`.book.build_book`), with a
+        solver of this board that consults no book."""
+        return build_book(path, plies, Connect4Solver(self.game, book=False), workers)
 
     def reset(self) -> None:
         """Empty the transposition table: O(1), but a real clear once every

@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import NativeMcts, Symmetry
+from plies.capabilities import BoardView, NativeMcts, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
@@ -104,6 +104,12 @@ class Go(WinLossDrawGame[GoState, int]):
 
     def __repr__(self) -> str:
         return f"Go(size={self.size}, komi={self.komi})"
+
+    def board_view(self) -> BoardView:
+        """The board for the web pages (:mod:`plies.games.go.view`)."""
+        from plies.games.go.view import GoView
+
+        return GoView(self)
 
     def initial_state(self) -> GoState:
         board = bytes(self.size * self.size)

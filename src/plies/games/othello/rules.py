@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import Symmetry
+from plies.capabilities import BoardView, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
@@ -201,6 +201,12 @@ class Othello(WinLossDrawGame[OthelloState, int]):
 
     def __repr__(self) -> str:
         return "Othello()"
+
+    def board_view(self) -> BoardView:
+        """The board for the web pages (:mod:`plies.games.othello.view`)."""
+        from plies.games.othello.view import OthelloView
+
+        return OthelloView(self)
 
     @staticmethod
     def _sides(state: OthelloState) -> tuple[int, int]:

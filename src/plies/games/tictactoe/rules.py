@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import Symmetry
+from plies.capabilities import BoardView, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
@@ -64,6 +64,12 @@ class TicTacToe(WinLossDrawGame[Board, int]):
 
     def __repr__(self) -> str:
         return f"TicTacToe(m={self.m}, n={self.n}, k={self.k})"
+
+    def board_view(self) -> BoardView:
+        """The board for the web pages (:mod:`plies.games.tictactoe.view`)."""
+        from plies.games.tictactoe.view import TicTacToeView
+
+        return TicTacToeView(self)
 
     def initial_state(self) -> Board:
         return Board(EMPTY * (self.m * self.n), "X", None)

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
+from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Game
 from plies.games.tictactoe.rules import EMPTY, Board, TicTacToe
@@ -66,6 +67,12 @@ class TicTacToe3(Game[Board, int]):
 
     def __repr__(self) -> str:
         return f"TicTacToe3(m={self.m}, n={self.n}, k={self.k})"
+
+    def board_view(self) -> BoardView:
+        """The board for the web pages (:mod:`plies.games.tictactoe.view`)."""
+        from plies.games.tictactoe.view import TicTacToeView
+
+        return TicTacToeView(self)
 
     def initial_state(self) -> Board:
         return Board(EMPTY * (self.m * self.n), PLAYERS[0], None)

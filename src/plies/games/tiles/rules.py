@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import Scoring, WinLossDrawGame
 from plies.spec import NumberRange
@@ -64,6 +65,12 @@ class TileGame(WinLossDrawGame[TileState, int]):
 
     def __repr__(self) -> str:
         return f"TileGame(length={self.length})"
+
+    def board_view(self) -> BoardView:
+        """The board for the web pages (:mod:`plies.games.tiles.view`)."""
+        from plies.games.tiles.view import TileView
+
+        return TileView(self)
 
     def initial_state(self) -> TileState:
         return TileState(1, self.length, "A", 0)

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import WinLossDrawGame
 
@@ -62,6 +63,12 @@ class Nim(WinLossDrawGame[NimState, tuple[int, int]]):
 
     def __repr__(self) -> str:
         return f"Nim(heaps={self.heaps}, misere={self.misere})"
+
+    def board_view(self) -> BoardView:
+        """The board for the web pages (:mod:`plies.games.nim.view`)."""
+        from plies.games.nim.view import NimView
+
+        return NimView(self)
 
     def initial_state(self) -> NimState:
         return NimState(self.heaps, "A")

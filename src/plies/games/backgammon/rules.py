@@ -59,6 +59,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
 
+from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import CHANCE, Game
 
@@ -167,6 +168,12 @@ class Backgammon(Game[BackgammonState, Action]):
 
     def __repr__(self) -> str:
         return "Backgammon()"
+
+    def board_view(self) -> BoardView:
+        """The board for the web pages (:mod:`plies.games.backgammon.view`)."""
+        from plies.games.backgammon.view import BackgammonView
+
+        return BackgammonView(self)
 
     def initial_state(self) -> BackgammonState:
         return _initial_state()

@@ -1,0 +1,109 @@
+"""Backgammon's board for the web pages: the 24 points, the bar, the checkers borne off and the
+dice; a move's path is its (from, to) pairs, entered in any order."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from typing import Any
+
+from plies.games.backgammon.rules import BAR, OFF, OPENING, SIDES, Backgammon, BackgammonState, Roll
+from plies.games.grid import Json
+
+_LEG = re.compile(r"(bar|[0-9]+)((?:/(?:[0-9]+|off)\*?)+)(?:\(([0-9])\))?")
+
+
+class BackgammonView:
+    """``points``: White's points 1 to 24 as ``{"id", "label", "count", "side"}`` (ids ``p1``
+    to ``p24`` in White's numbering, labels in the numbering of the side to move, or of the side
+    at the bottom before the opening roll); ``top`` and ``bottom``: the ids left to right, the
+    bar between the sixth and seventh; ``bottom_side`` (whose home board is bottom right);
+    ``bar``, ``off`` and ``pips`` by side; ``dice``. The targets are the points, ``bar`` and
+    ``off`` (the mover's), and ``pass``."""
+
+    def __init__(self, game: Backgammon) -> None:
+        self.game = game
+
+    def drawing(self, state: BackgammonState, last: Any, flipped: bool) -> Json:
+        bottom_side = 1 if flipped else 0
+        numbering = bottom_side if state.mover == OPENING else state.mover
+        points = []
+        for index, count in enumerate(state.points):
+            white_point = index + 1
+            label = white_point if numbering == 0 else 25 - white_point
+            side = None if count == 0 else SIDES[0] if count > 0 else SIDES[1]
+            points.append(
+                {"id": f"p{white_point}", "label": str(label), "count": abs(count), "side": side}
+            )
+        upper, lower = list(range(13, 25)), list(range(12, 0, -1))
+        top, bottom = (lower, upper) if flipped else (upper, lower)
+        pips = {SIDES[side]: _pips(state, side) for side in (0, 1)}
+        view: Json = {
+            "kind": "backgammon",
+            "points": points,
+            "top": [f"p{p}" for p in top],
+            "bottom": [f"p{p}" for p in bottom],
+            "bottom_side": SIDES[bottom_side],
+            "bar": {SIDES[side]: state.bar[side] for side in (0, 1)},
+            "off": {SIDES[side]: state.off[side] for side in (0, 1)},
+            "pips": pips,
+            "dice": list(state.dice),
+            "pairs": True,
+            "facts": [[f"{side} pips", str(count)] for side, count in pips.items()],
+        }
+        if state.dice and self.game.actions(state) == [()]:
+            view["buttons"] = [{"id": "pass", "label": "pass"}]
+        if last is not None and not isinstance(last, Roll) and state.mover != OPENING:
+            mover = 1 - state.mover
+            view["last"] = sorted({_point_id(mover, p) for move in last for p in move})
+        return view
+
+    def path(self, state: BackgammonState, action: Any, notation: str) -> list[str]:
+        """The (from, to) pairs of a turn's notation, flattened: one pair per checker moved as
+        written (``24/13``: from 24 to 13), split where it hits on the way (``24/18*/13``), and
+        repeated as marked (``8/5(2)``); ``pass`` is the button."""
+        if notation == "pass":
+            return ["pass"]
+        path = []
+        for part in notation.split():
+            match = _LEG.fullmatch(part)
+            assert match is not None, f"the game wrote {part!r}"
+            points = [match[1], *re.findall(r"[0-9]+|off", match[2])]
+            ids = [
+                _point_id(state.mover, BAR if p == "bar" else OFF if p == "off" else int(p))
+                for p in points
+            ]
+            pairs = [id_ for leg in pairwise(ids) for id_ in leg]
+            path += pairs * int(match[3] or 1)
+        return path
+
+    def status(self, state: BackgammonState) -> str | None:
+        """The opening roll, whose roll or move it is with which dice; None at the end."""
+        if self.game.is_terminal(state):
+            return None
+        if state.mover == OPENING:
+            return "the opening roll is next"
+        mover = self.game.to_move(state)
+        dice = "-".join(map(str, state.dice))
+        return f"{mover} to move with {dice}" if state.dice else f"{SIDES[state.mover]} to roll"
+
+
+def _pips(state: BackgammonState, side: int) -> int:
+    """The pips ``side`` needs to bear off every checker."""
+    sign = 1 if side == 0 else -1
+    on_points = sum(
+        (index + 1 if side == 0 else 24 - index) * count * sign
+        for index, count in enumerate(state.points)
+        if count * sign > 0
+    )
+    return on_points + BAR * state.bar[side]
+
+
+def _point_id(side: int, point: int) -> str:
+    """The id of ``side``'s point ``point`` (its own numbering; :data:`BAR` and :data:`OFF`
+    too)."""
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return f"p{point if side == 0 else 25 - point}"

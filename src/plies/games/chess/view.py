@@ -1,0 +1,69 @@
+"""Chess's board for the web pages: python-chess's SVG picture; the click targets are the
+squares, ``a1`` to ``h8`` (from, then to)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+import chess.svg
+
+from plies.games.chess.rules import Chess, ChessState
+from plies.games.grid import Json
+
+MARGIN = 15
+"""The coordinate margin of python-chess's SVG board (``coordinates=True``), in its units."""
+SQUARE = 45
+"""A square of python-chess's SVG board (``chess.svg.SQUARE_SIZE``)."""
+
+
+class ChessView:
+    """``svg`` (``margin`` and ``square`` are its geometry, in the units of its ``size``),
+    ``flipped``, and ``pieces`` (``{"square", "piece"}``, the piece as its FEN letter)."""
+
+    def __init__(self, game: Chess) -> None:
+        self.game = game
+
+    def drawing(self, state: ChessState, last: chess.Move | None, flipped: bool) -> Json:
+        board = state.board
+        king = board.king(board.turn)
+        check = king if board.is_check() else None
+        picture = chess.svg.board(
+            board,
+            orientation=chess.BLACK if flipped else chess.WHITE,
+            lastmove=last,
+            check=check,
+            coordinates=True,
+        )
+        pieces = [
+            {"square": chess.square_name(square), "piece": piece.symbol()}
+            for square, piece in sorted(board.piece_map().items())
+        ]
+        facts = [["move", str(board.fullmove_number)]]
+        if check is not None:
+            facts.append(["check", chess.square_name(check)])
+        return {
+            "kind": "chess",
+            "svg": picture,
+            "margin": MARGIN,
+            "square": SQUARE,
+            "size": 2 * MARGIN + 8 * SQUARE,
+            "flipped": flipped,
+            "pieces": pieces,
+            "facts": facts,
+            "last": [] if last is None else _squares(last),
+        }
+
+    def path(self, state: ChessState, action: chess.Move, notation: str) -> list[str]:
+        return _squares(action)
+
+    def status(self, state: ChessState) -> str | None:
+        if not self.game.is_terminal(state):
+            return None
+        winner = self.game.winner(state)
+        outcome = "draw" if winner is None else f"{winner} wins"
+        return f"game over: {outcome} ({self.game.termination(state)})"
+
+
+def _squares(move: Any) -> list[str]:
+    return [chess.square_name(move.from_square), chess.square_name(move.to_square)]

@@ -1,0 +1,45 @@
+"""Tic-tac-toe's board for the web pages (both variants): cells named as the moves (``b2``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plies.games.grid import Json, grid_view, letters
+from plies.games.tictactoe.rules import EMPTY, Board, TicTacToe
+from plies.games.tictactoe.three import TicTacToe3
+
+
+class TicTacToeView:
+    """The m x n grid of marks; the last mark highlighted; k in a row as a fact."""
+
+    def __init__(self, game: TicTacToe | TicTacToe3) -> None:
+        self.game = game
+        self.grid = game.grid if isinstance(game, TicTacToe3) else game
+
+    def drawing(self, state: Board, last: int | None, flipped: bool) -> Json:
+        game, grid = self.game, self.grid
+        cells = [
+            [
+                {
+                    "id": grid.format_action(state, r * game.n + c),
+                    "piece": _mark(state, r, c, game.n),
+                }
+                for c in range(game.n)
+            ]
+            for r in range(game.m)
+        ]
+        view = grid_view("tictactoe", cells, letters(game.n), [str(r + 1) for r in range(game.m)])
+        view["last"] = [] if last is None else [grid.format_action(state, last)]
+        view["facts"] = [["k in a row", str(game.k)]]
+        return view
+
+    def path(self, state: Board, action: Any, notation: str) -> list[str]:
+        return [notation]
+
+    def status(self, state: Board) -> None:
+        return None
+
+
+def _mark(state: Board, row: int, column: int, width: int) -> str | None:
+    mark = state.cells[row * width + column]
+    return None if mark == EMPTY else mark

@@ -1,0 +1,39 @@
+"""The tile game's board for the web pages: one row of squares named ``1`` to ``length``;
+staying is the button ``stay``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plies.games.grid import Json, grid_view
+from plies.games.tiles.rules import STAY, TileGame, TileState
+
+
+class TileView:
+    """The strip with A and B, and the stays in a row as a fact."""
+
+    def __init__(self, game: TileGame) -> None:
+        self.game = game
+
+    def drawing(self, state: TileState, last: int | None, flipped: bool) -> Json:
+        squares = range(1, self.game.length + 1)
+        cells = [
+            [
+                {"id": str(i), "piece": "A" if i == state.a else "B" if i == state.b else None}
+                for i in squares
+            ]
+        ]
+        view = grid_view("tiles", cells, [str(i) for i in squares], [])
+        if not self.game.is_terminal(state):
+            view["buttons"] = [{"id": STAY, "label": "stay"}]
+        if state.stays:
+            view["facts"] = [["stays in a row", str(state.stays)]]
+        if last is not None:
+            view["last"] = [str(last)]
+        return view
+
+    def path(self, state: TileState, action: Any, notation: str) -> list[str]:
+        return [notation]
+
+    def status(self, state: TileState) -> None:
+        return None
