@@ -402,6 +402,15 @@ def optional(game: Game[Any, Any], capability: type[C], wanted: bool = True) -> 
 # Front ends ---------------------------------------------------------------------------------
 
 
+@runtime_checkable
+class HasCentipawns(Protocol):
+    """Engine scores in centipawns, the unit chess programs and players read (UCI ``cp``)."""
+
+    def score_centipawns(self, score: float) -> int:
+        """An engine score strictly inside (-1, 1) in centipawns."""
+        ...
+
+
 class BoardView(Protocol):
     """How the web pages draw a game's positions and turn clicks into moves (read by
     :mod:`plies.web.boards`, whose docstring describes the views)."""

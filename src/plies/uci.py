@@ -213,11 +213,11 @@ def claimable_draws_lifted(state: ChessState) -> ChessState:
 
 def score_text(report: SearchResult[chess.Move]) -> str:
     """``cp X`` or ``mate N`` (moves, negative when the side to move is mated)."""
-    plies = report.mate
-    if plies is None:
+    moves = report.mate_moves
+    if moves is None:
         assert report.score is not None, "an engine result"
         return f"cp {centipawns(report.score)}"
-    return f"mate {(plies + 1) // 2}" if plies > 0 else f"mate {-(-plies // 2)}"
+    return f"mate {moves}"
 
 
 def info_line(report: SearchResult[chess.Move], hashfull: int | None = None) -> str:

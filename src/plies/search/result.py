@@ -203,3 +203,12 @@ class SearchResult(Generic[A]):
         if self.score is None or not abs(self.score) >= 1:
             return None
         return int(math.copysign(MATE - math.ceil(abs(self.score)), self.score))
+
+    @property
+    def mate_moves(self) -> int | None:
+        """:attr:`mate` in moves of the side to move, as chess counts them (mate in N: N > 0;
+        mated in N: -N); None without a forced result."""
+        plies = self.mate
+        if plies is None:
+            return None
+        return (plies + 1) // 2 if plies > 0 else -(-plies // 2)

@@ -14,17 +14,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import chess
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from plies.errors import BudgetExhaustedError
-from plies.games.chess.rules import Chess, ChessState, centipawns
-from plies.games.connect4.rules import ConnectFour, ConnectFourState
-from plies.games.connect4.solver import Connect4Solver
+from plies.capabilities import HasCentipawns, HasPositionNotation, require
+from plies.games import make_game
+from plies.perfect import PerfectSolver
 from plies.play import line_notation
 from plies.search.engine import Limits, iterate
 from plies.search.result import SearchResult
+from plies.solvers import MoveScores, perfect_solver, score_moves
 from plies.web.boards import board_view, move_paths
 
 router = APIRouter(tags=["analyse"])
@@ -38,8 +37,11 @@ CHESS_MAX_SECONDS = 30.0
 SOLVERS = 2
 """Connect Four analyses run at once (each solver's table takes 64 MiB); more wait."""
 
-CONNECT4 = ConnectFour()
-CHESS = Chess()
+CONNECT4 = make_game("connect4")
+CONNECT4_POSITIONS = require(CONNECT4, HasPositionNotation, "the Connect Four analysis")
+CHESS = make_game("chess")
+CHESS_POSITIONS = require(CHESS, HasPositionNotation, "the chess analysis")
+CHESS_SCALE = require(CHESS, HasCentipawns, "the chess analysis")
 
 
 # Connect Four ------------------------------------------------------------------------------
@@ -105,12 +107,12 @@ class SolverPool:
     analysis after a related one (a move further on) reuses what the earlier one proved."""
 
     def __init__(self, size: int) -> None:
-        self._idle: list[Connect4Solver] = []
+        self._idle: list[PerfectSolver] = []
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(size)
 
     @contextmanager
-    def solver(self, wait: float) -> Iterator[Connect4Solver]:
+    def solver(self, wait: float) -> Iterator[PerfectSolver]:
         """A solver for the ``with`` block, waiting up to ``wait`` seconds for a free one;
         raises a 503 when none frees up in time."""
         if not self._slots.acquire(timeout=wait):
@@ -118,8 +120,8 @@ class SolverPool:
         try:
             with self._lock:
                 solver = self._idle.pop() if self._idle else None
-            if solver is None:
-                solver = Connect4Solver(CONNECT4)
+            solver = solver or perfect_solver(CONNECT4)
+            assert solver is not None, "Connect Four has a perfect solver"
             try:
                 yield solver
             finally:
@@ -155,7 +157,7 @@ def analyse_connect4(body: Connect4Request, request: Request) -> Connect4Analysi
     arise is a 400. With ``solve`` false, only the board and its legal moves."""
     began = time.perf_counter()
     text = body.position.strip()
-    state = CONNECT4.parse_position(text)
+    state = CONNECT4_POSITIONS.parse_position(text)
     view = board_view(CONNECT4, state, int(text[-1]) - 1 if text else None)
     answer = Connect4Analysis(
         position=text,
@@ -177,60 +179,40 @@ def analyse_connect4(body: Connect4Request, request: Request) -> Connect4Analysi
     )
     if body.solve and not answer.over:
         with solver_pool(request).solver(body.seconds) as solver:
-            _solve_columns(solver, state, began + body.seconds, body.seconds, answer)
+            _solve_columns(solver, state, body.seconds, began, answer)
     answer.seconds = round(time.perf_counter() - began, 3)
     return answer
 
 
 def _solve_columns(
-    solver: Connect4Solver,
-    state: ConnectFourState,
-    deadline: float,
-    budget: float,
-    answer: Connect4Analysis,
+    solver: PerfectSolver, state: Any, budget: float, began: float, answer: Connect4Analysis
 ) -> None:
-    """Fill ``answer`` with the position's score and best columns (one solve and a null-window
-    test per move: they keep the score exactly), then the other columns' scores, centre first,
-    until the ``deadline``."""
-    scores: dict[int, int] = {}
-    best: list[int] = []
-    try:
-        decision = solver.decide(state, keep_table=True, seconds=_left(deadline))
-        answer.nodes = decision.nodes
-        answer.solved, answer.score, best = True, decision.score, decision.moves
-        answer.meaning = solver.meaning(decision.score)
-        scores = dict.fromkeys(best, decision.score)
-        for column in CONNECT4.actions(state):
-            if column not in scores:
-                child = CONNECT4.result(state, column)
-                solution = solver.solve(child, keep_table=True, seconds=_left(deadline))
-                scores[column] = -solution.score
-                answer.nodes += solution.nodes
-        answer.complete = True
-    except BudgetExhaustedError:
+    """Fill ``answer`` with the position's score, its best columns and every column's score
+    solved within ``budget`` seconds from ``began`` (:func:`plies.solvers.score_moves`)."""
+    left = max(began + budget - time.perf_counter(), 1e-3)
+    found: MoveScores = score_moves(CONNECT4, solver, state, left)
+    answer.nodes, answer.complete, answer.score = found.nodes, found.complete, found.score
+    answer.solved = found.score is not None
+    answer.meaning = None if found.score is None else solver.meaning(found.score)
+    if not found.complete:
         longer = f"a longer time (up to {CONNECT4_MAX_SECONDS:g} s)"
         answer.message = (
             f"not every column solved within {budget:g} s: give {longer} for the others"
             if answer.solved
             else f"not solved within {budget:g} s: try a position with more stones, or {longer}"
         )
-    answer.best = [str(column + 1) for column in best]
+    answer.best = [str(column + 1) for column in found.best]
     playable = set(CONNECT4.actions(state))
     answer.columns = [
         ColumnScore(
-            column=str(column + 1),
+            column=label,
             playable=column in playable,
-            score=scores.get(column),
-            meaning=None if column not in scores else solver.meaning(scores[column]),
-            best=column in best,
+            score=found.scores.get(column),
+            meaning=None if column not in found.scores else solver.meaning(found.scores[column]),
+            best=column in found.best,
         )
-        for column in range(CONNECT4.width)
+        for column, label in enumerate(solver.slot_labels())
     ]
-
-
-def _left(deadline: float) -> float:
-    """Seconds to the deadline; a sliver when it has passed, so the solver stops at once."""
-    return max(deadline - time.perf_counter(), 1e-3)
 
 
 # Chess -------------------------------------------------------------------------------------
@@ -312,14 +294,14 @@ def analyse_chess(body: ChessRequest) -> ChessAnalysis:
     (pawns, or moves to mate) for the side to move and for White, the principal variation,
     nodes and nodes per second, and each iteration. A bad FEN or an illegal move is a 400
     naming the problem; a finished game is answered without a search."""
-    state = CHESS.parse_position(body.fen)
+    state = CHESS_POSITIONS.parse_position(body.fen)
     last = None
     if body.move is not None:
         last = CHESS.parse_action(state, body.move)
         state = CHESS.result(state, last)
     view = board_view(CHESS, state, last)
     answer = ChessAnalysis(
-        fen=CHESS.format_position(state),
+        fen=CHESS_POSITIONS.format_position(state),
         to_move=view["to_move"],
         over=view["over"],
         status=view["status"],
@@ -343,7 +325,7 @@ def analyse_chess(body: ChessRequest) -> ChessAnalysis:
     return answer
 
 
-def _report(answer: ChessAnalysis, state: ChessState, reports: list[SearchResult[Any]]) -> None:
+def _report(answer: ChessAnalysis, state: Any, reports: list[SearchResult[Any]]) -> None:
     """Fill ``answer`` from the engine's iterations (the last is the search's result)."""
     final = reports[-1]
     pv = list(final.pv)
@@ -361,7 +343,8 @@ def _report(answer: ChessAnalysis, state: ChessState, reports: list[SearchResult
     answer.depth = final.depth
     answer.seldepth = final.stats.max_depth
     answer.score = _score(final)
-    answer.white = answer.score if state.board.turn == chess.WHITE else _negated(answer.score)
+    white = CHESS.to_move(state) == CHESS.players[0]
+    answer.white = answer.score if white else _negated(answer.score)
     answer.pv = line_notation(CHESS, state, final.pv)
     answer.best = answer.pv[0] if answer.pv else None
     answer.line = state.board.variation_san(pv[: len(answer.pv)])
@@ -372,12 +355,11 @@ def _report(answer: ChessAnalysis, state: ChessState, reports: list[SearchResult
 
 def _score(report: SearchResult[Any]) -> ChessScore:
     """The engine's score of ``report`` for the side to move."""
-    plies = report.mate
-    if plies is not None:
-        moves = (plies + 1) // 2 if plies > 0 else -(-plies // 2)
+    moves = report.mate_moves
+    if moves is not None:
         return ChessScore(pawns=None, mate=moves, text=_mate_text(moves))
     assert report.score is not None and math.isfinite(report.score)
-    pawns = centipawns(report.score) / 100
+    pawns = CHESS_SCALE.score_centipawns(report.score) / 100
     return ChessScore(pawns=pawns, mate=None, text=f"{pawns:+.2f}")
 
 

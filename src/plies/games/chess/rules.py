@@ -211,6 +211,10 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
     def __repr__(self) -> str:
         return "Chess()"
 
+    def score_centipawns(self, score: float) -> int:
+        """An engine score in centipawns (:func:`centipawns`)."""
+        return centipawns(score)
+
     def board_view(self) -> BoardView:
         """The board for the web pages (:mod:`plies.games.chess.view`)."""
         from plies.games.chess.view import ChessView
