@@ -240,6 +240,24 @@ def test_search_mcts_reports_every_root_move(run_cli: Run) -> None:
     assert text.out.count("\n") >= 1 + 7 + 1  # a progress line, the seven columns, the move
 
 
+@pytest.mark.parametrize(("spec", "options"), [("go:size=5", []), ("tictactoe", ["--c", "0.7"])])
+def test_search_mcts_searches_as_the_mcts_agent_does(
+    run_cli: Run, spec: str, options: list[str]
+) -> None:
+    """The command builds its search through the agent registry: the same exploration constant
+    and RAVE as ``mcts`` (c = 0.3 with RAVE on Go, not sqrt 2) or as given."""
+    from plies.agents import MCTSAgent, make_agent
+    from plies.games import make_game
+
+    result = run_cli("search", spec, "-a", "mcts", "--iterations", "50", "--json", *options)
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    agent = make_agent("mcts" + (f":c={options[1]}" if options else ""), make_game(spec))
+    assert isinstance(agent, MCTSAgent)
+    assert (data["c"], data["rave"]) == (agent.mcts.c, agent.mcts.rave)
+    assert data["c"] == (0.3 if spec.startswith("go") else 0.7)
+
+
 def test_play_backgammon_reprompts_on_illegal_moves(run_cli: Run) -> None:
     moves = "8/4 6/4\n13/10\nnonsense\n"  # the second roll is 6-2: 13/10 needs a 3
     result = run_cli(

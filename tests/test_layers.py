@@ -21,7 +21,8 @@ clocks, the compiled-code helpers and the perfect-solver interface."""
 SHARED_GAME_MODULES = ("plies.games", "plies.games.registry", "plies.games.grid")
 """The parts of ``games/`` that are no game: the registry and the grid helpers."""
 SEARCH_DOORS = ("plies.search", "plies.search.result", "plies.search.analysis")
-"""What front ends may import of ``search/``: its public API, results and move analysis."""
+"""What front ends may import of ``search/``: its public API (the package), results and move
+analysis; agents they build through the agent registry."""
 OWN_GAME = {
     "plies.uci": "games.chess",
     "plies.cli.uci": "games.chess",
@@ -111,17 +112,6 @@ def test_games_are_named_only_in_their_room_and_the_registry(module: str) -> Non
     assert not bad, f"{module} imports {bad}"
 
 
-FRONT_END_DEBTS: set[tuple[str, str]] = {
-    ("plies.cli.search", "plies.search.engine"),
-    ("plies.cli.search", "plies.search.mcts"),
-    ("plies.gtp", "plies.search.mcts"),
-    ("plies.uci", "plies.search.engine"),
-    ("plies.web.analyse", "plies.search.engine"),
-}
-"""Front-end imports of search modules still to move behind a library call (issue 24); the
-list may only shrink, and an entry that no longer holds fails the test."""
-
-
 def _front_end_breaks(module: str) -> set[tuple[str, str]]:
     return {
         (module, name)
@@ -132,8 +122,7 @@ def _front_end_breaks(module: str) -> set[tuple[str, str]]:
 
 def test_front_ends_reach_searches_only_through_the_library() -> None:
     found = set().union(*(_front_end_breaks(m) for m in MODULES if _is_front_end(m)))
-    assert found <= FRONT_END_DEBTS, f"new front-end imports: {sorted(found - FRONT_END_DEBTS)}"
-    assert found >= FRONT_END_DEBTS, f"paid debts to strike: {sorted(FRONT_END_DEBTS - found)}"
+    assert not found, f"front ends import search modules: {sorted(found)}"
 
 
 def _room_graph() -> dict[str, dict[str, list[str]]]:

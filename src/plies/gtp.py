@@ -44,8 +44,7 @@ from plies.agents import make_agent
 from plies.clock import Clocked
 from plies.errors import PliesError
 from plies.games.go.rules import PASS, SIZES, Go, GoState
-from plies.search import SearchResult
-from plies.search.mcts import declared_bounds
+from plies.search import SearchResult, declared_bounds
 
 DEFAULT_AGENT = "mcts:time=1"
 COMMANDS = (

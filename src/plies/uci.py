@@ -63,8 +63,7 @@ from plies import __version__
 from plies.clock import MIN_MOVE_SECONDS, move_budget
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, PliesError, SpecError
 from plies.games.chess.rules import FIFTY_MOVES, UCI_MOVE, Chess, ChessState, centipawns
-from plies.search import SearchResult
-from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
+from plies.search import EngineOptions, Limits, SearchResult, TranspositionTable, iterate
 
 ENGINE_NAME = f"plies {__version__}"
 ENGINE_AUTHOR = "the plies authors"

@@ -37,7 +37,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -246,16 +246,28 @@ class EngineAgent:
     def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
         """The move, each completed iteration reported; ``watch.stop`` ends the search as if
         its time had run out."""
+        for result in self.iterate(game, state, watch.stop):
+            watch.report(result)
+        assert self.last is not None
+        return self.last.action
+
+    def iterate(
+        self, game: Game[Any, Any], state: Any, stop: threading.Event | None = None
+    ) -> Iterator[SearchResult[Any]]:
+        """The search of ``state`` within the agent's limits, a report per iteration (the
+        last is the result, kept as :attr:`last`); ``stop`` ends it as if time had run out."""
         if self.table is None and self.options.tt_mb > 0:
             self.table = TranspositionTable(self.options.tt_mb)
-        limits = replace(self.limits, stop=watch.stop)
+        limits = replace(self.limits, stop=stop)
         if self.move_seconds is not None:
             limits = replace(limits, seconds=self.move_seconds)
         for result in iterate(game, state, limits, self.options, self.table):
             self.last = result
-            watch.report(result)
-        assert self.last is not None
-        return self.last.action
+            yield result
+
+    def compiled(self, game: Game[Any, Any]) -> bool:
+        """Whether the agent's searches of ``game`` run compiled (:mod:`plies.native`)."""
+        return native_search(game, self.options) is not None
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the table and the clock (nothing is random)."""

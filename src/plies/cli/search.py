@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 import click
 
+from plies.agents import EngineAgent, MCTSAgent, make_agent
 from plies.cli.output import (
     Number,
     echo_json,
@@ -17,9 +18,7 @@ from plies.cli.output import (
 from plies.errors import PliesError
 from plies.game import Game
 from plies.play import line_notation
-from plies.search import SearchResult
-from plies.search.engine import EngineOptions, Limits, iterate, native_search
-from plies.search.mcts import DEFAULT_C, MCTS
+from plies.search import EngineOptions, SearchResult
 from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, SECONDS, TABLE_MB
 
 
@@ -99,11 +98,12 @@ def search_command(
     if depth is None and seconds is None and nodes is None:
         raise click.UsageError("give a limit: --depth D, --time S or --nodes N")
     game, state = game_and_state(game_spec, position)
-    limits = Limits(depth=depth, nodes=nodes, seconds=seconds)
-    options = EngineOptions(tt_mb=tt_mb, native=native.lower() == "on")
+    limits = {"depth": depth, "nodes": nodes, "time": seconds, "tt": tt_mb, "native": native}
+    agent = make_agent(_spec("engine", limits), game)
+    assert isinstance(agent, EngineAgent)
     final: SearchResult[Any] | None = None
     with until_interrupted() as interruption:
-        for result in iterate(game, state, limits, options):
+        for result in agent.iterate(game, state):
             final = result
             if not as_json:
                 click.echo(_iteration_line(game, state, result))
@@ -124,13 +124,24 @@ def search_command(
                 "seldepth": final.stats.max_depth,
                 "mate": final.mate,
                 "solved": final.solved,
-                "native": native_search(game, options) is not None,
+                "native": agent.compiled(game),
             }
         )
     else:
         click.echo(f"best move: {move}")
     if interruption.happened:
         exit_interrupted("the best move of the last iteration stands")
+
+
+def _spec(kind: str, options: dict[str, Any]) -> str:
+    """The agent spec ``kind:key=value,...`` of the options given (None: left out); numbers
+    are written so that they read back exactly."""
+    given = [
+        f"{key}={value!r}" if isinstance(value, float) else f"{key}={value}"
+        for key, value in options.items()
+        if value is not None
+    ]
+    return f"{kind}:{','.join(given)}" if given else kind
 
 
 def _iteration_line(game: Game[Any, Any], state: Any, result: SearchResult[Any]) -> str:
@@ -161,7 +172,9 @@ def _search_mcts(
     """``plies search --algorithm mcts``: progress lines, then the root moves."""
     if game.is_terminal(state):
         raise PliesError("the game is already over in that position")
-    mcts = MCTS(game, c=DEFAULT_C if exploration is None else exploration, seed=seed)
+    agent = make_agent(_spec("mcts", {"c": exploration}), game, seed=seed)
+    assert isinstance(agent, MCTSAgent)
+    mcts = agent.mcts
     final: SearchResult[Any] | None = None
     with until_interrupted() as interruption:
         for result in mcts.iterate(state, iterations=iterations, seconds=seconds):
@@ -193,6 +206,8 @@ def _search_mcts(
                     for m in moves
                 ],
                 "note": final.note,
+                "c": json_number(mcts.c),
+                "rave": json_number(mcts.rave),
             }
         )
     else:

@@ -1,7 +1,10 @@
-"""Search algorithms: pure functions of (game, state, limits) returning a SearchResult."""
+"""Search algorithms: pure functions of (game, state, limits) returning a SearchResult; this
+package is their public API (front ends import searches from here, not from its modules)."""
 
+from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
 from plies.search.expectimax import expectiminimax, star1
 from plies.search.maxn import maxn, paranoid
+from plies.search.mcts import MCTS, declared_bounds
 from plies.search.result import (
     Backup,
     Cutoff,
@@ -20,19 +23,25 @@ ALGORITHMS.update(expectiminimax=expectiminimax, star1=star1)
 
 __all__ = [
     "ALGORITHMS",
+    "MCTS",
     "NON_STRICT",
     "STRICT",
     "Backup",
     "Cutoff",
+    "EngineOptions",
     "Enter",
     "Expectation",
     "Leaf",
+    "Limits",
     "RootMove",
     "SearchResult",
     "SearchStats",
     "TraceEvent",
+    "TranspositionTable",
     "alphabeta",
+    "declared_bounds",
     "expectiminimax",
+    "iterate",
     "maxn",
     "minimax",
     "paranoid",

@@ -21,8 +21,7 @@ from plies.capabilities import HasCentipawns, HasPositionNotation, require
 from plies.games import make_game
 from plies.perfect import PerfectSolver
 from plies.play import line_notation
-from plies.search.engine import Limits, iterate
-from plies.search.result import SearchResult
+from plies.search import Limits, SearchResult, iterate
 from plies.solvers import MoveScores, perfect_solver, score_moves
 from plies.web.boards import board_view, move_paths
 
