@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from plies.errors import RunFolderError
-from plies.games import make_game
+from plies.games import game_spec, make_game
 from plies.learn.evaluator import UniformEvaluator
 from plies.learn.network import NetShape
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
@@ -108,7 +108,7 @@ def test_a_run_stopped_and_resumed_has_exactly_the_data_and_networks_of_one_not_
 
 def test_worker_processes_play_the_same_games_as_this_process(tmp_path: Path) -> None:
     run = _run(tmp_path / "run", games=6, parallel=3)
-    network = Network(TICTACTOE, run.shape, _weights(run), 0)
+    network = Network(game_spec(TICTACTOE), run.shape, _weights(run), 0)
     chunks = run.chunks(1)
     here = dict(InProcessPool(CPU).play(network, chunks, run.selfplay))
     pool = ProcessPool(2)
@@ -131,7 +131,7 @@ def test_ray_actors_play_the_same_games_as_the_process_pool(
     from plies.learn.workers import RayPool
 
     run = _run(tmp_path / "run", games=6, parallel=3)
-    network = Network(TICTACTOE, run.shape, _weights(run), 0)
+    network = Network(game_spec(TICTACTOE), run.shape, _weights(run), 0)
     pool = RayPool("auto", 2)
     try:
         there = dict(pool.play(network, run.chunks(1), run.selfplay))

@@ -31,7 +31,15 @@ def _check_free(host: str, port: int) -> None:
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", type=PORTS, default=8000, show_default=True, help="The port.")
-def serve(host: str, port: int) -> None:
+@click.option(
+    "--game",
+    "games",
+    multiple=True,
+    metavar="SPEC",
+    help="Also serve this game named by module path (mypkg.kalah:Kalah, kalah.py:Kalah); "
+    "repeatable. Browsers may start only the registered games and these.",
+)
+def serve(host: str, port: int, games: tuple[str, ...]) -> None:
     """Serve the web app: alpha-beta exercises with step-by-step traces and quizzes, every
     game against any agent with its search shown live, and Connect Four and chess analysis.
     Open the address it prints in a browser; the JSON API is documented at /docs.
@@ -46,7 +54,8 @@ def serve(host: str, port: int) -> None:
                 "the web app needs FastAPI and uvicorn: pip install 'plies[web]'"
             ) from None
         raise
+    app = create_app(games)
     _check_free(host, port)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"plies web app: open http://{shown}:{port}/ in a browser (Ctrl-C stops it)")
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

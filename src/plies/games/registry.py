@@ -44,7 +44,7 @@ from typing import Any
 
 from plies.errors import GameDefinitionError, SpecError, UnknownNameError
 from plies.game import FunctionGame, Game, Scoring
-from plies.spec import Option, Options, parse_options, parse_spec
+from plies.spec import Option, Options, parse_options, parse_spec, spec_name
 
 PLUGINS = "plies.games"
 """The entry-point group of installed games: ``name = "module:attribute"`` names a game class
@@ -188,27 +188,41 @@ def _load_plugins(name: str | None) -> None:
 def make_game(spec: str) -> Game[Any, Any]:
     """Build a game from ``name[:key=value,...]`` or a module path (``mypkg.kalah:Kalah``,
     ``kalah.py:Kalah[:key=value,...]``); unknown names and options raise errors."""
-    if is_module_path(spec):
-        return _make_from_path(spec)
-    parsed = parse_spec(spec)
-    return game_entry(parsed.name).build(parsed.options)
+    entry, options = spec_entry(spec)
+    return entry.build(options)
+
+
+def spec_entry(spec: str) -> tuple[GameEntry, Options]:
+    """The game that ``spec`` names (a registered one, or the class or factory of a module
+    path, imported now) and its options, not yet read."""
+    if not is_module_path(spec):
+        parsed = parse_spec(spec)
+        return game_entry(parsed.name), parsed.options
+    target, _, rest = spec.strip().partition(":")
+    attribute, _, option_text = rest.partition(":")
+    attribute = attribute.strip()
+    if not attribute:
+        raise SpecError(f"game {spec!r}: name the game after the module (module:Class)")
+    factory = _attribute(f"{target}:{attribute}", target)
+    entry = GameEntry(attribute, _summary(factory), _declared(factory), factory)
+    return entry, parse_options(attribute, option_text)
 
 
 def is_module_path(spec: str) -> bool:
-    """Whether ``spec`` names its game by a module path rather than a registered name."""
-    target = spec.strip().partition(":")[0]
-    return "." in target or "/" in target or os.sep in target
-
-
-def _make_from_path(spec: str) -> Game[Any, Any]:
+    """Whether ``spec`` names its game by a module path (``mypkg.kalah:Kalah``, ``kalah:Kalah``,
+    ``path/kalah.py:Kalah``) rather than a registered name (``connect4:width=8``)."""
     target, _, rest = spec.strip().partition(":")
-    attribute, _, option_text = rest.partition(":")
-    if not attribute.strip():
-        raise SpecError(f"game {spec!r}: name the game after the module (module:Class)")
-    factory = _attribute(f"{target}:{attribute.strip()}", target)
-    options = parse_options(attribute.strip(), option_text)
-    entry = GameEntry(attribute.strip(), _summary(factory), _declared(factory), factory)
-    return entry.build(options)
+    attribute = rest.partition(":")[0].strip()
+    if "." in target or "/" in target or os.sep in target:
+        return True
+    return attribute.isidentifier() and spec_name(target) not in _names_with_installed(target)
+
+
+def _names_with_installed(name: str) -> dict[str, GameEntry]:
+    """The registered games, ``name`` loaded first if an installed package provides it."""
+    if name not in GAMES:
+        _load_plugins(name)
+    return GAMES
 
 
 _PATH_MODULES: dict[str, Path] = {}

@@ -34,7 +34,7 @@ from plies import __version__
 from plies.capabilities import HasTensorEncoding, Symmetry, require
 from plies.errors import RunFolderError, SpecError
 from plies.game import Game
-from plies.games.registry import game_identity
+from plies.games.registry import game_identity, game_spec
 from plies.learn.checkpoint import (
     Checkpoint,
     load_checkpoint,
@@ -329,7 +329,7 @@ def _self_play(
     reporter.games(played, total)
     if missing:
         weights = {k: v.detach().cpu() for k, v in network.state_dict().items()}
-        shared = Network(run.game, run.shape, weights, generation - 1)
+        shared = Network(game_spec(run.game), run.shape, weights, generation - 1)
         for chunk, data in pool.play(shared, missing, run.selfplay):
             path = run.chunk_file(generation, chunk.index)
             write_atomically(path, lambda f, d=data: np.savez_compressed(f, **d.arrays()))

@@ -9,12 +9,14 @@ import multiprocessing
 import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol
 
 import torch
 
 from plies.errors import PliesError, SpecError
 from plies.game import Game
+from plies.games.registry import make_game
 from plies.learn.evaluator import NetworkEvaluator, one_thread
 from plies.learn.network import NetShape, build_network
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
@@ -33,9 +35,11 @@ class Chunk:
 
 @dataclass(frozen=True)
 class Network:
-    """What a worker needs to rebuild the network: its shape and weights (CPU tensors)."""
+    """What a worker needs to rebuild the game and the network: the game's spec
+    (:func:`~plies.games.registry.game_spec`: a worker in another process imports a developer's
+    game from it), the network's shape and its weights (CPU tensors)."""
 
-    game: Game[Any, Any]
+    game: str
     shape: NetShape
     weights: dict[str, torch.Tensor]
     generation: int
@@ -51,8 +55,15 @@ def play_chunk(network: Network, chunk: Chunk, config: SelfPlayConfig, device: s
         model.load_state_dict(network.weights)
         model.to(device).eval()
         _BUILT.update(generation=(network.generation, device), model=model)
-    evaluator = NetworkEvaluator(network.game, _BUILT["model"], torch.device(device))  # type: ignore[arg-type]
-    return play_games(network.game, evaluator, chunk.seeds, config)
+    game = _game(network.game)
+    evaluator = NetworkEvaluator(game, _BUILT["model"], torch.device(device))  # type: ignore[arg-type]
+    return play_games(game, evaluator, chunk.seeds, config)
+
+
+@cache
+def _game(spec: str) -> Game[Any, Any]:
+    """The game of ``spec``, built once per process."""
+    return make_game(spec)
 
 
 class SelfPlayPool(Protocol):

@@ -3,6 +3,7 @@ and errors as 4xx JSON answers ``{"error": "one line naming the problem"}``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from starlette.exceptions import HTTPException
 
 from plies import __version__
 from plies.errors import PliesError
+from plies.games import make_game
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {
@@ -58,8 +60,10 @@ def _validation_message(error: RequestValidationError) -> str:
     return "bad request: " + "; ".join(problems[:3])
 
 
-def create_app() -> FastAPI:
-    """The application with every router, the static files and the error handlers."""
+def create_app(games: Sequence[str] = ()) -> FastAPI:
+    """The application with every router, the static files and the error handlers; ``games``
+    are the specs of games named by module path (a developer's own) that it serves besides
+    the registered ones, each built once now so that a bad one fails at the start."""
     from plies.web import analyse, play, trees
     from plies.web.sessions import Sessions
 
@@ -70,7 +74,9 @@ def create_app() -> FastAPI:
         "any agent with the search shown live, Connect Four and chess analysis.",
     )
 
-    app.state.sessions = Sessions()
+    for spec in games:
+        make_game(spec)
+    app.state.sessions = Sessions(served=games)
 
     @app.exception_handler(PliesError)
     async def library_error(request: Request, error: PliesError) -> JSONResponse:

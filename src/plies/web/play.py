@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from plies.agents import registered_agents
 from plies.games import make_game, registered_games
+from plies.games.registry import spec_entry
 from plies.web.sessions import GameSession, Sessions
 
 router = APIRouter(tags=["play"])
@@ -48,9 +49,12 @@ def _session(request: Request, session_id: str) -> GameSession:
 
 
 @router.get("/games", summary="The games, their options and players")
-def list_games() -> list[dict[str, Any]]:
+def list_games(request: Request) -> list[dict[str, Any]]:
+    """The registered games, then those the operator serves by module path."""
+    named = [(name, entry) for name, entry in registered_games().items()]
+    named += [(spec, spec_entry(spec)[0]) for spec in sessions(request).served]
     games = []
-    for name, entry in registered_games().items():
+    for name, entry in named:
         game = make_game(name)
         games.append(
             {

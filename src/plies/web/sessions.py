@@ -15,7 +15,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,7 @@ from plies.errors import (
 )
 from plies.game import CHANCE, Game, sample_outcome
 from plies.games import make_game
+from plies.games.registry import is_module_path
 from plies.play import agent_seed, outcome_text
 from plies.search import SearchResult
 from plies.spec import spec_name
@@ -480,8 +481,11 @@ class Sessions:
     """Every session of the app, by id. Sessions idle for :data:`IDLE_SECONDS` with nobody
     following them are dropped, and the least recently used beyond :data:`MAX_SESSIONS`."""
 
-    def __init__(self, limit: int = MAX_SESSIONS) -> None:
+    def __init__(self, limit: int = MAX_SESSIONS, served: Sequence[str] = ()) -> None:
         self.limit = limit
+        self.served = tuple(spec.strip() for spec in served)
+        """The games named by module path that the operator serves (``plies serve --game``);
+        a browser may start these and the registered games, and no other module."""
         self.lock = threading.Lock()
         self.sessions: OrderedDict[str, GameSession] = OrderedDict()
 
@@ -493,6 +497,7 @@ class Sessions:
         seed: int | None = None,
     ) -> GameSession:
         """A new session, its agents seated (specs checked) and started if they move first."""
+        self.check_served(game_spec)
         session = GameSession(secrets.token_urlsafe(9), game_spec, players, position, seed)
         with self.lock:
             self.sessions[session.id] = session
@@ -503,6 +508,18 @@ class Sessions:
                 self._drop(next(iter(self.sessions.values())))
         session.start_play()
         return session
+
+    def check_served(self, game_spec: str) -> None:
+        """A :class:`SpecError` unless ``game_spec`` names a registered game or one of the
+        operator's (:attr:`served`): a browser never names a module for the server to import."""
+        if not is_module_path(game_spec):
+            return
+        wanted = _module_target(game_spec)
+        if wanted not in {_module_target(spec) for spec in self.served}:
+            raise SpecError(
+                f"{game_spec[:80]!r}: the web app plays the registered games and those its "
+                "operator serves (plies serve --game SPEC)"
+            )
 
     def _drop(self, session: GameSession) -> None:
         del self.sessions[session.id]
@@ -516,3 +533,9 @@ class Sessions:
                 self.sessions.move_to_end(session_id)
                 session.touched = time.monotonic()
             return session
+
+
+def _module_target(spec: str) -> str:
+    """``module:Attribute`` of a module-path game spec, without its options."""
+    target, _, rest = spec.strip().partition(":")
+    return f"{target.strip()}:{rest.partition(':')[0].strip()}"
