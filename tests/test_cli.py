@@ -100,6 +100,7 @@ def test_tree_from_file_and_stdin(run_cli: Run, tmp_path: Path) -> None:
         (("play", "chess", "--first", "engine:lmr=maybe"), "lmr"),
         (("play", "chess", "--position", "8/8/8/8/8/8/8/8 w - - 0 1"), "position"),
         (("play", "chess", "--first", "perfect"), "perfect solver for connect4"),
+        (("play", "othello", "--second", "alphabeta"), "give alphabeta:depth=N"),
         (("play", "tictactoe", "--first", "mcts:selection=best"), "not one of ucb1, puct"),
         (("play", "nim", "--first", "mcts:evaluator=eval"), "no evaluation function"),
         (("play", "nim", "--first", "maxn:depth=2"), "no evaluation function"),

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from plies.games import make_game
+from plies.games import make_game, registered_games
 from plies.web import sessions as sessions_module
 
 
@@ -287,7 +287,7 @@ def test_eight_sessions_at_once(client: TestClient) -> None:
         ({"game": "connect4", "players": {"X": "engine:colour=red"}}, "colour"),
         ({"game": "connect4", "players": {"Z": "human"}}, "no player 'Z'"),
         ({"game": "connect4", "players": {"O": "minimax"}}, "too slow"),
-        ({"game": "chess", "players": {"Black": "alphabeta"}}, "too slow"),
+        ({"game": "chess", "players": {"Black": "alphabeta"}}, "can reach: give alphabeta:depth=N"),
         ({"game": "chess", "players": {"Black": "alphabeta:depth=30"}}, "to depth 30"),
         ({"game": "backgammon", "players": {"Black": "expectiminimax:depth=4"}}, "too slow"),
         ({"game": "nim", "players": {"B": "perfect"}}, "perfect"),
@@ -338,3 +338,20 @@ def test_the_api_is_documented_with_its_error_shape(client: TestClient) -> None:
             "/Problem"
         )
     assert client.get("/docs").status_code == 200
+
+
+@pytest.mark.parametrize("name", sorted(registered_games()))
+def test_every_game_seats_its_default_opponent_against_a_person(
+    client: TestClient, name: str
+) -> None:
+    """A person who names no opponent gets the game's own (a clocked engine or MCTS where a
+    textbook search could not finish), and the web app accepts it."""
+    game = make_game(name)
+    answer = client.post(
+        "/api/sessions", json={"game": name, "players": {game.players[0]: "human"}}
+    )
+    assert answer.status_code == 201, answer.text
+    seated = {seat["player"]: seat["spec"] for seat in answer.json()["players"]}
+    assert seated[game.players[1]] == game.default_opponent
+    if not game.searchable_to_end:
+        assert "time=" in game.default_opponent or "depth=" in game.default_opponent

@@ -464,6 +464,12 @@ def _textbook(algorithm: str, two_player: bool) -> Any:
         depth = values["depth"]
         if depth is not None:
             require(game, HasEvaluation, f"{algorithm} with a depth limit")
+        elif not game.searchable_to_end:
+            raise UnsupportedGameError(
+                f"{algorithm} without a depth searches to the end of the game, which no search "
+                f"of {game.name!r} can reach: give {algorithm}:depth=N (EVAL below it) or use "
+                "engine:time=S"
+            )
         options = {"strict": values["strict"]} if "strict" in values else {}
         return SearchAgent(algorithm, depth, options, name=context.name)
 

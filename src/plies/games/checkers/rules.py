@@ -138,6 +138,7 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
     """English draughts. Actions are the squares visited, e.g. ``(22, 15, 6)``."""
 
     name = "checkers"
+    default_opponent = "engine:time=1"
     searchable_to_end = False
     opening_plies = 4
     players = ("B", "W")

@@ -73,6 +73,7 @@ class Go(WinLossDrawGame[GoState, int]):
     row 1, at the bottom; column 0 is ``A``) or :data:`PASS`."""
 
     name = "go"
+    default_opponent = "mcts:time=1"
     searchable_to_end = False
     players = ("B", "W")
 

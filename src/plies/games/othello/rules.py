@@ -189,6 +189,7 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     or :data:`PASS`."""
 
     name = "othello"
+    default_opponent = "engine:time=1"
     searchable_to_end = False
     opening_plies = 4
     players = ("B", "W")
