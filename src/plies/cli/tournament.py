@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 
-from plies.agents import plays_in_person
 from plies.cli.output import (
     Number,
     echo_json,
@@ -56,20 +55,6 @@ class _RunByDefault(click.Group):
 def tournament_command() -> None:
     """Tournaments between agents: plies tournament GAME SPEC SPEC [SPEC...] --db FILE runs
     (or resumes) one; plies tournament report FILE prints its standings again."""
-
-
-def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
-    from plies.arena.tournament import random_openings, read_openings
-
-    if text is None or text.startswith("random"):
-        plies = game.opening_plies
-        if text is not None and text != "random":
-            word = text.removeprefix("random:")
-            if not word.isdigit():
-                raise PliesError(f"--openings {text!r}: give random:K (K random moves) or a file")
-            plies = int(word)
-        return random_openings(game, pairs, plies, seed) if plies else [""]
-    return read_openings(game, text)
 
 
 @tournament_command.command("run")
@@ -156,54 +141,37 @@ def run_command(
     likelihood Elo ratings with 95% bootstrap intervals over game pairs.
     """
 
-    from plies.arena.records import Records
-    from plies.arena.sprt import parse_sprt
-    from plies.arena.tournament import check_players, pairings, ray_cluster, schedule
-    from plies.clock import parse_time_control
+    from plies.arena.driver import Tournament
+    from plies.arena.tournament import ray_cluster
 
-    game = make_game(game_spec)
-    test = None if sprt is None else parse_sprt(sprt)
-    control = None if time_control is None else parse_time_control(time_control)
-    if test is not None and len(specs) != 2:
-        raise PliesError("--sprt tests one player against another: give exactly two SPECs")
-    if anchor is not None and anchor not in specs:
-        raise PliesError(f"--anchor {anchor!r} is not one of the players")
-    _check_records(game_spec, pgn, sgf)
-    for spec in specs:
-        if plays_in_person(spec):
-            raise PliesError("a tournament is played by programs: use 'plies play' yourself")
-    pairings(specs, form)
-    if games % 2:
-        raise PliesError(f"--games must be even (game pairs), got {games}")
-    check_players(game_spec, specs)
-    planned = schedule(
+    tournament = Tournament(
         game_spec,
         specs,
         form=form,
         games=games,
-        openings=_openings(game, openings, games // 2, seed),
+        openings=openings,
         seed=seed,
-        time_control=control,
+        time_control=time_control,
+        sprt=sprt,
+        anchor=anchor,
+        anchor_elo=anchor_elo,
     )
+    _check_records(game_spec, pgn, sgf)
+    tournament.validate()
     cluster = contextlib.nullcontext() if ray_address is None else ray_cluster(ray_address)
     workers = concurrency if ray_address is not None else concurrency or os.cpu_count() or 1
-    verdict = None
-    with cluster:  # reached before the file is made
-        records = Records(path, game_spec, "" if control is None else str(control))
+    with cluster, tournament.open(path) as records:  # the cluster is reached before the file
         with until_interrupted() as interruption:
-            verdict = _play(
-                records, planned, workers, ray_address, test, specs[0], (anchor, anchor_elo)
+            _play(tournament, records, workers, ray_address)
+        report(records, as_json, anchor, anchor_elo, specs)
+        _export(records, pgn, sgf, None, as_json)
+        verdict, test = tournament.verdict(records), tournament.test
+        if verdict is not None and test is not None:
+            click.echo(
+                f"SPRT {specs[0]} vs {specs[1]} (elo0 {test.elo0:g}, elo1 {test.elo1:g}, "
+                f"alpha {test.alpha:g}, beta {test.beta:g}): {verdict.state}, LLR "
+                f"{verdict.llr:+.3f} in [{test.lower:.3f}, {test.upper:.3f}]"
             )
-    report(records, as_json, anchor, anchor_elo, specs)
-    _export(records, pgn, sgf, None, as_json)
-    if test is not None:
-        final = verdict or test.status(sprt_counts(records.games(), specs[0]))
-        click.echo(
-            f"SPRT {specs[0]} vs {specs[1]} (elo0 {test.elo0:g}, elo1 {test.elo1:g}, "
-            f"alpha {test.alpha:g}, beta {test.beta:g}): {final.state}, LLR {final.llr:+.3f} "
-            f"in [{test.lower:.3f}, {test.upper:.3f}]"
-        )
-    records.close()
     if interruption.happened:
         exit_interrupted(f"the finished games are kept in {path}: run the same command to resume")
 
@@ -249,50 +217,37 @@ class _LiveStandings:
         return self.table
 
 
-def _play(
-    records: Any,
-    planned: Any,
-    workers: int | None,
-    ray_address: str | None,
-    test: Any,
-    first: str,
-    anchor: tuple[str | None, float],
-) -> Any:
+def _play(tournament: Any, records: Any, workers: int | None, ray_address: str | None) -> None:
     """Play the games not yet recorded under a progress bar and a live table of the standings
-    (on a terminal; the LLR in the bar with an SPRT, which stops the games once decided); the
-    SPRT's decision, or None."""
+    (on a terminal; the LLR in the bar with an SPRT, which stops the games once decided)."""
     from rich.console import Console, Group
     from rich.live import Live
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from plies.arena.tournament import run
-
+    planned = tournament.planned
     already = len(records.finished_keys() & {task.key for task in planned})
     progress = Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}")
     )
     bar = progress.add_task("", total=len(planned), completed=already)
-    live_standings = _LiveStandings(records, anchor)
+    live_standings = _LiveStandings(records, (tournament.anchor, tournament.anchor_elo))
     console = Console(stderr=True)
     shown = Live(Group(progress, live_standings), console=console, transient=True)
     with shown if console.is_terminal else contextlib.nullcontext():
         if already:
             live_standings.update(force=True)
-        games_played = run(records, planned, workers, ray_address=ray_address)
+        games_played = tournament.run(records, workers, ray_address)
         try:
             for record in games_played:
                 description = f"last: {record.first} - {record.second}"
-                if test is not None:
-                    status = test.status(sprt_counts(records.games(), first))
-                    description = f"LLR {status.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
-                    if status.state != "continue":
-                        return status
+                verdict, test = tournament.verdict(records), tournament.test
+                if verdict is not None and test is not None:
+                    description = f"LLR {verdict.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
                 progress.update(bar, advance=1, description=description)
                 if console.is_terminal:
                     live_standings.update()
         finally:
             games_played.close()  # stops the workers now, wherever Ctrl-C struck
-    return None
 
 
 @tournament_command.command("report")
@@ -364,17 +319,6 @@ def _export(
             count = write(records, target)
             if not quiet:
                 click.echo(f"{count} games written to {target}")
-
-
-def sprt_counts(games: Sequence[Any], player: str) -> tuple[int, int, int, int, int]:
-    """The pentanomial counts of ``player``'s finished game pairs."""
-    from plies.arena.sprt import pentanomial
-
-    pairs: dict[int, list[float]] = {}
-    for game in games:
-        score = game.result if game.first == player else 1 - game.result
-        pairs.setdefault(game.pair, []).append(score)
-    return pentanomial((scores[0], scores[1]) for scores in pairs.values() if len(scores) == 2)
 
 
 def report(
