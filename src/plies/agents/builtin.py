@@ -60,7 +60,7 @@ from plies.game import (
     has_chance,
     require_two_player_zero_sum,
 )
-from plies.perfect import PerfectSolver
+from plies.perfect import Decision, PerfectSolver
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
 from plies.search.analysis import estimate_tree_size
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate, native_search
@@ -73,7 +73,7 @@ from plies.search.mcts import (
     SELECTIONS,
     heuristic_evaluator,
 )
-from plies.solvers import perfect_solver
+from plies.solvers import perfect_solver, score_moves
 from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, RAVE_VISITS, SECONDS, TABLE_MB
 
 DEPTH_OPTION = Option("depth", "int", "search to this depth with the game's EVAL", None, DEPTH)
@@ -296,6 +296,8 @@ class PerfectAgent:
     nodes: int | None
     name: str = "perfect"
     last: SearchResult[Any] | None = field(default=None, repr=False)
+    decision: Decision | None = field(default=None, repr=False)
+    """The solver's decision of the last move (None when the engine played it)."""
     spec_seconds: float | None = field(default=None, repr=False)
     """The spec's time a move, which :meth:`reset` brings back after a clock."""
 
@@ -335,24 +337,19 @@ class PerfectAgent:
 
     def _move_scores(self, game: Game[Any, Any], state: Any) -> tuple[tuple[Any, int], ...]:
         """The exact score of each move (the mover's view) the solver finishes within what
-        is left of the budget, with the table the decision filled."""
-        assert self.last is not None
+        is left of the budget, with the table the decision filled
+        (:func:`plies.solvers.score_moves`)."""
+        assert self.last is not None and self.decision is not None
         seconds = None if self.seconds is None else self.seconds - self.last.stats.time
-        scores = []
-        began = time.perf_counter()
-        for action in game.actions(state):
-            left = None if seconds is None else seconds - (time.perf_counter() - began)
-            if left is not None and left <= 0:
-                break
-            try:
-                scores.append((action, self.solver.move_score(state, action, self.nodes, left)))
-            except BudgetExhaustedError:
-                break
-        return tuple(scores)
+        if seconds is not None and seconds <= 0:
+            return ()
+        found = score_moves(game, self.solver, state, seconds, self.nodes, self.decision)
+        return tuple((a, found.scores[a]) for a in game.actions(state) if a in found.scores)
 
     def _decide(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
         began = time.perf_counter()
         budget = None if self.seconds is None else self.seconds * SOLVER_SHARE
+        self.decision = None
         try:
             decision = self.solver.decide(state, keep_table=True, nodes=self.nodes, seconds=budget)
         except BudgetExhaustedError:
@@ -365,6 +362,7 @@ class PerfectAgent:
             )
             self.last = replace(self.fallback.last, note=note)
             return action
+        self.decision = decision
         action = self.solver.preferred(decision.moves)
         value = (decision.score > 0) - (decision.score < 0)
         self.last = SearchResult(
@@ -388,7 +386,7 @@ class PerfectAgent:
         random)."""
         self.solver.reset()
         self.fallback.reset()
-        self.last, self.seconds = None, self.spec_seconds
+        self.last, self.decision, self.seconds = None, None, self.spec_seconds
 
 
 WATCH_EVERY = 50

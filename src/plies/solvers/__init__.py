@@ -11,7 +11,7 @@ from typing import Any
 from plies.capabilities import HasPerfectSolver
 from plies.errors import BudgetExhaustedError
 from plies.game import Game
-from plies.perfect import PerfectSolver
+from plies.perfect import Decision, PerfectSolver
 
 
 def perfect_solver(game: Game[Any, Any]) -> PerfectSolver | None:
@@ -35,22 +35,33 @@ class MoveScores:
 
 
 def score_moves(
-    game: Game[Any, Any], solver: PerfectSolver, state: Any, seconds: float
+    game: Game[Any, Any],
+    solver: PerfectSolver,
+    state: Any,
+    seconds: float | None = None,
+    nodes: int | None = None,
+    decision: Decision | None = None,
 ) -> MoveScores:
-    """Score every move of ``state`` with ``solver`` within ``seconds``: first the position's
-    score and the moves that keep it (one solve and a null-window test per move), then each
-    other move by solving the position after it, in the game's move order, until the time runs
-    out (what was solved by then is kept). The solver's table is kept between the calls."""
-    deadline = time.perf_counter() + seconds
+    """Score every move of ``state`` with ``solver`` within ``seconds`` (and ``nodes`` a
+    search): first the position's score and the moves that keep it (``decision`` where the
+    caller has it, else one solve and a null-window test per move), then each other move by
+    solving the position after it, in the game's move order, until the budget runs out (what
+    was solved by then is kept). The solver's table is kept between the calls. The ``perfect``
+    agent, the web's analysis and any caller share this one account of a position."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
     found = MoveScores()
     try:
-        decision = solver.decide(state, keep_table=True, seconds=_left(deadline))
-        found.nodes, found.score, found.best = decision.nodes, decision.score, list(decision.moves)
+        if decision is None:
+            decision = solver.decide(state, keep_table=True, nodes=nodes, seconds=_left(deadline))
+            found.nodes = decision.nodes
+        found.score, found.best = decision.score, list(decision.moves)
         found.scores = dict.fromkeys(found.best, decision.score)
         for action in game.actions(state):
             if action not in found.scores:
                 child = game.result(state, action)
-                solution = solver.solve(child, keep_table=True, seconds=_left(deadline))
+                solution = solver.solve(
+                    child, keep_table=True, nodes=nodes, seconds=_left(deadline)
+                )
                 found.scores[action] = -solution.score
                 found.nodes += solution.nodes
         found.complete = True
@@ -59,6 +70,7 @@ def score_moves(
     return found
 
 
-def _left(deadline: float) -> float:
-    """Seconds to the deadline; a sliver when it has passed, so the solver stops at once."""
-    return max(deadline - time.perf_counter(), 1e-3)
+def _left(deadline: float | None) -> float | None:
+    """Seconds to the deadline (None: no deadline); a sliver when it has passed, so the solver
+    stops at once."""
+    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
