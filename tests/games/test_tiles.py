@@ -280,7 +280,7 @@ def test_bad_options(spec: str, reason: str) -> None:
 
 
 def test_constructor_refuses_short_rows() -> None:
-    with pytest.raises(SpecError, match="length=2"):
+    with pytest.raises(SpecError, match="length must be at least 3"):
         TileGame(2)
 
 

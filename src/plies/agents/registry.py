@@ -9,8 +9,8 @@
 >>> make_agent("wizard", game)
 Traceback (most recent call last):
 ...
-plies.errors.UnknownNameError: unknown agent 'wizard' (agents: random, minimax, alphabeta, \
-expectiminimax, mcts, maxn, paranoid, engine, perfect, human, gtp, az, policy, uci)
+plies.errors.UnknownNameError: unknown agent 'wizard' (agents: alphabeta, az, engine, \
+expectiminimax, gtp, human, maxn, mcts, minimax, paranoid, perfect, policy, random, uci)
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def agent_kind(name: str) -> AgentKind:
     for), or an :class:`UnknownNameError` listing them."""
     kind = AGENTS.get(name) or registered_agents().get(name)
     if kind is None:
-        raise UnknownNameError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})")
+        raise UnknownNameError(f"unknown agent {name!r} (agents: {', '.join(sorted(AGENTS))})")
     return kind
 
 
