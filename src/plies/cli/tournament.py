@@ -20,6 +20,7 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.games import make_game
+from plies.openings import Opening
 from plies.spec import GAMES, NumberRange
 
 CONCURRENCY = NumberRange(1, 256, integer=True)
@@ -58,8 +59,9 @@ def tournament_command() -> None:
     (or resumes) one; plies tournament report FILE prints its standings again."""
 
 
-def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
-    from plies.arena.tournament import random_openings, read_openings
+def _openings(game: Any, text: str | None, pairs: int, seed: int) -> Sequence[str | Opening]:
+    from plies.arena.tournament import read_openings
+    from plies.openings import random_openings
 
     if text is None or text.startswith("random"):
         plies = game.opening_plies
@@ -68,7 +70,7 @@ def _openings(game: Any, text: str | None, pairs: int, seed: int) -> list[str]:
             if not word.isdigit():
                 raise PliesError(f"--openings {text!r}: give random:K (K random moves) or a file")
             plies = int(word)
-        return random_openings(game, pairs, plies, seed) if plies else [""]
+        return random_openings(game, pairs, plies, seed)
     return read_openings(game, text)
 
 
