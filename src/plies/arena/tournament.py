@@ -129,7 +129,7 @@ def schedule(
     *,
     form: str = "round-robin",
     games: int = 2,
-    openings: Sequence[str | Opening],
+    openings: Sequence[str | Opening[Any]],
     seed: int = 0,
     time_control: TimeControl | None = None,
 ) -> list[Scheduled]:
@@ -152,7 +152,7 @@ def pair_games(
     game_spec: str,
     pairing: tuple[str, str],
     pair: int,
-    opening: str | Opening,
+    opening: str | Opening[Any],
     seed: int,
     time_control: TimeControl | None = None,
 ) -> tuple[Scheduled, Scheduled]:

@@ -59,7 +59,7 @@ def tournament_command() -> None:
     (or resumes) one; plies tournament report FILE prints its standings again."""
 
 
-def _openings(game: Any, text: str | None, pairs: int, seed: int) -> Sequence[str | Opening]:
+def _openings(game: Any, text: str | None, pairs: int, seed: int) -> Sequence[str | Opening[Any]]:
     from plies.arena.tournament import read_openings
     from plies.openings import random_openings
 
