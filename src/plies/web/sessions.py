@@ -369,11 +369,15 @@ class GameSession:
         seconds: float,
         result: SearchResult[Any] | None,
         thinking: Thinking | None,
-        **shown: Any,
+        shown: TurnNotes | None = None,
     ) -> None:
-        """The per-move step (:meth:`GameRecord.play`: checked legal), and what is shown."""
+        """The per-move step (:meth:`GameRecord.play`: checked legal), and what is shown of
+        it, with the thinking agent's lines."""
         self.record.play(player, action, seconds, result)
-        self.notes.append(TurnNotes(**shown, lines=[] if thinking is None else thinking.lines))
+        notes = shown or TurnNotes()
+        if thinking is not None:
+            notes.lines = thinking.lines
+        self.notes.append(notes)
         self._changed()
 
     def _advance(self) -> None:
@@ -457,7 +461,8 @@ class GameSession:
         if result is not None and result.tree:
             tree = visit_tree_json(self.game, state, result.tree)
         seconds = time.perf_counter() - thinking.began
-        self._apply(thinking.player, action, seconds, result, thinking, search=search, tree=tree)
+        shown = TurnNotes(search, tree)
+        self._apply(thinking.player, action, seconds, result, thinking, shown)
 
     def _on_report(self, thinking: Thinking, result: SearchResult[Any]) -> None:
         """A report of the thinking agent's search: the engine's completed iterations kept,
