@@ -107,6 +107,7 @@ class Clocks:
         self.left = {player: control.base for player in players}
 
     def start(self, player: str, agent: Agent) -> None:
+        """Tell ``player``'s agent its clock before its move, if it keeps one."""
         if isinstance(agent, Clocked):
             agent.set_clock(self.left[player], self.control.increment)
 
