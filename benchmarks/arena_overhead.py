@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from plies.arena.records import GameRecord, Records
+from plies.arena.records import PlayedGame, Records
 from plies.arena.tournament import run, schedule
 
 HEADER = f"{'pairing':<40} {'workers':>9} {'games':>6} {'seconds':>8} {'games/s':>8}"
@@ -51,7 +51,7 @@ def record_writes() -> None:
         records = Records(Path(folder) / "t.sqlite", "connect4")
         for batch, count in ((1, 3000), (256, 20480)):
             games = [
-                GameRecord(f"{batch}|{i}", "a", "b", i, 0, "", moves, (0.01,) * 30, 1.0, "", i)
+                PlayedGame(f"{batch}|{i}", "a", "b", i, 0, "", moves, (0.01,) * 30, 1.0, "", i)
                 for i in range(count)
             ]
             began = time.perf_counter()

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from plies.arena.ratings import format_standings, rating_intervals
-from plies.arena.records import GameRecord, Records, results_of
+from plies.arena.records import PlayedGame, Records, results_of
 from plies.arena.tournament import check_players, opening_state, run, schedule
 from plies.game import CHANCE
 from plies.games.backgammon.rules import Backgammon
@@ -55,9 +55,9 @@ class Tally:
     wins_by_size: dict[int, int] = field(default_factory=lambda: {1: 0, 2: 0, 3: 0})
     losses_by_size: dict[int, int] = field(default_factory=lambda: {1: 0, 2: 0, 3: 0})
     seconds: dict[str, list[float]] = field(default_factory=lambda: {GREEDY: [], RANDOM: []})
-    played: list[GameRecord] = field(default_factory=list)
+    played: list[PlayedGame] = field(default_factory=list)
 
-    def add(self, game: Backgammon, record: GameRecord) -> None:
+    def add(self, game: Backgammon, record: PlayedGame) -> None:
         """Replay a recorded game: its points for the greedy player, the time of each move."""
         state = opening_state(game, record.opening)
         white = game.players[0]

@@ -64,7 +64,7 @@ from pathlib import Path
 import chess.engine
 
 from plies.arena.ratings import Standing, format_standings, rating_intervals
-from plies.arena.records import GameRecord, Records, results_of
+from plies.arena.records import PlayedGame, Records, results_of
 from plies.arena.tournament import check_players, opening_state, read_openings, run, schedule
 from plies.errors import PliesError
 from plies.games.chess.rules import Chess
@@ -134,13 +134,13 @@ class Pairing:
     opponent: str
     games: int
     level: int | None = None
-    played: list[GameRecord] = field(default_factory=list)
+    played: list[PlayedGame] = field(default_factory=list)
     seconds: dict[str, list[float]] = field(default_factory=dict)
 
     def names(self) -> dict[str, str]:
         return {self.plies: "plies", self.opponent: self.label}
 
-    def add(self, game: Chess, record: GameRecord) -> tuple[str, int]:
+    def add(self, game: Chess, record: PlayedGame) -> tuple[str, int]:
         """Take a finished game in; how it ended and its plies (the opening's not counted)."""
         state = opening_state(game, record.opening)
         for text, seconds in zip(record.moves, record.seconds, strict=True):

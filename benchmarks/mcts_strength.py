@@ -50,7 +50,7 @@ from typing import Any
 
 from plies.agents import AGENTS, Agent, AgentKind, Context, register
 from plies.arena.ratings import format_standings, rating_intervals
-from plies.arena.records import GameRecord, Records, results_of
+from plies.arena.records import PlayedGame, Records, results_of
 from plies.arena.tournament import check_players, opening_state, run, schedule
 from plies.errors import SpecError
 from plies.game import CHANCE, Game
@@ -94,7 +94,7 @@ def check_oracle() -> None:
             raise SystemExit(f"the perfect player disagrees with minimax after {action}")
 
 
-def move_seconds(game: Game[Any, Any], record: GameRecord) -> dict[str, list[float]]:
+def move_seconds(game: Game[Any, Any], record: PlayedGame) -> dict[str, list[float]]:
     """The seconds of each player's moves in a recorded game, by spec (chance moves left out),
     found by replaying its moves from its opening."""
     state = opening_state(game, record.opening)
@@ -116,10 +116,10 @@ class Match:
     planned: int
     mcts: str
     opponent: str
-    played: list[GameRecord] = field(default_factory=list)
+    played: list[PlayedGame] = field(default_factory=list)
     mcts_seconds: list[float] = field(default_factory=list)
 
-    def add(self, game: Game[Any, Any], record: GameRecord) -> None:
+    def add(self, game: Game[Any, Any], record: PlayedGame) -> None:
         self.played.append(record)
         self.mcts_seconds += move_seconds(game, record)[self.mcts]
 

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 
-from plies.errors import SpecError, UnknownNameError
+from plies.agents.registry import AGENTS, AgentKind
+from plies.arena.tournament import opening_state
+from plies.errors import PliesError, SpecError, UnknownNameError
 from plies.games import make_game
 from plies.match import (
     GameOutcome,
     MatchResult,
     default_opening_plies,
     elo_difference,
-    opening_positions,
     run_match,
     summarise,
     to_json,
 )
+from plies.openings import random_openings
 from plies.testing import take_away
 
 
@@ -135,26 +138,39 @@ def test_summarise_counts_results() -> None:
 
 def test_openings_are_distinct_live_and_reproducible() -> None:
     game = make_game("connect4")
-    openings = opening_positions(game, 10, 2, seed=7)
+    openings = random_openings(game, 10, 2, seed=7)
     assert len(openings) == 10
-    assert len(set(openings)) == 10
-    assert not any(game.is_terminal(s) for s in openings)
-    assert opening_positions(game, 10, 2, seed=7) == openings
-    assert opening_positions(game, 10, 2, seed=8) != openings
+    assert len({o.text for o in openings}) == 10
+    assert not any(game.is_terminal(o.state) for o in openings)
+    assert random_openings(game, 10, 2, seed=7) == openings
+    assert random_openings(game, 10, 2, seed=8) != openings
 
 
 def test_openings_give_up_when_there_are_too_few() -> None:
     game = make_game("tictactoe")
-    assert len(opening_positions(game, 50, 1, seed=0)) == 9
-    assert opening_positions(game, 5, 0, seed=0) == [game.initial_state()]
+    assert len(random_openings(game, 50, 1, seed=0)) == 9
+    assert [(o.text, o.state) for o in random_openings(game, 5, 0, seed=0)] == [
+        ("", game.initial_state())
+    ]
 
 
 def test_openings_skip_walks_that_end_the_game() -> None:
     # Nim with one heap of 2: a walk of 2 plies can end the game (take 2 at once) or not (1, 1).
     game = make_game("nim:heaps=3")
-    openings = opening_positions(game, 5, 2, seed=0)
-    assert openings and not any(game.is_terminal(s) for s in openings)
-    assert opening_positions(game, 5, 3, seed=0) == []
+    openings = random_openings(game, 5, 2, seed=0)
+    assert openings and not any(game.is_terminal(o.state) for o in openings)
+    with pytest.raises(SpecError, match="no opening of 3 random plies"):
+        random_openings(game, 5, 3, seed=0)
+
+
+def test_openings_replay_to_their_state_and_draw_nature_unwritten() -> None:
+    # The text is what a tournament record stores; nature's outcomes are drawn, not written.
+    game = make_game("connect4")
+    for opening in random_openings(game, 4, 3, seed=2):
+        assert opening_state(game, opening.text) == opening.state
+    backgammon = make_game("backgammon")
+    for opening in random_openings(backgammon, 3, 2, seed=0):
+        assert len(opening.text.split("/")) > 1 and not backgammon.is_terminal(opening.state)
 
 
 def test_default_opening_plies() -> None:
@@ -229,7 +245,7 @@ def test_negative_opening_plies() -> None:
     with pytest.raises(SpecError, match="opening plies"):
         run_match(make_game("tictactoe"), "random", "random", 2, opening_plies=-1)
     with pytest.raises(SpecError, match="opening plies"):
-        opening_positions(make_game("tictactoe"), 2, -1, seed=0)
+        random_openings(make_game("tictactoe"), 2, -1, seed=0)
 
 
 def test_bad_specs_fail_before_the_first_game() -> None:
@@ -250,3 +266,27 @@ def test_errors_are_one_line(games: int, opening_plies: int | None) -> None:
     with pytest.raises(SpecError) as error:
         run_match(make_game("tictactoe"), "random", "random", games, opening_plies=opening_plies)
     assert "\n" not in str(error.value)
+
+
+# On the arena's machinery -----------------------------------------------------------------------
+
+
+def test_a_failing_agent_forfeits_its_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Failing:
+        name, last = "failing", None
+
+        def __call__(self, game: Any, state: Any) -> Any:
+            raise PliesError("engine crashed")
+
+        def reset(self, seed: int | None = None) -> None:
+            pass
+
+    monkeypatch.setitem(AGENTS, "failing", AgentKind("failing", "fails", (), lambda *_: Failing()))
+    outcomes = list(run_match(make_game("tictactoe"), "random", "failing", 4, seed=1))
+    assert [o.result for o in outcomes] == [1.0] * 4
+
+
+def test_a_chance_game_is_played_from_random_openings() -> None:
+    outcomes = list(run_match(make_game("backgammon"), "random", "random", 2, seed=0))
+    assert [o.a_player for o in outcomes] == ["White", "Black"]
+    assert all(o.moves > 0 and o.result in (0.0, 1.0) for o in outcomes)

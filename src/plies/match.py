@@ -4,8 +4,9 @@ Games come in pairs on the same opening with the colours swapped, so that neithe
 better side of an opening more often than the other: in the first game of a pair agent A plays
 the first player (``game.players[0]``: X, Black...), in the second game the other one. An odd
 number of games ends with a single game in which A plays first. Each opening is reached by a few
-uniformly random legal moves from the initial state (:func:`opening_positions`), the number
-depending on the game (:func:`default_opening_plies`).
+uniformly random legal moves from the initial state (:func:`plies.openings.random_openings`),
+the number depending on the game (:func:`default_opening_plies`). The games are played by the
+arena's machinery, as a tournament's pairing is (:mod:`plies.arena.tournament`).
 
 :func:`run_match` yields a :class:`GameOutcome` after every game, so the caller owns the clock,
 the progress bar and Ctrl-C; :func:`summarise` turns any prefix of them into a
@@ -28,22 +29,18 @@ interval (see :class:`MatchResult`):
 from __future__ import annotations
 
 import math
-import random
 import time
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any
 
 from plies.arena.ratings import Result, rating_intervals
+from plies.arena.tournament import Scheduled, Worker, pair_games
 from plies.errors import SpecError, UnsupportedGameError
-from plies.game import Game, WinLossDrawGame, random_move
-from plies.play import agent_seed, play_game, seat_agents
-
-S = TypeVar("S", bound=Hashable)
-
-TRIES_PER_OPENING = 20
-""":func:`opening_positions` gives up after ``TRIES_PER_OPENING * count`` random walks."""
+from plies.game import Game
+from plies.openings import random_openings
+from plies.play import seat_agents
 
 Z_95 = 1.96
 """The two-sided 95% quantile of the standard normal distribution (to two decimals)."""
@@ -57,53 +54,6 @@ def default_opening_plies(game: Game[Any, Any]) -> int:
     (4, 0)
     """
     return game.opening_plies
-
-
-def _random_walk(game: Game[S, Any], state: S, plies: int, rng: random.Random) -> S | None:
-    """The state after ``plies`` random legal moves, or None if the game ends on the way."""
-    for _ in range(plies):
-        state = game.result(state, random_move(game, state, rng))
-        if game.is_terminal(state):
-            return None
-    return state
-
-
-def opening_positions(game: Game[S, Any], count: int, plies: int, seed: int) -> list[S]:
-    """Up to ``count`` distinct openings, each ``plies`` uniformly random legal moves deep.
-
-    The moves are drawn with ``random.Random(seed)``, so the openings depend on the seed only.
-    A walk that ends the game (on or before its last move) or repeats an opening already found
-    is thrown away; after ``TRIES_PER_OPENING * count`` walks the search gives up and returns
-    the openings found so far, in the order found, possibly fewer than ``count`` (e.g. tic-tac-toe
-    has only 9 openings of one ply) and possibly none. With ``plies == 0`` the one opening is
-    the initial state (none if that is terminal).
-
-    >>> from plies.games import make_game
-    >>> game = make_game("tictactoe")
-    >>> len(opening_positions(game, 5, 1, seed=1)), len(opening_positions(game, 20, 1, seed=1))
-    (5, 9)
-    """
-    if count < 1:
-        raise SpecError(f"the number of openings must be at least 1, got {count}")
-    if plies < 0:
-        raise SpecError(f"opening plies must be at least 0, got {plies}")
-    start = game.initial_state()
-    if game.is_terminal(start):
-        return []
-    if plies == 0:
-        return [start]
-    rng = random.Random(seed)
-    found: list[S] = []
-    seen: set[S] = set()
-    for _ in range(TRIES_PER_OPENING * count):
-        state = _random_walk(game, start, plies, rng)
-        if state is None or state in seen:
-            continue
-        seen.add(state)
-        found.append(state)
-        if len(found) == count:
-            break
-    return found
 
 
 @dataclass(frozen=True)
@@ -124,16 +74,6 @@ class GameOutcome:
     """Wall-clock time of the game."""
 
 
-def _result_for(game: Game[Any, Any], state: Any, player: str) -> float:
-    """1, 0.5 or 0 for ``player`` in terminal ``state``: the winner, else compared payoffs."""
-    if isinstance(game, WinLossDrawGame):
-        winner = game.winner(state)
-        return 0.5 if winner is None else float(winner == player)
-    mine = game.utility(state, player)
-    theirs = game.utility(state, game.opponent(player))
-    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-
-
 def run_match(
     game: Game[Any, Any],
     spec_a: str,
@@ -151,13 +91,15 @@ def run_match(
     once), a game without exactly two players :class:`UnsupportedGameError`, and too many
     opening plies for every random walk to survive :class:`SpecError`.
 
-    Game ``i`` belongs to pair ``i // 2`` and starts from opening ``(i // 2) % len(openings)``
-    (openings are reused in turn when the game has fewer distinct ones than pairs); A plays
-    ``game.players[0]`` when ``i`` is even. Agents are built afresh for every game, seeded from
-    ``seed``, ``i`` and their role, so random agents play differently in every game while the
-    whole match is reproducible from ``seed`` (``opening_plies`` defaults to
-    :func:`default_opening_plies`). Stopping the iteration (or Ctrl-C) leaves the outcomes
-    yielded so far valid: :func:`summarise` them for a partial result.
+    The games are a tournament's pairing (:func:`plies.arena.tournament.pair_games`), played
+    in this process by the arena's :class:`~plies.arena.tournament.Worker`: game ``i`` is leg
+    ``i % 2`` of pair ``i // 2``, from opening ``(i // 2) % len(openings)``
+    (:func:`~plies.openings.random_openings`, reused in turn when the game has fewer distinct
+    ones than pairs); A plays ``game.players[0]`` when ``i`` is even. Every game is seeded from
+    ``seed`` and its pair, so the whole match is reproducible from ``seed``
+    (``opening_plies`` defaults to :func:`default_opening_plies`); an agent that fails forfeits
+    the game. Stopping the iteration (or Ctrl-C) leaves the outcomes yielded so far valid:
+    :func:`summarise` them for a partial result.
     """
     if games < 1:
         raise SpecError(f"a match needs at least 1 game, got {games}")
@@ -171,45 +113,37 @@ def run_match(
     first, second = game.players
     specs, roles = {first: spec_a, second: spec_b}, {first: "A", second: "B"}
     seat_agents(game, specs, seed=seed, game_index=-1, roles=roles)  # check both specs now
-    openings = opening_positions(game, (games + 1) // 2, plies, seed)
-    if not openings:
-        raise SpecError(
-            f"no opening of {plies} random plies in '{game.name}' leaves a game to play"
+    openings = random_openings(game, (games + 1) // 2, plies, seed)
+    tasks = [
+        task
+        for pair in range((games + 1) // 2)
+        for task in pair_games(
+            game.name, (spec_a, spec_b), pair, openings[pair % len(openings)], seed
         )
-    return _play_match(game, spec_a, spec_b, games, openings, seed)
+    ]
+    return _play_match(game, tasks[:games], len(openings))
 
 
 def _play_match(
-    game: Game[Any, Any],
-    spec_a: str,
-    spec_b: str,
-    games: int,
-    openings: list[Any],
-    seed: int,
+    game: Game[Any, Any], tasks: list[Scheduled], openings: int
 ) -> Iterator[GameOutcome]:
-    first, second = game.players
-    for index in range(games):
-        opening = (index // 2) % len(openings)
-        a_player, b_player = (first, second) if index % 2 == 0 else (second, first)
-        agents = seat_agents(
-            game,
-            {a_player: spec_a, b_player: spec_b},
-            seed=seed,
-            game_index=index,
-            roles={a_player: "A", b_player: "B"},
-        )
-        began = time.perf_counter()
-        dice = random.Random(agent_seed(seed, index // 2, "chance"))  # the same in a pair
-        record = play_game(game, agents, openings[opening], chance=dice)
-        seconds = time.perf_counter() - began
-        yield GameOutcome(
-            index=index,
-            opening=opening,
-            a_player=a_player,
-            result=_result_for(game, record.state, a_player),
-            moves=len(record.turns),
-            seconds=seconds,
-        )
+    """Each game played by one worker, as A sees it."""
+    worker = Worker({game.name: game})
+    try:
+        for index, task in enumerate(tasks):
+            began = time.perf_counter()
+            played = worker.play(task)
+            a_first = task.leg == 0
+            yield GameOutcome(
+                index=index,
+                opening=task.pair % openings,
+                a_player=game.players[0] if a_first else game.players[1],
+                result=played.result if a_first else 1 - played.result,
+                moves=len(played.moves),
+                seconds=time.perf_counter() - began,
+            )
+    finally:
+        worker.close()
 
 
 def elo_difference(score: float) -> float:

@@ -1,5 +1,11 @@
 """Playing a game between agents, move by move, keeping the record; seating the agents.
 
+:func:`play_game` is the one game loop of plies (``plies play``, ``plies match``, the
+arena's workers, distillation's games); :meth:`GameRecord.play` is its per-move step, which
+the web sessions, whose agents think in threads, take too. Under a time control each player
+has a clock (:class:`Clocks`); with ``forfeits`` an agent that fails loses the game instead of
+stopping it, as tournaments score it.
+
 Seating is written once for every front end and the match code: :func:`seat_agents` builds
 each player's agent from its spec (the game's ``default_opponent`` where none is given), each
 seeded by :func:`agent_seed` from one seed, the game's number and the seat's role.
@@ -14,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plies.agents import Agent, AskMove, make_agent
-from plies.errors import GameOverError
+from plies.clock import Clocked, TimeControl
+from plies.errors import GameOverError, IllegalMoveError, PliesError
 from plies.game import CHANCE, Game, WinLossDrawGame, sample_outcome
 from plies.search import SearchResult
 
@@ -28,21 +35,89 @@ class Turn:
     action: Any
     notation: str
     seconds: float
-    search: SearchResult[Any] | None
+    search: SearchResult[Any] | None = None
+
+
+@dataclass(frozen=True)
+class Loss:
+    """A game lost by ``player`` before its end, and why (``forfeits: ...``, ``loses on time
+    (...)``)."""
+
+    player: str
+    why: str
 
 
 @dataclass
 class GameRecord:
-    """A game so far: the start, the turns and the current state."""
+    """A game so far: the start, the turns, the current state, and the loss that ended it
+    early if one did."""
 
     game: Game[Any, Any]
     start: Any
     state: Any
     turns: list[Turn] = field(default_factory=list)
+    loss: Loss | None = None
 
     @property
     def finished(self) -> bool:
-        return self.game.is_terminal(self.state)
+        return self.loss is not None or self.game.is_terminal(self.state)
+
+    def play(
+        self,
+        player: str,
+        action: Any,
+        seconds: float = 0.0,
+        search: SearchResult[Any] | None = None,
+    ) -> Turn:
+        """The per-move step: ``player``'s ``action`` (checked legal: :class:`IllegalMoveError`)
+        played in the current state, recorded with its time and search."""
+        game, state = self.game, self.state
+        if player != CHANCE and action not in game.actions(state):
+            raise IllegalMoveError(f"illegal move {action!r}")
+        turn = Turn(player, state, action, game.format_action(state, action), seconds, search)
+        self.state = game.result(state, action)
+        self.turns.append(turn)
+        return turn
+
+    def take_back(self, ply: int) -> None:
+        """Undo the moves from ``ply`` on: the game as it was before move ``ply``."""
+        self.state = self.turns[ply].state if ply < len(self.turns) else self.state
+        del self.turns[ply:]
+        self.loss = None
+
+    def score(self, player: str) -> float:
+        """``player``'s result in the finished game on a 0 to 1 scale: 0 for a loss by forfeit
+        or on time and 1 for the others, else its utility between the lowest (0) and the
+        highest (1), 0.5 when all are equal."""
+        if self.loss is not None:
+            return 0.0 if self.loss.player == player else 1.0
+        payoffs = self.game.payoffs(self.state)
+        low, high = min(payoffs), max(payoffs)
+        mine = payoffs[self.game.players.index(player)]
+        return 0.5 if high == low else (mine - low) / (high - low)
+
+
+class Clocks:
+    """Each player's clock under a time control (Fischer): an agent that keeps a clock
+    (:class:`~plies.clock.Clocked`) is told its time before each move; the move's time comes
+    off the clock and the increment goes on after it; a clock below zero loses."""
+
+    def __init__(self, control: TimeControl, players: Sequence[str]) -> None:
+        self.control = control
+        self.left = {player: control.base for player in players}
+
+    def start(self, player: str, agent: Agent) -> None:
+        """Tell ``player``'s agent its clock before its move, if it keeps one."""
+        if isinstance(agent, Clocked):
+            agent.set_clock(self.left[player], self.control.increment)
+
+    def stop(self, player: str, seconds: float) -> Loss | None:
+        """Charge ``seconds`` to ``player``'s clock: the loss if it ran out, else None."""
+        self.left[player] -= seconds
+        if self.left[player] < 0:
+            return Loss(player, f"loses on time ({self.control} s)")
+        self.left[player] += self.control.increment
+        return None
 
 
 def outcome_text(game: Game[Any, Any], state: Any) -> str:
@@ -73,10 +148,21 @@ def play_game(
     state: Any = None,
     on_turn: Callable[[GameRecord, Turn], None] | None = None,
     chance: random.Random | None = None,
+    *,
+    time_control: TimeControl | None = None,
+    forfeits: bool = False,
+    max_plies: int | None = None,
 ) -> GameRecord:
-    """Let each player's agent move until the game ends; ``on_turn`` sees every move. In a
-    chance state nature moves (player :data:`~plies.game.CHANCE`): an outcome drawn with its
-    probability from ``chance`` (a fresh unseeded generator by default).
+    """Let each player's agent move until the game ends (or ``max_plies`` moves are played);
+    ``on_turn`` sees every move. In a chance state nature moves (player
+    :data:`~plies.game.CHANCE`): an outcome drawn with its probability from ``chance`` (a
+    fresh unseeded generator by default).
+
+    Under ``time_control`` each player plays to a clock (:class:`Clocks`); one that runs out
+    loses the game (the move that overran it is not played: :attr:`GameRecord.loss`). With
+    ``forfeits`` an agent that raises a :class:`~plies.errors.PliesError` (an outside engine's
+    :class:`~plies.agents.EngineFailure` among them) or plays an illegal move loses the game
+    too, the reason recorded; without, the error propagates.
 
     An interruption (Ctrl-C, or a human ending input) propagates, and the record passed to
     ``on_turn`` so far holds the game up to it.
@@ -85,25 +171,44 @@ def play_game(
     if game.is_terminal(start):
         raise GameOverError("the game is already over in that position")
     chance = random.Random() if chance is None else chance
+    clocks = None if time_control is None else Clocks(time_control, game.players)
     record = GameRecord(game, start, start)
-    while not game.is_terminal(record.state):
+    while not record.finished and (max_plies is None or len(record.turns) < max_plies):
         player = game.to_move(record.state)
-        began = time.perf_counter()
-        search: SearchResult[Any] | None = None
-        if player == CHANCE:
-            action = sample_outcome(game, record.state, chance)
-        else:
-            agent = agents[player]
-            action = agent(game, record.state)
-            search = agent.last
-        seconds = time.perf_counter() - began
-        notation = game.format_action(record.state, action)
-        turn = Turn(player, record.state, action, notation, seconds, search)
-        record.state = game.result(record.state, action)
-        record.turns.append(turn)
-        if on_turn is not None:
+        try:
+            turn = _take_turn(record, player, agents, chance, clocks)
+        except PliesError as error:
+            if not forfeits or player == CHANCE:
+                raise
+            record.loss, turn = Loss(player, f"forfeits: {error}"), None
+        if turn is not None and on_turn is not None:
             on_turn(record, turn)
     return record
+
+
+def _take_turn(
+    record: GameRecord,
+    player: str,
+    agents: Mapping[str, Agent],
+    chance: random.Random,
+    clocks: Clocks | None,
+) -> Turn | None:
+    """``player``'s move, timed on its clock if any, played on ``record``; None when the clock
+    ran out (the loss recorded)."""
+    game, state = record.game, record.state
+    if player == CHANCE:
+        return record.play(player, sample_outcome(game, state, chance))
+    agent = agents[player]
+    if clocks is not None:
+        clocks.start(player, agent)
+    began = time.perf_counter()
+    action = agent(game, state)
+    seconds = time.perf_counter() - began
+    if clocks is not None:
+        record.loss = clocks.stop(player, seconds)
+        if record.loss is not None:
+            return None
+    return record.play(player, action, seconds, agent.last)
 
 
 def line_notation(game: Game[Any, Any], state: Any, line: Sequence[Any]) -> list[str]:

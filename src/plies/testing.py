@@ -42,6 +42,7 @@ from plies.game import (
     sample_outcome,
 )
 from plies.lectures.tree_report import TreeReport
+from plies.openings import random_walk
 from plies.search.result import Bound, SearchResult
 
 S = TypeVar("S", bound=Hashable)
@@ -76,20 +77,11 @@ def random_game(game: Game[S, Any], seed: Seed, *, max_plies: int | None = None)
     return states
 
 
-def _walk(game: Game[S, Any], rng: random.Random, plies: int) -> S | None:
-    """The state after ``plies`` random moves, or None if the game ends before the last."""
-    state = game.initial_state()
-    for _ in range(plies):
-        if game.is_terminal(state):
-            return None
-        state = game.result(state, random_move(game, state, rng))
-    return state
-
-
 def random_position(
     game: Game[S, Any], seed: Seed, plies: int | range | None = None, *, terminal: bool = False
 ) -> S:
-    """A state reached by random moves (:func:`random_move`) from the initial state.
+    """A state reached by random moves (:func:`random_move`) from the initial state (the walk
+    of random openings, :func:`plies.openings.random_walk`).
 
     ``plies`` says how many moves: exactly that many (an int), a number drawn uniformly from a
     range, or, with None, as many as it takes to reach a state drawn uniformly from the states
@@ -107,9 +99,10 @@ def random_position(
             if states:
                 return rng.choice(states)
             continue
-        state = _walk(game, rng, plies if isinstance(plies, int) else rng.choice(plies))
-        if state is not None and (terminal or not game.is_terminal(state)):
-            return state
+        count = plies if isinstance(plies, int) else rng.choice(plies)
+        line = random_walk(game, count, rng, written=False)
+        if line.plies == count and (terminal or not game.is_terminal(line.state)):
+            return line.state
     walk = "a whole game" if plies is None else f"{plies} plies"
     wanted = "a state" if terminal else "a non-terminal state"
     raise ValueError(f"no random walk of {walk} in '{game.name}' left {wanted} in {TRIES} tries")

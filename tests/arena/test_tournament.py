@@ -23,7 +23,6 @@ from plies.arena.tournament import (
     Worker,
     pairings,
     play,
-    random_openings,
     read_openings,
     run,
     schedule,
@@ -31,6 +30,7 @@ from plies.arena.tournament import (
 from plies.clock import parse_time_control
 from plies.errors import PliesError, SpecError
 from plies.games import make_game
+from plies.openings import random_openings
 from tests.conftest import assert_one_line_error
 
 SPECS = ["random", "alphabeta:depth=1", "mcts:iterations=60"]

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from plies.agents.registry import AGENTS, AgentKind
 from plies.games import make_game, registered_games
 from plies.web import sessions as sessions_module
 
@@ -355,3 +356,25 @@ def test_every_game_seats_its_default_opponent_against_a_person(
     assert seated[game.players[1]] == game.default_opponent
     if not game.searchable_to_end:
         assert "time=" in game.default_opponent or "depth=" in game.default_opponent
+
+
+def test_an_agents_illegal_move_is_the_sessions_error(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moves go through the library's step (plies.play.GameRecord.play), which checks them."""
+
+    class Cheat:
+        name, last = "cheat", None
+
+        def __call__(self, game: Any, state: Any) -> Any:
+            return 99
+
+        def reset(self, seed: int | None = None) -> None:
+            pass
+
+    kind = AgentKind("cheat", "plays off the board", (), lambda *_: Cheat())
+    monkeypatch.setitem(AGENTS, "cheat", kind)
+    session = create(client, "tictactoe", X="cheat", O="human")
+    failed = wait_for(client, session["id"], lambda s: s["error"] is not None)
+    assert "cheat (X) could not move: illegal move 99" in failed["error"]
+    assert failed["moves"] == [] and failed["thinking"] is None

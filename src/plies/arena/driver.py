@@ -25,20 +25,13 @@ from typing import Any
 
 from plies.agents import plays_in_person
 from plies.arena.ratings import Standings, rating_intervals
-from plies.arena.records import GameRecord, Records, results_of
+from plies.arena.records import PlayedGame, Records, results_of
 from plies.arena.sprt import SPRT, SPRTStatus, parse_sprt, pentanomial
-from plies.arena.tournament import (
-    Scheduled,
-    check_players,
-    pairings,
-    random_openings,
-    read_openings,
-    run,
-    schedule,
-)
+from plies.arena.tournament import Scheduled, check_players, pairings, read_openings, run, schedule
 from plies.clock import TimeControl, parse_time_control
 from plies.errors import PliesError
 from plies.games import make_game
+from plies.openings import Opening, random_openings
 
 FORMS = ("round-robin", "gauntlet")
 
@@ -93,7 +86,7 @@ class Tournament:
             time_control=self._control,
         )
 
-    def _openings(self, game: Any) -> list[str]:
+    def _openings(self, game: Any) -> Sequence[str | Opening[Any]]:
         """One opening a game pair: random plies from the seed, or a file's lines."""
         text = self.openings
         if text is not None and not text.startswith("random"):
@@ -104,7 +97,7 @@ class Tournament:
             if not word.isdigit():
                 raise PliesError(f"openings {text!r}: give random:K (K random moves) or a file")
             plies = int(word)
-        return random_openings(game, self.games // 2, plies, self.seed) if plies else [""]
+        return random_openings(game, self.games // 2, plies, self.seed)
 
     @property
     def planned(self) -> list[Scheduled]:
@@ -127,7 +120,7 @@ class Tournament:
 
     def run(
         self, records: Records, concurrency: int | None = 1, ray_address: str | None = None
-    ) -> Generator[GameRecord, None, None]:
+    ) -> Generator[PlayedGame, None, None]:
         """Play the games ``records`` lacks, ``concurrency`` at a time (worker processes, or
         Ray actors of ``ray_address``), yielding each as it is written; with an SPRT, stop as
         soon as it decides. Closing the iteration (Ctrl-C) stops the workers; what was written
@@ -163,7 +156,7 @@ class Tournament:
         return None if test is None else test.status(sprt_counts(records.games(), self.players[0]))
 
 
-def sprt_counts(games: Sequence[GameRecord], player: str) -> tuple[int, int, int, int, int]:
+def sprt_counts(games: Sequence[PlayedGame], player: str) -> tuple[int, int, int, int, int]:
     """The pentanomial counts of ``player``'s finished game pairs."""
     pairs: dict[int, list[float]] = {}
     for game in games:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from plies.arena.records import GameRecord, Records
+from plies.arena.records import PlayedGame, Records
 from plies.arena.tournament import opening_line
 from plies.capabilities import HasPgn, HasSgf, require
 from plies.errors import RenderError
@@ -19,7 +19,7 @@ SGF_FORFEITS = {1.0: "B+F", 0.0: "W+F", 0.5: "0"}
 """SGF's results of a game that did not end on the board (the first player is black)."""
 
 
-def _replay(game: Game[Any, Any], played: GameRecord) -> tuple[Any, list[Any], Any]:
+def _replay(game: Game[Any, Any], played: PlayedGame) -> tuple[Any, list[Any], Any]:
     """The start of ``played``, its moves (opening included) and its last state."""
     start, moves = opening_line(game, played.opening)
     state = start

@@ -47,8 +47,10 @@ class RecordError(PliesError):
 
 
 @dataclass(frozen=True)
-class GameRecord:
-    """One finished game: ``result`` is the first player's score (1, 0.5 or 0)."""
+class PlayedGame:
+    """One finished game of a schedule as the record stores it (a row of its ``games``
+    table; the game as played, states and searches, is :class:`plies.play.GameRecord`):
+    ``result`` is the first player's score (1, 0.5 or 0)."""
 
     key: str
     first: str
@@ -64,7 +66,7 @@ class GameRecord:
     version: str = __version__
 
 
-def pairing_of(game: GameRecord) -> tuple[str, str]:
+def pairing_of(game: PlayedGame) -> tuple[str, str]:
     """The pairing a game belongs to, in schedule order (its leg-0 first player first)."""
     return (game.first, game.second) if game.leg == 0 else (game.second, game.first)
 
@@ -130,11 +132,11 @@ class Records:
             raise sqlite3.DatabaseError("no plies tables")
         return dict(self.db.execute("SELECT key, value FROM meta"))
 
-    def add(self, game: GameRecord) -> None:
+    def add(self, game: PlayedGame) -> None:
         """Store a finished game (once: a key already there is kept as it is)."""
         self.add_many([game])
 
-    def add_many(self, games: Sequence[GameRecord]) -> None:
+    def add_many(self, games: Sequence[PlayedGame]) -> None:
         """Store finished games in one transaction (a game whose key is there is kept)."""
         with self.db:
             self.db.executemany(
@@ -162,7 +164,7 @@ class Records:
     def finished_keys(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT key FROM games")}
 
-    def games(self) -> list[GameRecord]:
+    def games(self) -> list[PlayedGame]:
         """Every finished game, in the order they finished."""
         rows = self.db.execute(
             "SELECT key, first, second, pair, leg, opening, moves, seconds, result, reason, "
@@ -187,9 +189,9 @@ def stored_game(path: str | Path) -> str:
     return str(row[0])
 
 
-def _record(row: Any) -> GameRecord:
+def _record(row: Any) -> PlayedGame:
     key, first, second, pair, leg, opening, moves, seconds, result, reason, seed, version = row
-    return GameRecord(
+    return PlayedGame(
         key,
         first,
         second,
@@ -205,6 +207,6 @@ def _record(row: Any) -> GameRecord:
     )
 
 
-def results_of(games: Sequence[GameRecord]) -> list[Result]:
+def results_of(games: Sequence[PlayedGame]) -> list[Result]:
     """The games as the ratings' results, the two games of a pair resampled together."""
     return [Result(g.first, g.second, g.result, (*pairing_of(g), g.pair)) for g in games]

@@ -17,8 +17,7 @@ import multiprocessing
 import random
 import signal
 import socket
-import time
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -26,16 +25,16 @@ from pathlib import Path
 from typing import Any
 
 from plies.agents import Agent, make_agent
-from plies.arena.records import GameRecord, Records, game_key
+from plies.arena.records import PlayedGame, Records, game_key
 from plies.capabilities import HasPositionNotation
-from plies.clock import Clocked, TimeControl
+from plies.clock import TimeControl
 from plies.errors import PliesError, SpecError, UnsupportedGameError
-from plies.game import CHANCE, Game, random_move, sample_outcome
+from plies.game import Game
 from plies.games import make_game
-from plies.play import agent_seed, outcome_text, seat_agents
+from plies.openings import Opening
+from plies.play import agent_seed, outcome_text, play_game, seat_agents
 
 FORMATS = ("round-robin", "gauntlet")
-TRIES_PER_OPENING = 20
 
 
 @dataclass(frozen=True)
@@ -51,6 +50,9 @@ class Scheduled:
     opening: str
     seed: int
     time_control: TimeControl | None = None
+    start: Any = None
+    """The state the opening leads to, when the schedule has it (a random opening's, nature's
+    outcomes included); else the worker reads it from :attr:`opening`."""
 
 
 def pairings(specs: Sequence[str], form: str) -> list[tuple[str, str]]:
@@ -65,32 +67,6 @@ def pairings(specs: Sequence[str], form: str) -> list[tuple[str, str]]:
     if form == "gauntlet":
         return [(specs[0], other) for other in specs[1:]]
     return [(a, b) for i, a in enumerate(specs) for b in specs[i + 1 :]]
-
-
-def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> list[str]:
-    """``count`` distinct openings of ``plies`` random moves as move lists in the game's
-    notation (fewer when the game has fewer), drawn from ``seed`` alone."""
-    rng = random.Random(seed)
-    found: list[str] = []
-    for _ in range(TRIES_PER_OPENING * count):
-        state, moves = game.initial_state(), []
-        for _ in range(plies):
-            if game.to_move(state) == CHANCE:
-                action = sample_outcome(game, state, rng)
-            else:
-                action = random_move(game, state, rng)
-                moves.append(game.format_action(state, action))
-            state = game.result(state, action)
-            if game.is_terminal(state):
-                break
-        text = " ".join(moves)
-        if not game.is_terminal(state) and text not in found:
-            found.append(text)
-            if len(found) == count:
-                break
-    if not found:
-        raise SpecError(f"no opening of {plies} random moves leaves a game of {game.name} to play")
-    return found
 
 
 def opening_line(game: Game[Any, Any], opening: str) -> tuple[Any, list[Any]]:
@@ -153,52 +129,62 @@ def schedule(
     *,
     form: str = "round-robin",
     games: int = 2,
-    openings: Sequence[str],
+    openings: Sequence[str | Opening[Any]],
     seed: int = 0,
     time_control: TimeControl | None = None,
 ) -> list[Scheduled]:
-    """Every game of the tournament, pair by pair: in leg 0 the pairing's first player moves
-    first, in leg 1 the other, from the same opening (pair ``p`` of every pairing uses opening
-    ``p``, cycling through them), each player on ``time_control``'s clock if given. ``games``
-    per pairing must be even."""
+    """Every game of the tournament, pair by pair (:func:`pair_games`), pair ``p`` of every
+    pairing from opening ``p`` (cycling through them), each player on ``time_control``'s clock
+    if given. ``games`` per pairing must be even."""
     if games < 2 or games % 2:
         raise SpecError(f"games per pairing must be an even number (game pairs), got {games}")
-    planned = []
-    for a, b in pairings(specs, form):
-        for pair in range(games // 2):
-            opening = openings[pair % len(openings)]
-            for leg, (first, second) in enumerate(((a, b), (b, a))):
-                key = game_key(first, second, pair, leg)
-                seed_of_game = random.Random(f"plies-tournament:{seed}:{a}|{b}|{pair}").getrandbits(
-                    63
-                )
-                planned.append(
-                    Scheduled(
-                        game_spec,
-                        key,
-                        first,
-                        second,
-                        pair,
-                        leg,
-                        opening,
-                        seed_of_game,
-                        time_control,
-                    )
-                )
-    return planned
+    return [
+        task
+        for a, b in pairings(specs, form)
+        for pair in range(games // 2)
+        for task in pair_games(
+            game_spec, (a, b), pair, openings[pair % len(openings)], seed, time_control
+        )
+    ]
+
+
+def pair_games(
+    game_spec: str,
+    pairing: tuple[str, str],
+    pair: int,
+    opening: str | Opening[Any],
+    seed: int,
+    time_control: TimeControl | None = None,
+) -> tuple[Scheduled, Scheduled]:
+    """The two games of pair ``pair`` of ``pairing`` (a, b) on one opening: in leg 0 a moves
+    first, in leg 1 b; both seeded from the pair (the same dice), keyed by
+    :func:`~plies.arena.records.game_key`."""
+    a, b = pairing
+    text, start = (opening, None) if isinstance(opening, str) else (opening.text, opening.state)
+    game_seed = random.Random(f"plies-tournament:{seed}:{a}|{b}|{pair}").getrandbits(63)
+
+    def leg(number: int, first: str, second: str) -> Scheduled:
+        key = game_key(first, second, pair, number)
+        return Scheduled(
+            game_spec, key, first, second, pair, number, text, game_seed, time_control, start
+        )
+
+    return leg(0, a, b), leg(1, b, a)
 
 
 class Worker:
     """Plays scheduled games, building each game and each agent once and reusing them (a
     solver's table, a network, an outside engine's process are not rebuilt per game). Before
     every game each agent is reset with that game's seed (:meth:`~plies.agents.Agent.reset`),
-    so a game is the same game whichever worker plays it, and whether its agents are new."""
+    so a game is the same game whichever worker plays it, and whether its agents are new.
+    ``games`` are games already built, by the spec the schedule names them with (a game
+    object that has no spec, as :func:`plies.match.run_match` may be given)."""
 
-    def __init__(self) -> None:
-        self._games: dict[str, Game[Any, Any]] = {}
+    def __init__(self, games: Mapping[str, Game[Any, Any]] | None = None) -> None:
+        self._games: dict[str, Game[Any, Any]] = dict(games or {})
         self._agents: dict[tuple[str, str, str], Agent] = {}
 
-    def play(self, task: Scheduled) -> GameRecord:
+    def play(self, task: Scheduled) -> PlayedGame:
         """Play one scheduled game to its end. An agent that fails (a crash, an illegal move,
         an outside engine that hangs) loses the game, the reason recorded."""
         game = self._games.get(task.game_spec)
@@ -212,7 +198,7 @@ class Worker:
         }
         return _play_out(game, task, specs, agents)
 
-    def play_many(self, batch: Sequence[Scheduled]) -> list[GameRecord]:
+    def play_many(self, batch: Sequence[Scheduled]) -> list[PlayedGame]:
         """Play a batch of games, one after another."""
         return [self.play(task) for task in batch]
 
@@ -234,7 +220,7 @@ class Worker:
         self._agents.clear()
 
 
-def play(task: Scheduled) -> GameRecord:
+def play(task: Scheduled) -> PlayedGame:
     """Play one scheduled game with agents built for it (:meth:`Worker.play`)."""
     worker = Worker()
     try:
@@ -245,75 +231,29 @@ def play(task: Scheduled) -> GameRecord:
 
 def _play_out(
     game: Game[Any, Any], task: Scheduled, specs: dict[str, str], agents: dict[str, Agent]
-) -> GameRecord:
-    """The game from its opening to the end. Under a time control each player's clock loses
-    the time of each of their moves and gains the increment after it; an agent that keeps a
-    clock (:class:`~plies.clock.Clocked`) is told it before each move; a clock that runs out
-    loses the game (the move that overran it is not played)."""
-    state = opening_state(game, task.opening)
-    control = task.time_control
-    clocks = {player: control.base for player in game.players} if control else {}
-    dice = random.Random(task.seed)  # both legs of a pair see the same dice
-    moves: list[str] = []
-    seconds: list[float] = []
-    while not game.is_terminal(state):
-        player = game.to_move(state)
-        began = time.perf_counter()
-        if player == CHANCE:
-            action = sample_outcome(game, state, dice)
-        else:
-            agent = agents[player]
-            if control is not None and isinstance(agent, Clocked):
-                agent.set_clock(clocks[player], control.increment)
-            try:
-                action = agent(game, state)
-                if action not in game.actions(state):
-                    raise PliesError(f"illegal move {action!r}")
-            except PliesError as error:
-                why = f"forfeits: {error}"
-                return _loss(game, task, specs[player], player, moves, seconds, why)
-            if control is not None:
-                clocks[player] -= time.perf_counter() - began
-                if clocks[player] < 0:
-                    why = f"loses on time ({control} s)"
-                    return _loss(game, task, specs[player], player, moves, seconds, why)
-                clocks[player] += control.increment
-        moves.append(game.format_action(state, action))
-        seconds.append(time.perf_counter() - began)
-        state = game.result(state, action)
-    utilities = game.payoffs(state)
-    low, high = min(utilities), max(utilities)
-    result = 0.5 if high == low else (utilities[0] - low) / (high - low)
-    return _record(task, moves, seconds, result, outcome_text(game, state))
-
-
-def _loss(
-    game: Game[Any, Any],
-    task: Scheduled,
-    spec: str,
-    player: str,
-    moves: list[str],
-    seconds: list[float],
-    why: str,
-) -> GameRecord:
-    """The game lost by ``player`` (playing ``spec``), and why."""
-    result = 0.0 if player == game.players[0] else 1.0
-    return _record(task, moves, seconds, result, f"{spec} ({player}) {why}")
-
-
-def _record(
-    task: Scheduled, moves: list[str], seconds: list[float], result: float, reason: str
-) -> GameRecord:
-    return GameRecord(
+) -> PlayedGame:
+    """The game from its opening to the end (:func:`~plies.play.play_game` with forfeits, on
+    the task's clocks, the dice drawn from its seed: both legs of a pair see the same), as the
+    record stores it."""
+    state = opening_state(game, task.opening) if task.start is None else task.start
+    dice = random.Random(task.seed)
+    record = play_game(
+        game, agents, state, chance=dice, time_control=task.time_control, forfeits=True
+    )
+    if record.loss is None:
+        reason = outcome_text(game, record.state)
+    else:
+        reason = f"{specs[record.loss.player]} ({record.loss.player}) {record.loss.why}"
+    return PlayedGame(
         task.key,
         task.first,
         task.second,
         task.pair,
         task.leg,
         task.opening,
-        tuple(moves),
-        tuple(seconds),
-        result,
+        tuple(turn.notation for turn in record.turns),
+        tuple(turn.seconds for turn in record.turns),
+        record.score(game.players[0]),
         reason,
         task.seed,
     )
@@ -343,7 +283,7 @@ def _start_worker() -> None:
     _WORKER = Worker()
 
 
-def _play_in_worker(batch: list[Scheduled]) -> list[GameRecord]:
+def _play_in_worker(batch: list[Scheduled]) -> list[PlayedGame]:
     assert _WORKER is not None, "a pool process starts its worker first"
     return _WORKER.play_many(batch)
 
@@ -354,7 +294,7 @@ def run(
     concurrency: int | None = 1,
     *,
     ray_address: str | None = None,
-) -> Generator[GameRecord, None, None]:
+) -> Generator[PlayedGame, None, None]:
     """Play the ``games`` not yet in ``records``, ``concurrency`` at a time (1: in this
     process; with ``ray_address``, as Ray actors of that cluster, one per CPU it has when
     ``concurrency`` is None), writing each to the record as it finishes and yielding it.
@@ -414,7 +354,7 @@ class _Queue:
         share = max(1, -(-len(self.pending) // (2 * self.workers)))
         return [self.pending.pop() for _ in range(min(self.size, share, len(self.pending)))]
 
-    def finished(self, played: Sequence[GameRecord]) -> None:
+    def finished(self, played: Sequence[PlayedGame]) -> None:
         self.deaths = 0
         per_game = sum(sum(record.seconds) for record in played) / max(1, len(played))
         seconds = max(BATCH_SECONDS, self.workers / DRIVER_MESSAGES)
@@ -438,12 +378,12 @@ class _Queue:
             )
 
 
-def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iterator[GameRecord]:
+def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iterator[PlayedGame]:
     context = multiprocessing.get_context("spawn")
     queue = _Queue(todo, concurrency)
     while queue:
         pool = ProcessPoolExecutor(concurrency, mp_context=context, initializer=_start_worker)
-        running: dict[Future[list[GameRecord]], list[Scheduled]] = {}
+        running: dict[Future[list[PlayedGame]], list[Scheduled]] = {}
         try:
             while queue or running:
                 while queue and len(running) < 2 * concurrency:
@@ -475,13 +415,13 @@ def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iter
             pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _succeeded(future: Future[list[GameRecord]]) -> bool:
+def _succeeded(future: Future[list[PlayedGame]]) -> bool:
     return future.done() and not future.cancelled() and future.exception() is None
 
 
 def _run_ray(
     records: Records, todo: list[Scheduled], address: str, concurrency: int | None
-) -> Iterator[GameRecord]:
+) -> Iterator[PlayedGame]:
     """The games as tasks of :class:`Worker` actors on a Ray cluster (:func:`ray_cluster`),
     one CPU each (at most as many as the cluster has), two batches in flight per actor; only
     this driver writes to the record. A dead actor is replaced and its unfinished games are
@@ -507,7 +447,7 @@ def _run_ray(
 
 def _ray_games(
     ray: Any, remote_worker: Any, actors: list[Any], records: Records, queue: _Queue
-) -> Iterator[GameRecord]:
+) -> Iterator[PlayedGame]:
     """Two batches in flight per actor, each refilled as one of its batches comes back: the
     driver's work per finished batch does not grow with the number of actors (but for
     ``ray.wait`` over the batches in flight)."""

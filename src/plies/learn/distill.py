@@ -56,6 +56,8 @@ from plies.learn.network import (
 )
 from plies.learn.training import augment, derived_seed
 from plies.perfect import PerfectSolver
+from plies.play import play_game
+from plies.search import SearchResult
 
 FORMAT = "plies-distill-1"
 PURPOSE = "distilling a perfect solver"
@@ -218,6 +220,34 @@ def generate_positions(
     return found
 
 
+@dataclass
+class _DataMover:
+    """Both players of a data game: a random move each ply, or with ``solver`` from
+    ``config.solver_from`` on its best move with probability ``config.solver_moves``."""
+
+    rng: random.Random
+    config: DataConfig
+    solver: PerfectSolver | None
+    name: str = "distill-data"
+    last: SearchResult[Any] | None = None
+    ply: int = 0
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        self.ply += 1
+        config, rng = self.config, self.rng
+        solver = self.solver
+        if (
+            solver is not None
+            and self.ply > config.solver_from
+            and rng.random() < config.solver_moves
+        ):
+            return rng.choice(solver.decide(state).moves)
+        return random_move(game, state, rng)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.ply = 0
+
+
 def _play(
     game: Game[Any, Any],
     rng: random.Random,
@@ -225,21 +255,12 @@ def _play(
     config: DataConfig,
     solver: PerfectSolver | None,
 ) -> list[Any]:
-    """The non-terminal states of a game of ``plies`` moves at most, the initial one first: a
-    random move each ply, or with ``solver`` from ``config.solver_from`` on its best move with
-    probability ``config.solver_moves``."""
-    state = game.initial_state()
-    states = []
-    while not game.is_terminal(state):
-        states.append(state)
-        if len(states) > plies:
-            break
-        ply = len(states) - 1
-        if solver is not None and ply >= config.solver_from and rng.random() < config.solver_moves:
-            state = game.result(state, rng.choice(solver.decide(state).moves))
-        else:
-            state = game.result(state, random_move(game, state, rng))
-    return states
+    """The non-terminal states of a game of ``plies`` moves at most, the initial one first,
+    played by :class:`_DataMover` in :func:`~plies.play.play_game`."""
+    mover = _DataMover(rng, config, solver)
+    record = play_game(game, dict.fromkeys(game.players, mover), max_plies=plies)
+    states = [turn.state for turn in record.turns]
+    return states if record.finished else [*states, record.state]
 
 
 # Labels ---------------------------------------------------------------------------------------

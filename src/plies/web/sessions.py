@@ -31,7 +31,7 @@ from plies.errors import (
 from plies.game import CHANCE, Game, sample_outcome
 from plies.games import make_game
 from plies.games.registry import is_module_path
-from plies.play import agent_seed, outcome_text
+from plies.play import GameRecord, Turn, agent_seed, outcome_text
 from plies.search import SearchResult
 from plies.spec import spec_name
 from plies.web.boards import board_view, move_paths
@@ -94,15 +94,11 @@ def _start(game: Game[Any, Any], position: str | None) -> Any:
 
 
 @dataclass
-class Turn:
-    """A move of the game: who played it, in what notation, how long it took, and the search
-    behind it as JSON (with the tree of an MCTS search, when it kept one)."""
+class TurnNotes:
+    """What the browsers are shown of a move (a :class:`~plies.play.Turn` of the session's
+    record) beyond the move: the search behind it as JSON (with the tree of an MCTS search,
+    when it kept one)."""
 
-    player: str
-    state: Any
-    action: Any
-    notation: str
-    seconds: float
     search: dict[str, Any] | None = None
     tree: list[dict[str, Any]] | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
@@ -153,8 +149,11 @@ class GameSession:
         self.agents = self._seat()
         self.lock = threading.RLock()
         self.listeners: list[Listener] = []
-        self.turns: list[Turn] = []
-        self.state = self.start
+        self.record = GameRecord(self.game, self.start, self.start)
+        """The game so far, played move by move with :meth:`GameRecord.play` (the step of
+        :func:`~plies.play.play_game`)."""
+        self.notes: list[TurnNotes] = []
+        """What the browsers are shown of each of the record's turns."""
         self.version = 0
         self.thinking: Thinking | None = None
         self.agents_busy = threading.Lock()
@@ -196,7 +195,7 @@ class GameSession:
         """The whole session as JSON: the board, the legal moves when a human is to move, the
         move list, who is thinking and what its search says so far."""
         with self.lock:
-            game, state = self.game, self.state
+            game, state = self.game, self.record.state
             finished = game.is_terminal(state)
             to_move = None if finished else game.to_move(state)
             human_to_move = to_move is not None and self.agents.get(to_move, 1) is None
@@ -218,7 +217,12 @@ class GameSession:
                 "legal": move_paths(game, state) if human_to_move and thinking is None else [],
                 "finished": finished,
                 "result": outcome_text(game, state) if finished else None,
-                "moves": [self._turn_json(ply, turn) for ply, turn in enumerate(self.turns)],
+                "moves": [
+                    self._turn_json(ply, turn, notes)
+                    for ply, (turn, notes) in enumerate(
+                        zip(self.record.turns, self.notes, strict=True)
+                    )
+                ],
                 "can_undo": self._undo_target() is not None,
                 "thinking": None
                 if thinking is None
@@ -235,31 +239,32 @@ class GameSession:
             }
 
     @staticmethod
-    def _turn_json(ply: int, turn: Turn) -> dict[str, Any]:
+    def _turn_json(ply: int, turn: Turn, notes: TurnNotes) -> dict[str, Any]:
         return {
             "ply": ply,
             "player": turn.player,
             "notation": turn.notation,
             "seconds": round(turn.seconds, 3),
-            "search": turn.search,
-            "lines": turn.lines,
-            "has_tree": bool(turn.tree),
+            "search": notes.search,
+            "lines": notes.lines,
+            "has_tree": bool(notes.tree),
         }
 
     def turn_tree(self, ply: int) -> dict[str, Any]:
         """The search behind move ``ply``: MCTS's first levels (visits, values), the engine's
         line at each depth, or the search's summary alone."""
         with self.lock:
-            if not 0 <= ply < len(self.turns):
-                raise SpecError(f"there is no move {ply} in this game ({len(self.turns)} so far)")
-            turn = self.turns[ply]
+            played = len(self.record.turns)
+            if not 0 <= ply < played:
+                raise SpecError(f"there is no move {ply} in this game ({played} so far)")
+            turn, notes = self.record.turns[ply], self.notes[ply]
             return {
                 "ply": ply,
                 "player": turn.player,
                 "notation": turn.notation,
-                "search": turn.search,
-                "tree": turn.tree,
-                "lines": turn.lines,
+                "search": notes.search,
+                "tree": notes.tree,
+                "lines": notes.lines,
             }
 
     def subscribe(self, listener: Listener) -> None:
@@ -285,7 +290,7 @@ class GameSession:
     def play(self, notation: str) -> None:
         """A human's move, in the game's notation (checked: it must be a human's turn)."""
         with self.lock:
-            game, state = self.game, self.state
+            game, state = self.game, self.record.state
             if game.is_terminal(state):
                 raise GameOverError(f"the game is over: {outcome_text(game, state)}")
             player = game.to_move(state)
@@ -294,7 +299,7 @@ class GameSession:
                     f"it is not your move: {player} ({self.specs[player]}) plays"
                 )
             action = game.parse_action(state, notation)
-            self._apply(player, action, 0.0, None)
+            self._apply(player, action, 0.0, None, None)
             self._advance()
 
     def undo(self) -> None:
@@ -305,8 +310,8 @@ class GameSession:
             if target is None:
                 raise SpecError("nothing to undo: no human move has been played")
             self._cancel_thinking()
-            self.state = self.turns[target].state
-            del self.turns[target:]
+            self.record.take_back(target)
+            del self.notes[target:]
             self.error = None
             self._changed()
             self._advance()
@@ -315,8 +320,8 @@ class GameSession:
         """Start again from the session's start (agents forget what they kept)."""
         with self.lock:
             self._cancel_thinking()
-            self.turns.clear()
-            self.state = self.start
+            self.record = GameRecord(self.game, self.start, self.start)
+            self.notes = []
             self.error = None
             self.forget_pending = True
             self._changed()
@@ -346,8 +351,8 @@ class GameSession:
     def _undo_target(self) -> int | None:
         """The number of moves to keep on undo: the last human move is taken back, with the
         moves after it; None when no human has moved."""
-        for ply in range(len(self.turns) - 1, -1, -1):
-            if self.agents.get(self.turns[ply].player, 1) is None:
+        for ply in range(len(self.record.turns) - 1, -1, -1):
+            if self.agents.get(self.record.turns[ply].player, 1) is None:
                 return ply
         return None
 
@@ -358,24 +363,33 @@ class GameSession:
             self.thinking = None
 
     def _apply(
-        self, player: str, action: Any, seconds: float, thinking: Thinking | None, **search: Any
+        self,
+        player: str,
+        action: Any,
+        seconds: float,
+        result: SearchResult[Any] | None,
+        thinking: Thinking | None,
+        shown: TurnNotes | None = None,
     ) -> None:
-        notation = self.game.format_action(self.state, action)
-        turn = Turn(player, self.state, action, notation, seconds, **search)
+        """The per-move step (:meth:`GameRecord.play`: checked legal), and what is shown of
+        it, with the thinking agent's lines."""
+        self.record.play(player, action, seconds, result)
+        notes = shown or TurnNotes()
         if thinking is not None:
-            turn.lines = thinking.lines
-        self.turns.append(turn)
-        self.state = self.game.result(self.state, action)
+            notes.lines = thinking.lines
+        self.notes.append(notes)
         self._changed()
 
     def _advance(self) -> None:
         """Roll the dice while nature is to move; start the agent to move thinking."""
         game = self.game
-        while not game.is_terminal(self.state) and game.to_move(self.state) == CHANCE:
-            self._apply(CHANCE, sample_outcome(game, self.state, self.chance), 0.0, None)
-        if game.is_terminal(self.state) or self.thinking is not None or self.error is not None:
+        state = self.record.state
+        while not game.is_terminal(state) and game.to_move(state) == CHANCE:
+            self._apply(CHANCE, sample_outcome(game, state, self.chance), 0.0, None, None)
+            state = self.record.state
+        if game.is_terminal(state) or self.thinking is not None or self.error is not None:
             return
-        player = game.to_move(self.state)
+        player = game.to_move(state)
         agent = self.agents[player]
         if agent is None:
             return
@@ -384,7 +398,7 @@ class GameSession:
         self.thinking = thinking
         threading.Thread(
             target=self._think,
-            args=(agent, self.state, thinking, self.pace if self._agent_moved_last() else 0.0),
+            args=(agent, state, thinking, self.pace if self._agent_moved_last() else 0.0),
             name=f"plies-web-{self.id}",
             daemon=True,
         ).start()
@@ -392,12 +406,12 @@ class GameSession:
 
     def _last_action(self) -> Any:
         """The last move that was not nature's (a dice roll does not change the board)."""
-        moves = [turn.action for turn in self.turns if turn.player != CHANCE]
+        moves = [turn.action for turn in self.record.turns if turn.player != CHANCE]
         return moves[-1] if moves else None
 
     def _agent_moved_last(self) -> bool:
         """Whether the last move that was not nature's was an agent's."""
-        players = [turn.player for turn in self.turns if turn.player != CHANCE]
+        players = [turn.player for turn in self.record.turns if turn.player != CHANCE]
         return bool(players) and self.agents[players[-1]] is not None
 
     def _think(self, agent: Agent, state: Any, thinking: Thinking, delay: float) -> None:
@@ -447,7 +461,8 @@ class GameSession:
         if result is not None and result.tree:
             tree = visit_tree_json(self.game, state, result.tree)
         seconds = time.perf_counter() - thinking.began
-        self._apply(thinking.player, action, seconds, thinking, search=search, tree=tree)
+        shown = TurnNotes(search, tree)
+        self._apply(thinking.player, action, seconds, result, thinking, shown)
 
     def _on_report(self, thinking: Thinking, result: SearchResult[Any]) -> None:
         """A report of the thinking agent's search: the engine's completed iterations kept,
@@ -458,7 +473,7 @@ class GameSession:
             agent = self.agents[thinking.player]
             report = None
             if result.algorithm == "engine" and result.complete:
-                report = search_json(self.game, self.state, result, agent)
+                report = search_json(self.game, self.record.state, result, agent)
                 thinking.lines.append(
                     {k: report[k] for k in ("depth", "score", "score_text", "pv", "nodes")}
                 )
@@ -466,7 +481,7 @@ class GameSession:
             if now - thinking.last_sent < 1 / REPORTS_PER_SECOND:
                 return
             thinking.last_sent = now
-            thinking.report = report or search_json(self.game, self.state, result, agent)
+            thinking.report = report or search_json(self.game, self.record.state, result, agent)
             self._publish(
                 {
                     "type": "search",
