@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from plies.agents import Agent, EngineAgent, agent_kind, make_agent
+from plies.agents import Agent, EngineAgent, agent_kind
 from plies.agents.builtin import search_cost_problem
 from plies.agents.live import Watch, choose_move
 from plies.capabilities import HasPositionNotation
@@ -31,7 +31,7 @@ from plies.errors import (
 from plies.game import CHANCE, Game, sample_outcome
 from plies.games import make_game
 from plies.games.registry import is_module_path
-from plies.play import GameRecord, Turn, agent_seed, outcome_text
+from plies.play import GameRecord, Turn, outcome_text, seat_agents
 from plies.search import SearchResult
 from plies.spec import spec_name
 from plies.web.boards import board_view, move_paths
@@ -167,25 +167,29 @@ class GameSession:
         """When someone last looked at or acted on the session (:class:`Sessions` sets it)."""
 
     def _seat(self) -> dict[str, Agent | None]:
-        """An agent for every seat that is not a human's, its spec checked now: known, its
-        options in range, and quick enough for the web."""
+        """An agent for every seat that is not a human's (None), seated as every front end
+        seats them (:func:`plies.play.seat_agents`), its spec checked: known, no program to
+        start, its options in range, and quick enough for the web."""
+        kinds = {player: agent_kind(spec_name(spec)) for player, spec in self.specs.items()}
+        for player, kind in kinds.items():
+            if kind.runs_program:
+                raise SpecError(
+                    f"{self.specs[player]}: the web app does not run programs on the server"
+                )
+        roles = {player: str(index) for index, player in enumerate(self.game.players)}
+        seated = seat_agents(self.game, self.specs, seed=self.seed, roles=roles, ask=_from_the_page)
         agents: dict[str, Agent | None] = {}
-        for index, player in enumerate(self.game.players):
+        for player, agent in seated.items():
             spec = self.specs[player]
-            kind = agent_kind(spec_name(spec))
-            if kind.person:
+            if kinds[player].person:
                 agents[player] = None
                 continue
-            if kind.runs_program:
-                raise SpecError(f"{spec}: the web app does not run programs on the server")
-            agent = make_agent(spec, self.game, seed=agent_seed(self.seed, 0, str(index)))
             if isinstance(agent, EngineAgent) and agent.options.tt_mb > TABLE_MB:
                 raise SpecError(
                     f"{spec}: a table of {agent.options.tt_mb:g} MB is more than one player "
                     f"gets here; give tt={TABLE_MB:g} or less"
                 )
-            key = (self.game_spec, spec, self.position)
-            check_affordable(agent, self.game, self.start, key)
+            check_affordable(agent, self.game, self.start, (self.game_spec, spec, self.position))
             agents[player] = agent
         return agents
 
@@ -554,3 +558,9 @@ def _module_target(spec: str) -> str:
     """``module:Attribute`` of a module-path game spec, without its options."""
     target, _, rest = spec.strip().partition(":")
     return f"{target.strip()}:{rest.partition(':')[0].strip()}"
+
+
+def _from_the_page(game: Game[Any, Any], state: Any) -> Any:
+    """A person's seat: their moves come from the page (:meth:`GameSession.play`), never
+    from a question."""
+    raise AssertionError("the web app asks no one for a move: a person plays from the page")
