@@ -24,6 +24,14 @@ function gameEntry(name) {
   return page.games.find((game) => game.name === name);
 }
 
+/** A game spec's name and options: the longest listed name it starts with (a game served by
+ * module path, such as kalah.py:Kalah, has a colon in its name), then what follows it. */
+function splitSpec(spec) {
+  const names = page.games.map((g) => g.name).filter((n) => spec === n || spec.startsWith(`${n}:`));
+  const name = names.sort((a, b) => b.length - a.length)[0] ?? spec.split(":")[0];
+  return [name, spec.slice(name.length + 1)];
+}
+
 /** The seat inputs of the chosen game: one agent spec per player. */
 function renderSeats(values = {}) {
   const entry = gameEntry($("game").value);
@@ -162,10 +170,10 @@ function render(session) {
 
 /** The setup form shows the session's game and players (after a reload, too). */
 function syncSetup(session) {
-  const [name, ...options] = session.game.split(":");
+  const [name, options] = splitSpec(session.game);
   if (gameEntry(name) && $("game").value !== name) $("game").value = name;
   if (document.activeElement?.closest("#setup")) return;
-  $("options").value = options.join(":");
+  $("options").value = options;
   renderSeats(Object.fromEntries(session.players.map((p) => [p.player, p.spec])));
 }
 
@@ -312,10 +320,10 @@ async function main() {
   });
   $("game").append(...page.games.map((g) => el("option", { value: g.name, title: g.summary }, g.name)));
   const params = new URLSearchParams(location.search);
-  if (params.get("game") && gameEntry(params.get("game").split(":")[0])) {
-    const [name, ...options] = params.get("game").split(":");
+  if (params.get("game") && gameEntry(splitSpec(params.get("game"))[0])) {
+    const [name, options] = splitSpec(params.get("game"));
     $("game").value = name;
-    $("options").value = options.join(":");
+    $("options").value = options;
   } else {
     $("game").value = gameEntry("connect4") ? "connect4" : page.games[0].name;
   }
