@@ -94,7 +94,7 @@ Prior = Callable[[Any], Mapping[Any, float]]
 """PUCT's prior: ``prior(state)`` maps legal actions to probabilities (missing ones: 0)."""
 
 
-class Evaluator(Protocol):
+class LeafEvaluator(Protocol):
     """SIMULATE: the estimated utilities of a non-terminal state, one per player in the order of
     ``game.players``, on the game's utility scale (a playout, EVAL, a learned network)."""
 
@@ -120,7 +120,7 @@ def random_playout(game: Game[S, A], state: S, rng: random.Random) -> tuple[floa
     return game.payoffs(state)
 
 
-def default_evaluator(game: Game[Any, Any]) -> Evaluator:
+def default_evaluator(game: Game[Any, Any]) -> LeafEvaluator:
     """Random playouts: the game's own :class:`HasRandomPlayout` (Connect Four's is compiled)
     when it has one, else :func:`random_playout` through its rules."""
     if not isinstance(game, HasRandomPlayout):
@@ -133,7 +133,7 @@ def default_evaluator(game: Game[Any, Any]) -> Evaluator:
     return game_playout
 
 
-def heuristic_evaluator(game: Game[Any, Any]) -> Evaluator:
+def heuristic_evaluator(game: Game[Any, Any]) -> LeafEvaluator:
     """EVAL(s, p) for every player p instead of a playout (the game's evaluation function)."""
     evaluate = require(game, HasEvaluation, "mcts with the evaluation function").evaluate
     players = game.players
@@ -239,7 +239,7 @@ class MCTS(Generic[S, A]):
         game: Game[S, A],
         *,
         c: float | None = None,
-        evaluator: Evaluator | None = None,
+        evaluator: LeafEvaluator | None = None,
         selection: str = "ucb1",
         prior: Prior | None = None,
         seed: int | None = None,
