@@ -1,5 +1,6 @@
 """PUCT search (plies.search.puct): selection by hand-computed cases, virtual loss, noise, tree
-reuse, the policy target, and the uniform-prior evaluator over MCTS leaf estimates."""
+reuse, the policy target, the uniform-prior evaluator over MCTS leaf estimates, and the one PUCT
+behind both mcts:selection=puct and az."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from plies.errors import MissingCapabilityError, UnsupportedGameError
+from plies.agents import PUCTAgent, make_agent
+from plies.errors import MissingCapabilityError, SpecError, UnsupportedGameError
 from plies.game import define_game
 from plies.games import make_game
 from plies.search.mcts import random_playout
 from plies.search.puct import (
+    DEFAULT_C_PUCT,
     Priors,
     PUCTConfig,
     Tree,
@@ -21,7 +24,7 @@ from plies.search.puct import (
     UniformPriorEvaluator,
     run_simulations,
 )
-from plies.testing import Oracle
+from plies.testing import Oracle, random_positions
 
 TICTACTOE = make_game("tictactoe")
 WIN_AT_C1 = TICTACTOE.parse_position("XX./OO./...")  # X to move; c1 (cell 2) wins at once
@@ -185,3 +188,42 @@ def test_puct_follows_its_prior() -> None:
         )
 
     assert share(guided) > share(plain)
+
+
+# mcts:selection=puct -----------------------------------------------------------------------
+
+
+def test_mcts_selection_puct_agrees_with_minimax() -> None:
+    states = random_positions(TICTACTOE, 15, seed=6, plies=range(3, 7))
+    for index, state in enumerate(states):
+        agent = make_agent("mcts:selection=puct,iterations=3000", TICTACTOE, seed=index)
+        assert agent(TICTACTOE, state) in ORACLE.best_moves(state), TICTACTOE.display(state)
+
+
+def test_mcts_selection_puct_searches_with_the_one_puct_and_reports_it() -> None:
+    agent = make_agent("mcts:selection=puct,iterations=200,evaluator=eval", TICTACTOE, seed=1)
+    assert isinstance(agent, PUCTAgent) and agent.config.c_puct == DEFAULT_C_PUCT
+    assert agent(TICTACTOE, WIN_AT_C1) == 2
+    assert isinstance(agent.tree, Tree)
+    last = agent.last
+    assert last is not None and last.algorithm == "mcts" and last.stats.iterations == 200
+    assert last.value == 1.0 and last.root is not None and last.root[0].prior == 0.2
+    assert last.tree and last.tree[0].action == 2 and last.tree[0].proved
+    agent.reset(seed=1)
+    assert agent.tree is None and agent(TICTACTOE, WIN_AT_C1) == 2
+
+
+@pytest.mark.parametrize(
+    ("game", "spec", "error", "message"),
+    [
+        ("tictactoe3", "", UnsupportedGameError, "not 'tictactoe3': use selection=ucb1"),
+        ("backgammon", "", UnsupportedGameError, "without chance, not 'backgammon'"),
+        ("tictactoe", ",rave=10", SpecError, "rave needs selection=ucb1"),
+        ("tictactoe", ",c=0", SpecError, "c is c_puct, above 0"),
+    ],
+)
+def test_mcts_selection_puct_refuses_what_it_cannot_search(
+    game: str, spec: str, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        make_agent(f"mcts:selection=puct{spec}", make_game(game))
