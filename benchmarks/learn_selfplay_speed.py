@@ -9,7 +9,7 @@ what trained ones cost. Three ways of filling the network's batches are measured
   leaf per tree (``--move-simulations`` a move, 100: the training default), so each network
   call evaluates one leaf of every running game;
 - ``tree``: one tree from the empty board searched by
-  :func:`plies.learn.puct.run_simulations` with 1, 4, 8 and 16 leaves per call held apart by a
+  :func:`plies.search.puct.run_simulations` with 1, 4, 8 and 16 leaves per call held apart by a
   virtual loss (a fresh tree every ``--tree-size`` simulations, 2,000: one long move);
 - ``workers``: ``--workers`` processes (2), each playing ``--worker-games`` games at once as
   in ``across``, started together: the total and the rate per core, beside one process alone.
@@ -50,10 +50,10 @@ from torch import nn
 from plies.capabilities import HasTensorEncoding, require
 from plies.game import Game
 from plies.games import make_game
-from plies.learn.evaluator import NetworkEvaluator, Priors
+from plies.learn.evaluator import NetworkEvaluator
 from plies.learn.network import NetShape, build_network
-from plies.learn.puct import PUCTConfig, Tree, run_simulations
 from plies.learn.selfplay import SelfPlayConfig, play_games
+from plies.search.puct import Priors, PUCTConfig, Tree, run_simulations
 
 PARTS = ("across", "tree", "workers")
 TREE_CHUNK = 100

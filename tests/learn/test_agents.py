@@ -14,13 +14,14 @@ import numpy as np
 import pytest
 import torch
 
-from plies.agents import make_agent
+from plies.agents import PUCTAgent, make_agent
 from plies.errors import CheckpointError, DeviceError, MissingCapabilityError, SpecError
 from plies.games import make_game
 from plies.learn.checkpoint import load_checkpoint, save_checkpoint
 from plies.learn.network import ACTION_VALUE, POLICY_VALUE, NetShape, build_network
 from plies.learn.players import model_path
 from plies.play import play_game
+from plies.search.puct import DEFAULT_C_PUCT, Tree
 
 TICTACTOE = make_game("tictactoe")
 CONNECT4 = make_game("connect4")
@@ -287,3 +288,14 @@ def test_az_reports_priors_while_watched_and_stops_when_told(models: dict[str, P
     priors = [m.prior for m in final.root]
     assert all(p is not None and 0 <= p <= 1 for p in priors)
     assert abs(sum(priors) - 1) < 1e-4  # every root move is listed with its prior
+
+
+def test_az_and_mcts_selection_puct_search_with_the_same_puct(models: dict[str, Path]) -> None:
+    az = make_agent(f"az:model={models['connect4']},simulations=20", CONNECT4, seed=1)
+    mcts = make_agent("mcts:selection=puct,iterations=20", CONNECT4, seed=1)
+    for agent in (az, mcts):
+        assert isinstance(agent, PUCTAgent) and type(agent).think is PUCTAgent.think
+        assert agent.config.c_puct == DEFAULT_C_PUCT  # one set of constants
+        agent(CONNECT4, CONNECT4.initial_state())
+        assert type(agent.tree) is Tree and agent.last is not None
+        assert agent.last.stats.iterations == 20

@@ -195,14 +195,13 @@ def tree_signature(mcts: MCTS[Any, Any]) -> list[tuple[Any, ...]]:
 
 
 @pytest.mark.parametrize("solver", [False, True])
-@pytest.mark.parametrize("selection", ["ucb1", "puct"])
-def test_statistics_are_consistent(solver: bool, selection: str) -> None:
+def test_statistics_are_consistent(solver: bool) -> None:
     for game, state in [
         (TICTACTOE, TICTACTOE.initial_state()),
         (TICTACTOE, TICTACTOE.parse_position("X../.O./...")),
         (ConnectFour(), ConnectFour().parse_position("4453")),
     ]:
-        mcts = MCTS(game, seed=7, solver=solver, selection=selection, native=False)
+        mcts = MCTS(game, seed=7, solver=solver, native=False)
         result = mcts.search(state, iterations=1500)
         root = mcts._root
         assert root is not None
@@ -445,7 +444,7 @@ def test_search_refuses_a_chance_root_and_a_finished_game() -> None:
         MCTS(TICTACTOE).search(TICTACTOE.parse_position("XXX/OO./..."), iterations=10)
 
 
-# Options, evaluators, priors ------------------------------------------------------------
+# Options, evaluators -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -456,9 +455,6 @@ def test_search_refuses_a_chance_root_and_a_finished_game() -> None:
         ({}, {"seconds": 0}, "seconds must be positive"),
         ({"c": -1}, {"iterations": 1}, "exploration constant"),
         ({"c": math.nan}, {"iterations": 1}, "exploration constant"),
-        ({"selection": "ucb2"}, {"iterations": 1}, "unknown selection 'ucb2'"),
-        ({"prior": lambda s: {}}, {"iterations": 1}, "a prior needs selection='puct'"),
-        ({"selection": "puct", "prior": lambda s: {}}, {"iterations": 5}, "the prior must give"),
         ({"evaluator": lambda g, s, r: (0.0,)}, {"iterations": 5}, "gave 1 values for 2"),
     ],
 )
@@ -493,30 +489,6 @@ def test_heuristic_evaluator_agrees_with_minimax() -> None:
         assert result.action in best_tictactoe_moves(state), TICTACTOE.display(state)
     with pytest.raises(MissingCapabilityError, match="evaluation function"):
         heuristic_evaluator(Nim())
-
-
-def test_puct_follows_its_prior() -> None:
-    state = TICTACTOE.parse_position("XO./.X./..O")
-    winning = best_tictactoe_moves(state)  # the prior points there
-    assert ORACLE.value(state) == 1 and len(winning) < len(TICTACTOE.actions(state))
-
-    def prior(s: Any) -> dict[int, float]:
-        return {a: (10.0 if s == state and a in winning else 1.0) for a in TICTACTOE.actions(s)}
-
-    with_prior = MCTS(TICTACTOE, selection="puct", prior=prior, seed=1, solver=False)
-    uniform = MCTS(TICTACTOE, selection="puct", seed=1, solver=False)
-    guided = with_prior.search(state, iterations=300)
-    plain = uniform.search(state, iterations=300)
-    assert guided.action in winning and plain.action in winning
-    assert guided.root is not None and plain.root is not None
-    share = sum(m.visits for m in guided.root if m.action in winning)
-    assert share > sum(m.visits for m in plain.root if m.action in winning)
-
-
-def test_puct_agrees_with_minimax() -> None:
-    for index, state in enumerate(random.Random(6).sample(reachable_tictactoe_states(3), 15)):
-        result = MCTS(TICTACTOE, selection="puct", seed=index).search(state, iterations=3000)
-        assert result.action in best_tictactoe_moves(state), TICTACTOE.display(state)
 
 
 def test_iterate_reports_progress_and_seconds_stop_the_search() -> None:

@@ -286,6 +286,5 @@ def test_compiled_mcts_keeps_to_its_time() -> None:
 def test_the_python_search_runs_where_the_compiled_one_does_not() -> None:
     game = make_game("connect4")
     assert not MCTS(game, native=False).native
-    assert not MCTS(game, selection="puct").native
     assert not MCTS(game, evaluator=heuristic_evaluator(game)).native
     assert not MCTS(make_game("nim")).native

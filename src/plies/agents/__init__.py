@@ -13,6 +13,7 @@ from plies.agents.builtin import (
     SearchAgent,
 )
 from plies.agents.process import EngineFailure
+from plies.agents.puct import PUCTAgent
 from plies.agents.registry import (
     AGENTS,
     Agent,
@@ -39,6 +40,7 @@ __all__ = [
     "HumanAgent",
     "MCTSAgent",
     "Option",
+    "PUCTAgent",
     "PerfectAgent",
     "RandomAgent",
     "SearchAgent",

@@ -10,9 +10,11 @@ spec                         agent
                              position after the move); ``prune=true`` for Star1 pruning
 ``mcts:iterations=N``        Monte Carlo tree search (UCT) for N iterations a move, or
 ``mcts:time=S``              for S seconds (1 s by default); ``c=`` exploration constant,
-                             ``evaluator=playout|eval``, ``selection=ucb1|puct``,
-                             ``solver=false``, ``rave=K`` (RAVE's equivalence visits, 0 off;
-                             1000 by default in Go); its tree is reused between moves
+                             ``evaluator=playout|eval``, ``solver=false``, ``rave=K``
+                             (RAVE's equivalence visits, 0 off; 1000 by default in Go);
+                             ``selection=puct`` searches with the PUCT of ``az``
+                             (:mod:`plies.search.puct`) with uniform priors instead, in
+                             two-player zero-sum games; its tree is reused between moves
 ``maxn[:depth=N]``           max^n, for any number of players (each maximises its own utility)
 ``paranoid[:depth=N]``       the paranoid search: the mover against all the others, alpha-beta
 ``engine:time=S``            the engine (iterative deepening) for S seconds a move; or
@@ -42,6 +44,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from plies.agents.live import Watch, stoppable
+from plies.agents.puct import PUCTAgent
 from plies.agents.registry import (
     Agent,
     AgentKind,
@@ -70,14 +73,19 @@ from plies.search.mcts import (
     DEFAULT_RAVE,
     DEFAULT_RAVE_C,
     MCTS,
-    SELECTIONS,
+    LeafEvaluator,
+    default_evaluator,
     heuristic_evaluator,
 )
+from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig, UniformPriorEvaluator
 from plies.solvers import perfect_solver, score_moves
 from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, RAVE_VISITS, SECONDS, TABLE_MB
 
 DEPTH_OPTION = Option("depth", "int", "search to this depth with the game's EVAL", None, DEPTH)
 TIME_OPTION = Option("time", "number", "seconds a move", None, SECONDS)
+SELECTIONS = ("ucb1", "puct")
+"""The selection rules of the ``mcts`` agent: UCB1 (:class:`~plies.search.mcts.MCTS`) or PUCT
+(:mod:`plies.search.puct`)."""
 
 
 @dataclass
@@ -487,17 +495,50 @@ def _mcts(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> 
     iterations, seconds = values["iterations"], values["time"]
     if iterations is None and seconds is None:
         seconds = 1.0
+    leaf = heuristic_evaluator(game) if values["evaluator"] == "eval" else None
+    if values["selection"] == "puct":
+        return _puct(game, values, context, leaf or default_evaluator(game), (iterations, seconds))
     mcts = MCTS(
         game,
         c=values["c"],
-        evaluator=heuristic_evaluator(game) if values["evaluator"] == "eval" else None,
-        selection=values["selection"],
+        evaluator=leaf,
         seed=context.seed,
         solver=values["solver"],
         native=values["native"],
         rave=values["rave"],
     )
     return MCTSAgent(mcts, iterations, seconds, name=context.name)
+
+
+def _puct(
+    game: Game[Any, Any],
+    values: Mapping[str, Any],
+    context: Context,
+    leaf: LeafEvaluator,
+    limits: tuple[int | None, float | None],
+) -> Agent:
+    """``mcts:selection=puct``: the PUCT of ``az`` with uniform priors and ``leaf``'s values,
+    ``c`` as c_puct (:data:`~plies.search.puct.DEFAULT_C_PUCT` by default); no solver, no
+    RAVE, and nothing compiled."""
+    if len(game.players) != 2 or not game.zero_sum or has_chance(game):
+        raise UnsupportedGameError(
+            "mcts:selection=puct searches two-player zero-sum games without chance, not "
+            f"{game.name!r}: use selection=ucb1"
+        )
+    if values["rave"]:
+        raise SpecError("mcts: rave needs selection=ucb1 (PUCT keeps no AMAF statistics)")
+    c = DEFAULT_C_PUCT if values["c"] is None else values["c"]
+    if not 0 < c <= 100:
+        raise SpecError(f"mcts: with selection=puct, c is c_puct, above 0 and at most 100: {c}")
+    return PUCTAgent(
+        UniformPriorEvaluator(game, leaf, context.seed),
+        PUCTConfig(c_puct=c),
+        name=context.name,
+        algorithm="mcts",
+        simulations=limits[0],
+        seconds=limits[1],
+        seed=context.seed,
+    )
 
 
 ENGINE_SWITCHES = {
@@ -592,13 +633,20 @@ register(
             Option(
                 "c",
                 "number",
-                f"the exploration constant ({DEFAULT_C:.3g}; {DEFAULT_RAVE_C:g} with RAVE)",
+                f"the exploration constant ({DEFAULT_C:.3g}; {DEFAULT_RAVE_C:g} with RAVE;"
+                f" c_puct {DEFAULT_C_PUCT:g} with PUCT)",
                 None,
                 EXPLORATION,
             ),
             Option("evaluator", "choice", "leaf estimates", "playout", choices=("playout", "eval")),
-            Option("selection", "choice", "the selection rule", "ucb1", choices=SELECTIONS),
-            Option("solver", "flag", "MCTS-Solver in two-player games without chance", True),
+            Option(
+                "selection",
+                "choice",
+                "UCB1, or the PUCT of az with uniform priors",
+                "ucb1",
+                choices=SELECTIONS,
+            ),
+            Option("solver", "flag", "MCTS-Solver (UCB1) in two-player games without chance", True),
             Option("native", "flag", "compiled where the game has it (UCB1 with playouts)", True),
             Option(
                 "rave",

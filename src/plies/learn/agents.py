@@ -10,6 +10,7 @@ from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.errors import PliesError
 from plies.game import Game
 from plies.learn import DEVICES
+from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig
 from plies.spec import SECONDS, SIMULATIONS, NumberRange
 
 C_PUCT = NumberRange(0, 100, above_minimum=True)
@@ -32,7 +33,6 @@ def _players() -> Any:
 def _az(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
     players = _players()
     from plies.learn.network import POLICY_VALUE
-    from plies.learn.puct import PUCTConfig
 
     checkpoint = players.load_model(
         game, values["model"] or game.name, (POLICY_VALUE,), values["device"]
@@ -67,7 +67,7 @@ register(
             MODEL,
             Option("simulations", "int", "simulations a move", 800, SIMULATIONS),
             Option("time", "number", "seconds a move (instead of simulations)", None, SECONDS),
-            Option("c", "number", "c_puct, the weight of the priors", 1.5, C_PUCT),
+            Option("c", "number", "c_puct, the weight of the priors", DEFAULT_C_PUCT, C_PUCT),
             Option("leaves", "int", "leaves per network call (virtual loss)", 8, LEAVES),
             DEVICE,
         ),

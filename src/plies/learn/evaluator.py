@@ -1,46 +1,20 @@
-"""Evaluators: one call gives the priors over the legal moves and the value of a batch of states,
-which is all PUCT search asks of a network (AlphaZero's f(s) = (p, v), Silver et al. 2018).
-
-A policy-value network answers both from one forward pass over the whole batch; the uniform
-evaluator (equal priors, value 0) makes PUCT a plain MCTS without playouts, for tests.
+"""A policy-value network as PUCT's evaluator (:class:`plies.search.puct.PolicyValueEvaluator`:
+one call gives the priors over the legal moves and the value of a batch of states, AlphaZero's
+f(s) = (p, v), Silver et al. 2018), answered by one forward pass over the whole batch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import torch
 from torch import nn
 
 from plies.capabilities import HasTensorEncoding
-
-Priors = list[np.ndarray]
-
-
-class Evaluator(Protocol):
-    """``evaluator(states, indices) -> (priors, values)``: for each state, the prior of each of
-    its legal moves (given by their action indices, in that order; they sum to 1) and its value
-    in [-1, 1] for the player to move there."""
-
-    def __call__(
-        self, states: Sequence[Any], indices: Sequence[Sequence[int]]
-    ) -> tuple[Priors, np.ndarray]: ...
-
-
-class UniformEvaluator:
-    """Equal priors and value 0 for every state."""
-
-    calls = 0
-
-    def __call__(
-        self, states: Sequence[Any], indices: Sequence[Sequence[int]]
-    ) -> tuple[Priors, np.ndarray]:
-        self.calls += 1
-        priors = [np.full(len(moves), 1.0 / len(moves)) for moves in indices]
-        return priors, np.zeros(len(states))
+from plies.search.puct import Priors
 
 
 @contextmanager
@@ -64,9 +38,10 @@ def masked_softmax(logits: np.ndarray, indices: Sequence[int]) -> np.ndarray:
 
 
 class NetworkEvaluator:
-    """A policy-value network as an :class:`Evaluator`: the states are encoded, evaluated in
-    one forward pass on the network's device, and the policy is renormalised over each state's
-    legal moves. ``calls`` and ``positions`` count the forward passes and states."""
+    """A policy-value network as a :class:`~plies.search.puct.PolicyValueEvaluator`: the states
+    are encoded, evaluated in one forward pass on the network's device, and the policy is
+    renormalised over each state's legal moves. ``calls`` and ``positions`` count the forward
+    passes and states."""
 
     def __init__(self, game: HasTensorEncoding, network: nn.Module, device: torch.device) -> None:
         self.encoding = game

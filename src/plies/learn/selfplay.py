@@ -19,8 +19,14 @@ import numpy as np
 from plies.capabilities import HasTensorEncoding, require
 from plies.errors import SpecError
 from plies.game import Game
-from plies.learn.evaluator import Evaluator
-from plies.learn.puct import MAX_SIMULATIONS, PUCTConfig, Tree, run_simulations
+from plies.search.puct import (
+    DEFAULT_C_PUCT,
+    MAX_SIMULATIONS,
+    PolicyValueEvaluator,
+    PUCTConfig,
+    Tree,
+    run_simulations,
+)
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,7 @@ class SelfPlayConfig:
     temperature_plies: int | None = None
     noise_alpha: float | None = None
     noise_fraction: float = 0.25
-    c_puct: float = 1.5
+    c_puct: float = DEFAULT_C_PUCT
     leaves_per_tree: int = 1
 
     def __post_init__(self) -> None:
@@ -123,7 +129,7 @@ class SelfPlayData:
 
 def play_games(
     game: Game[Any, Any],
-    evaluator: Evaluator,
+    evaluator: PolicyValueEvaluator,
     seeds: Sequence[int],
     config: SelfPlayConfig,
     on_move: Callable[[int], None] | None = None,

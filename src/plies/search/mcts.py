@@ -4,12 +4,11 @@ Each iteration has the four phases of AIMA 4th ed., section 5.4 (Figure 5.11,
 MONTE-CARLO-TREE-SEARCH):
 
 1. SELECT: from the root, while the node is fully expanded, follow the child with the highest
-   UCB1 (Kocsis & Szepesvári 2006: ``Q + c * sqrt(ln N(parent) / N(child))``) or PUCT score
-   (Silver et al. 2017: ``Q + c * P * sqrt(N(parent)) / (1 + N(child))``), ``Q`` being the child's
-   mean value normalised to [0, 1] for the player who chose it; at a chance node, draw an outcome
-   with its probability instead.
-2. EXPAND: add a child for the first untried action (UCB1, in the order of ACTIONS), or open the
-   chosen one (PUCT, whose children all wait with their priors): RESULT(s, a) gives its state.
+   UCB1 (Kocsis & Szepesvári 2006: ``Q + c * sqrt(ln N(parent) / N(child))``), ``Q`` being the
+   child's mean value normalised to [0, 1] for the player who chose it; at a chance node, draw an
+   outcome with its probability instead.
+2. EXPAND: add a child for the first untried action, in the order of ACTIONS: RESULT(s, a) gives
+   its state.
 3. SIMULATE: the evaluator estimates the new leaf, a vector of utilities, one per player: by
    default the utilities at the end of a game of uniformly random moves (a playout).
 4. BACK-PROPAGATE: every node on the path adds the utility of the player who chose the move into
@@ -32,6 +31,8 @@ RAVE (Gelly & Silver 2011), where the game's compiled tree keeps all-moves-as-fi
 playouts in which its mover played its move first, weighted ``sqrt(k / (3 N(child) + k))``, ``k``
 being ``rave`` (:data:`DEFAULT_RAVE` by default there; 0 turns it off).
 
+PUCT with priors (AlphaZero's selection) is :mod:`plies.search.puct`, the one PUCT of plies.
+
 Searches reuse the tree: a state found a few plies below the previous root (the reply and chance
 outcomes included) becomes the new root with its statistics.
 
@@ -49,7 +50,7 @@ import functools
 import math
 import random
 import time
-from collections.abc import Callable, Generator, Hashable, Mapping, Sequence
+from collections.abc import Generator, Hashable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from plies.capabilities import (
@@ -72,16 +73,13 @@ A = TypeVar("A", bound=Hashable)
 
 DEFAULT_C = math.sqrt(2)
 """The exploration constant: the theoretical value for UCB1 with values in [0, 1] that AIMA 4th
-ed. (section 5.4) cites; the same default serves PUCT."""
+ed. (section 5.4) cites."""
 DEFAULT_RAVE = 1000.0
 """RAVE's equivalence visits where the game's compiled tree keeps AMAF statistics: the visits at
 which a child's own mean weighs half (MoGo's value, Gelly & Silver 2011)."""
 DEFAULT_RAVE_C = 0.3
 """The exploration constant with RAVE, whose AMAF values explore already (measured on 9x9 Go:
 BENCHMARKS.md)."""
-SELECTIONS = ("ucb1", "puct")
-UNVISITED_VALUE = 0.5
-"""PUCT's ``Q`` of a child never visited: the middle of [0, 1] (AlphaZero's 0 on [-1, 1])."""
 REUSE_DEPTH = 4
 """How many plies below the previous root a new search looks for its state (own move, chance,
 the reply, chance)."""
@@ -90,11 +88,8 @@ REPORT_EVERY = 1000
 UNREPORTED = 1 << 62
 """``every`` of a search whose results between are not wanted (:meth:`MCTS.search`)."""
 
-Prior = Callable[[Any], Mapping[Any, float]]
-"""PUCT's prior: ``prior(state)`` maps legal actions to probabilities (missing ones: 0)."""
 
-
-class Evaluator(Protocol):
+class LeafEvaluator(Protocol):
     """SIMULATE: the estimated utilities of a non-terminal state, one per player in the order of
     ``game.players``, on the game's utility scale (a playout, EVAL, a learned network)."""
 
@@ -120,7 +115,7 @@ def random_playout(game: Game[S, A], state: S, rng: random.Random) -> tuple[floa
     return game.payoffs(state)
 
 
-def default_evaluator(game: Game[Any, Any]) -> Evaluator:
+def default_evaluator(game: Game[Any, Any]) -> LeafEvaluator:
     """Random playouts: the game's own :class:`HasRandomPlayout` (Connect Four's is compiled)
     when it has one, else :func:`random_playout` through its rules."""
     if not isinstance(game, HasRandomPlayout):
@@ -133,7 +128,7 @@ def default_evaluator(game: Game[Any, Any]) -> Evaluator:
     return game_playout
 
 
-def heuristic_evaluator(game: Game[Any, Any]) -> Evaluator:
+def heuristic_evaluator(game: Game[Any, Any]) -> LeafEvaluator:
     """EVAL(s, p) for every player p instead of a playout (the game's evaluation function)."""
     evaluate = require(game, HasEvaluation, "mcts with the evaluation function").evaluate
     players = game.players
@@ -183,8 +178,8 @@ class _Node:
     ``total`` sums the utilities of player ``owner`` (who chose ``action``) over the ``visits``;
     ``mean`` is their mean and ``spread`` ``1 / sqrt(visits)``, kept for UCB1.
     ``actions`` are listed on the second visit; ``children`` follow their order (UCB1 adds one at
-    a time, PUCT and chance nodes hold them all, unopened). ``prior`` is PUCT's P or an outcome's
-    probability. ``outcome`` holds the exact utilities once known (terminal, or proven).
+    a time, chance nodes hold them all, unopened). ``probability`` is a chance outcome's.
+    ``outcome`` holds the exact utilities once known (terminal, or proven).
     """
 
     __slots__ = (
@@ -195,18 +190,18 @@ class _Node:
         "mover",
         "outcome",
         "owner",
-        "prior",
+        "probability",
         "spread",
         "state",
         "total",
         "visits",
     )
 
-    def __init__(self, action: Any, state: Any, owner: int, prior: float) -> None:
+    def __init__(self, action: Any, state: Any, owner: int, probability: float) -> None:
         self.action = action
         self.state = state
         self.owner = owner
-        self.prior = prior
+        self.probability = probability
         self.mover = 0
         self.actions: tuple[Any, ...] | None = None
         self.children: list[_Node] = []
@@ -226,10 +221,9 @@ class MCTS(Generic[S, A]):
     searches.
 
     ``c`` is the exploration constant (:data:`DEFAULT_C`); ``evaluator`` estimates new leaves
-    (:func:`default_evaluator`: random playouts; :func:`heuristic_evaluator`: EVAL);
-    ``selection`` is ``"ucb1"`` or ``"puct"``, whose ``prior`` (uniform when None) ranks the
-    children; ``seed`` makes the playouts and the chance draws repeatable; ``solver`` turns on
-    MCTS-Solver where it applies (two-player zero-sum games without chance: :attr:`solving`);
+    (:func:`default_evaluator`: random playouts; :func:`heuristic_evaluator`: EVAL); ``seed``
+    makes the playouts and the chance draws repeatable; ``solver`` turns on MCTS-Solver where
+    it applies (two-player zero-sum games without chance: :attr:`solving`);
     ``native`` runs the game's compiled tree where it has one; ``rave`` is RAVE's equivalence
     visits (None: :data:`DEFAULT_RAVE` where the compiled tree keeps AMAF statistics, else off).
     """
@@ -239,9 +233,7 @@ class MCTS(Generic[S, A]):
         game: Game[S, A],
         *,
         c: float | None = None,
-        evaluator: Evaluator | None = None,
-        selection: str = "ucb1",
-        prior: Prior | None = None,
+        evaluator: LeafEvaluator | None = None,
         seed: int | None = None,
         solver: bool = True,
         native: bool = True,
@@ -249,21 +241,12 @@ class MCTS(Generic[S, A]):
     ) -> None:
         if c is not None and not (math.isfinite(c) and c >= 0):
             raise SpecError(f"mcts: the exploration constant c must be a number >= 0, got {c}")
-        if selection not in SELECTIONS:
-            raise SpecError(
-                f"mcts: unknown selection {selection!r}; choose {' or '.join(SELECTIONS)}"
-            )
-        if prior is not None and selection != "puct":
-            raise SpecError("mcts: a prior needs selection='puct' (UCB1 uses no priors)")
         if rave is not None and not (math.isfinite(rave) and rave >= 0):
             raise SpecError(f"mcts: rave must be a number of visits >= 0, got {rave}")
         self.game = game
         self.c = DEFAULT_C if c is None else c
         """The exploration constant: ``c``, else :data:`DEFAULT_C`, or :data:`DEFAULT_RAVE_C`
         with RAVE."""
-        self.selection = selection
-        self._puct = selection == "puct"
-        self.prior = prior
         self.evaluator = default_evaluator(game) if evaluator is None else evaluator
         self.rng = random.Random(seed)
         self.solving = solver and len(game.players) == 2 and game.zero_sum and not has_chance(game)
@@ -284,7 +267,7 @@ class MCTS(Generic[S, A]):
         self._expanded = 0
         self.rave = 0.0
         """RAVE's equivalence visits (0: off)."""
-        wanted = native and evaluator is None and prior is None
+        wanted = native and evaluator is None
         self._native = self._compiled_tree(wanted, rave, explicit_c=c is not None)
         """The game's compiled search, used instead of the Python one where it has one."""
         self._native_root: TreeNode | None = None
@@ -296,7 +279,7 @@ class MCTS(Generic[S, A]):
         playouts (or the solver) on a win/loss/draw game, with RAVE where its tree has AMAF
         statistics (and then its exploration constant unless ``explicit_c``)."""
         game = self.game
-        kernel = _native_mcts(game) if wanted and not self._puct else None
+        kernel = _native_mcts(game) if wanted else None
         if kernel is None or not isinstance(game, WinLossDrawGame):
             if rave:
                 raise SpecError(
@@ -476,8 +459,6 @@ class MCTS(Generic[S, A]):
                 self._list_actions(node)
             if node.mover == _CHANCE_MOVER:
                 child = self._draw(node)
-            elif self._puct:
-                child = self._select_puct(node)
             else:
                 children, actions = node.children, node.actions
                 assert actions is not None
@@ -504,8 +485,8 @@ class MCTS(Generic[S, A]):
         return len(path) - 1
 
     def _list_actions(self, node: _Node) -> None:
-        """A node's second visit: its actions (and its outcomes' probabilities, or PUCT's
-        priors, with the children they belong to)."""
+        """A node's second visit: its actions (and its outcomes' probabilities, with the
+        children they belong to)."""
         game, state = self.game, node.state
         actions = tuple(game.actions(state))
         if not actions:
@@ -519,33 +500,13 @@ class MCTS(Generic[S, A]):
                     f"game '{game.name}': the chance outcomes are not the actions, in order"
                 )
             node.children = [_Node(o, None, node.owner, p) for o, p in outcomes]
-        elif self._puct:
-            priors = self._priors(state, actions)
-            node.children = [
-                _Node(a, None, node.mover, p) for a, p in zip(actions, priors, strict=True)
-            ]
         node.actions = actions
-
-    def _priors(self, state: S, actions: tuple[A, ...]) -> list[float]:
-        """P(s, a) for PUCT: the prior function's, normalised over the legal actions, or
-        uniform."""
-        if self.prior is None:
-            return [1 / len(actions)] * len(actions)
-        given = self.prior(state)
-        priors = [given.get(action, 0.0) for action in actions]
-        total = sum(priors)
-        if not (min(priors) >= 0 and 0 < total < math.inf):
-            raise SpecError(
-                "mcts: the prior must give the legal actions probabilities >= 0 with a positive "
-                f"sum, got {priors}"
-            )
-        return [p / total for p in priors]
 
     def _draw(self, node: _Node) -> _Node:
         """A chance node's outcome, drawn with its probability."""
         draw = self.rng.random()
         for child in node.children:
-            draw -= child.prior
+            draw -= child.probability
             if draw < 0:
                 return child
         return node.children[-1]  # rounding left a sliver of probability
@@ -561,23 +522,6 @@ class MCTS(Generic[S, A]):
                 continue
             # Q is (mean - low) * scale: low * scale is the same for every child
             score = child.mean * scale + explore * child.spread
-            if score > best_score:
-                best, best_score = child, score
-        assert best is not None, "a node whose children all lost is proven"
-        return best
-
-    def _select_puct(self, node: _Node) -> _Node:
-        """The child with the highest PUCT score (proven losses left out)."""
-        mover, low, scale, loss = node.mover, self._low, self._scale, self._loss
-        explore = self.c * math.sqrt(node.visits)
-        best, best_score = None, -math.inf
-        for child in node.children:
-            outcome = child.outcome
-            if outcome is not None and outcome[mover] <= loss:
-                continue
-            visits = child.visits
-            value = (child.mean - low) * scale if visits else UNVISITED_VALUE
-            score = value + explore * child.prior / (1 + visits)
             if score > best_score:
                 best, best_score = child, score
         assert best is not None, "a node whose children all lost is proven"

@@ -1,31 +1,105 @@
-"""PUCT Monte Carlo tree search guided by an evaluator (AlphaZero, Silver et al. 2018,
-"Methods": select by Q + U with U = c_puct * P * sqrt(N_parent) / (1 + N), expand a leaf with
-the evaluator's priors, back its value up; no playouts).
+"""PUCT Monte Carlo tree search guided by a policy-value evaluator, the one PUCT of plies (the
+``az`` agent, self-play, and ``mcts:selection=puct`` with uniform priors and playouts).
+
+The rule is AlphaGo Zero's and AlphaZero's (Silver et al. 2017, Nature 550, "Methods";
+Silver et al. 2018, Science 362): select by Q + U with U = c_puct * P * sqrt(N_parent) / (1 + N),
+expand a leaf with the evaluator's priors P and back its value up; no playouts of its own.
+
+One value scale and one set of constants: Q and the evaluator's values are in [-1, 1] for the
+player to move at each node (terminal states are scored by the game's utilities, scaled to
+[-1, 1] by its value bounds); ``c_puct`` is :data:`DEFAULT_C_PUCT`, 1.5, and Q of an unvisited
+move is 0 (``first_play``); no noise unless asked for (self-play's Dirichlet noise at the root).
 
 Many trees search at once (:func:`run_simulations`): every round takes one leaf from each tree
 (or several, held apart by a virtual loss), and all leaves go to the evaluator in one batch,
 which is what makes a network affordable on a CPU. With one leaf per tree a round changes each
 tree exactly as searching it alone would, so batching across trees never changes a result.
 
-Values are stored from the point of view of the player to move at each node, in [-1, 1];
-terminal states are scored by the game's utilities, scaled to [-1, 1] by its value bounds.
+>>> from plies.games.tictactoe.rules import TicTacToe
+>>> game = TicTacToe()
+>>> tree = Tree(game, game.parse_position("XX./OO./..."), PUCTConfig(), np.random.default_rng(0))
+>>> run_simulations([tree], UniformEvaluator(), 20)  # evaluator calls: the win needs none
+5
+>>> game.format_action(tree.root.state, tree.choose(0.0)), tree.value()
+('c1', 1.0)
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from plies.capabilities import HasTensorEncoding, require
 from plies.errors import IllegalMoveError, SpecError, UnsupportedGameError
 from plies.game import Game, require_two_player_zero_sum
-from plies.learn.evaluator import Evaluator
-from plies.search.mcts import declared_bounds
+from plies.search.mcts import LeafEvaluator, declared_bounds
+from plies.search.result import VisitNode
 
+Priors = list[np.ndarray]
+
+
+class PolicyValueEvaluator(Protocol):
+    """``evaluator(states, indices) -> (priors, values)``: for each state, the prior of each of
+    its legal moves (given by their indices, in the order of ACTIONS; they sum to 1) and its
+    value in [-1, 1] for the player to move there (AlphaZero's f(s) = (p, v))."""
+
+    def __call__(
+        self, states: Sequence[Any], indices: Sequence[Sequence[int]]
+    ) -> tuple[Priors, np.ndarray]: ...
+
+
+class UniformEvaluator:
+    """Equal priors and value 0 for every state (PUCT as a plain MCTS without playouts)."""
+
+    calls = 0
+
+    def __call__(
+        self, states: Sequence[Any], indices: Sequence[Sequence[int]]
+    ) -> tuple[Priors, np.ndarray]:
+        self.calls += 1
+        priors = [np.full(len(moves), 1.0 / len(moves)) for moves in indices]
+        return priors, np.zeros(len(states))
+
+
+class UniformPriorEvaluator:
+    """Equal priors and a :data:`~plies.search.mcts.LeafEvaluator`'s estimate (a random
+    playout, EVAL) as the value: the mover's utility scaled to [-1, 1] by the game's value
+    bounds, clipped there. ``calls`` and ``positions`` count the batches and states."""
+
+    def __init__(self, game: Game[Any, Any], leaf: LeafEvaluator, seed: int | None) -> None:
+        bounds = declared_bounds(game)
+        if bounds is None:
+            raise UnsupportedGameError(f"PUCT search needs value bounds; '{game.name}' has none")
+        self.game, self.leaf, self.bounds = game, leaf, bounds
+        self.rng = random.Random(seed)
+        self.calls = self.positions = 0
+
+    def restart(self, seed: int | None) -> None:
+        """Seed the playouts again."""
+        self.rng.seed(seed)
+
+    def __call__(
+        self, states: Sequence[Any], indices: Sequence[Sequence[int]]
+    ) -> tuple[Priors, np.ndarray]:
+        self.calls += 1
+        self.positions += len(states)
+        game, (low, high), players = self.game, self.bounds, self.game.players
+        values = np.empty(len(states))
+        for n, state in enumerate(states):
+            utility = self.leaf(game, state, self.rng)[players.index(game.to_move(state))]
+            values[n] = 2 * (utility - low) / (high - low) - 1
+        priors = [np.full(len(moves), 1.0 / len(moves)) for moves in indices]
+        return priors, np.clip(values, -1.0, 1.0)
+
+
+DEFAULT_C_PUCT = 1.5
+"""PUCT's exploration constant, on the [-1, 1] value scale (every PUCT search: ``az``,
+self-play, ``mcts:selection=puct``)."""
 MAX_SIMULATIONS = 1_000_000
 MAX_LEAVES = 256
 
@@ -37,7 +111,7 @@ class PUCTConfig:
     above 1 batches leaves within a tree by virtual loss; ``first_play`` is Q of unvisited
     moves."""
 
-    c_puct: float = 1.5
+    c_puct: float = DEFAULT_C_PUCT
     noise_alpha: float | None = None
     noise_fraction: float = 0.25
     leaves_per_tree: int = 1
@@ -96,14 +170,15 @@ class Node:
 
 class Tree:
     """One search tree over ``game`` from ``state``; :meth:`advance` keeps the subtree of the
-    move played (tree reuse)."""
+    move played (tree reuse). A move's index is the game's action index where it has a tensor
+    encoding (:class:`~plies.capabilities.HasTensorEncoding`), else its place in ACTIONS."""
 
     def __init__(
         self, game: Game[Any, Any], state: Any, config: PUCTConfig, rng: np.random.Generator
     ) -> None:
         require_two_player_zero_sum(game, "PUCT search")
         self.game = game
-        self.encoding = require(game, HasTensorEncoding, "PUCT search")
+        self.encoding = game if isinstance(game, HasTensorEncoding) else None
         bounds = declared_bounds(game)
         if bounds is None:
             raise UnsupportedGameError(f"PUCT search needs value bounds; '{game.name}' has none")
@@ -132,7 +207,10 @@ class Tree:
     def prepare(self, node: Node) -> None:
         """Fill ``node``'s legal moves and their indices (before it is evaluated)."""
         node.actions = self.game.actions(node.state)
-        node.indices = [self.encoding.action_index(node.state, a) for a in node.actions]
+        if self.encoding is None:
+            node.indices = list(range(len(node.actions)))
+        else:
+            node.indices = [self.encoding.action_index(node.state, a) for a in node.actions]
 
     def add_noise(self) -> None:
         alpha = self.config.noise_alpha
@@ -180,7 +258,8 @@ class Tree:
 
     def policy(self) -> np.ndarray:
         """The root's visit counts over the game's action indices, as a distribution."""
-        target = np.zeros(self.encoding.action_count(), dtype=np.float32)
+        encoding = require(self.game, HasTensorEncoding, "a policy target")
+        target = np.zeros(encoding.action_count(), dtype=np.float32)
         if self.root.visited:
             target[self.root.indices] = self.root.visits / self.root.visited
         return target
@@ -228,8 +307,30 @@ class Tree:
             node = node.children[i]
         return line
 
+    def visit_tree(self, levels: int = 3, width: int = 8) -> tuple[VisitNode, ...]:
+        """The first ``levels`` below the root, at most ``width`` children per node, most
+        visited first (unvisited ones left out); values on the game's utility scale for the
+        player who chose the move, ``proved`` at finished games."""
 
-def run_simulations(trees: Sequence[Tree], evaluator: Evaluator, simulations: int) -> int:
+        def below(node: Node, level: int) -> tuple[VisitNode, ...]:
+            if level >= levels or not node.expanded:
+                return ()
+            order = sorted(range(len(node.actions)), key=lambda i: -node.visits[i])[:width]
+            found = []
+            for i in (i for i in order if node.visits[i] > 0):
+                child = node.children[i]
+                value = self.scale(float(node.totals[i] / node.visits[i]))
+                proved = child is not None and child.terminal is not None
+                grown = below(child, level + 1) if child is not None else ()
+                found.append(VisitNode(node.actions[i], int(node.visits[i]), value, proved, grown))
+            return tuple(found)
+
+        return below(self.root, 0)
+
+
+def run_simulations(
+    trees: Sequence[Tree], evaluator: PolicyValueEvaluator, simulations: int
+) -> int:
     """Run ``simulations`` more simulations in every tree, batching the leaves of all trees
     into each evaluator call; returns the number of calls."""
     if not 1 <= simulations <= MAX_SIMULATIONS:
