@@ -1,4 +1,4 @@
-"""Monte Carlo tree search compiled (Numba) for the games of :mod:`plies.native.engine`:
+"""Monte Carlo tree search compiled (Numba) for the games of :mod:`plies.native.kernels`:
 :class:`plies.search.mcts.MCTS`'s UCB1 iterations with random playouts and MCTS-Solver, the
 tree kept in arrays.
 
@@ -26,17 +26,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, monotonic
-from plies.native.engine import (
+from plies.native.engine import NativeSearch, to_word
+from plies.native.kernels import (
     MAX_MOVES,
     STATE_WORDS,
-    NativeSearch,
     has_playout,
     mover,
     moves,
     outcome,
     play,
     playout,
-    to_word,
 )
 
 PARENT, MOVE, FIRST, COUNT, ADDED, VISITS, OWNER, MOVER, PROVEN = range(9)
@@ -282,7 +281,7 @@ class NativeNode(RowNode):
 
     @property
     def action(self) -> Any:
-        return self.tree.kernel.decode_move(int(self.tree.nodes[self.index, MOVE]))
+        return self.tree.kernel.rules.decode_move(int(self.tree.nodes[self.index, MOVE]))
 
     @property
     def mean(self) -> float:
@@ -326,7 +325,7 @@ class NativeTree:
 
     def _row(self, state: Hashable) -> NDArray[np.int64]:
         row = np.zeros(STATE_WORDS, np.int64)
-        words = [to_word(word) for word in self.kernel.encode(state)]
+        words = [to_word(word) for word in self.kernel.rules.encode(state)]
         row[: len(words)] = words
         return row
 

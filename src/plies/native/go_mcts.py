@@ -1,5 +1,6 @@
 """Monte Carlo tree search for Go compiled (Numba) with the rules of :mod:`plies.games.go.kernel`:
-UCT with RAVE, the tree in arrays, behind :meth:`plies.games.go.Go.native_mcts`.
+UCT with RAVE, the tree in arrays, the compiled MCTS of :func:`plies.native.native_mcts` for
+Go's compiled rules (:meth:`plies.games.go.Go.compiled_rules`).
 
 One iteration (Gelly and Silver 2011, "Monte-Carlo tree search and rapid action value
 estimation in computer Go", Algorithm 2 with UCT's exploration term): from the root's board,
@@ -27,10 +28,13 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from plies.capabilities import CompiledRules
+from plies.compiled import CLOCK, clock_now, compiled, monotonic
+from plies.game import Game
 from plies.games.go.kernel import (
     MOVES_PER_POINT,
     PASS,
@@ -42,10 +46,6 @@ from plies.games.go.kernel import (
     setup,
 )
 from plies.native.mcts import RowNode
-
-if TYPE_CHECKING:
-    from plies.games.go.rules import Go
-from plies.compiled import CLOCK, clock_now, compiled, monotonic
 
 PARENT, MOVE, FIRST, COUNT, VISITS, MOVER, OWNER, WINNER = range(8)
 NODE_WORDS = 8
@@ -276,20 +276,25 @@ class GoNode(RowNode):
 
 
 class GoTree:
-    """The compiled search's tree and work space for one Go game's states, kept between
-    searches (a :class:`plies.capabilities.NativeTree`)."""
+    """The compiled search's tree and work space for the states of one Go game, whose compiled
+    rules are ``rules`` (:meth:`plies.games.go.Go.compiled_rules`: the neighbours of each point
+    as ``params``, komi as ``floats``), kept between searches (a
+    :class:`plies.capabilities.NativeTree`)."""
 
     def __init__(
         self,
-        game: Go,
+        game: Game[Any, int],
+        rules: CompiledRules,
         exploration: float,
         utilities: tuple[float, float, float],
         rave: float,
         capacity: int = 1 << 16,
     ) -> None:
-        self.game, self.utilities = game, utilities
-        points = game.size * game.size
-        self.floats = np.array([exploration, rave, game.komi, math.inf], np.float64)
+        self.game, self.rules, self.utilities = game, rules, utilities
+        neighbours = np.array(rules.params, np.int64).reshape(-1, 4)
+        points = neighbours.shape[0]
+        (komi,) = rules.floats
+        self.floats = np.array([exploration, rave, komi, math.inf], np.float64)
         self.info = np.zeros(INFO_WORDS, np.int64)
         self.info[CLOCK_ID] = CLOCK
         self.nodes = np.zeros((capacity, NODE_WORDS), np.int32)
@@ -299,7 +304,7 @@ class GoTree:
         self.root_moves: tuple[int, ...] | None = None
         self.work = (
             np.zeros(points, np.uint8),
-            game.neighbour_table,
+            neighbours,
             np.zeros(points + 1, np.int64),  # marks
             np.zeros(points, np.int64),  # stack
             np.zeros(points, np.int64),  # empties
@@ -324,8 +329,9 @@ class GoTree:
             self.info[USED] = 1
             self.nodes[0] = (-1, PASS, -1, 0, 0, mover, 1 - mover, UNDECIDED)
             self.values[0] = 0.0
-        self.info[ROOT], self.info[ROOT_PASSES] = node, state.passes
-        self.root_board[:] = np.frombuffer(state.board, np.uint8)
+        words = self.rules.encode(state)  # the passes, then the points
+        self.info[ROOT], self.info[ROOT_PASSES] = node, words[0]
+        self.root_board[:] = words[1:]
         self.root_moves = state.moves
         if self.nodes[node, FIRST] < 0:
             self.make_room()
@@ -401,12 +407,13 @@ class GoTree:
 
 
 class GoMcts:
-    """Go's compiled MCTS (a :class:`plies.capabilities.NativeMcts`): trees with AMAF."""
+    """Go's compiled MCTS (a :class:`plies.capabilities.NativeMcts`) for ``game`` and its
+    compiled ``rules``: trees with AMAF."""
 
     amaf = True
 
-    def __init__(self, game: Go) -> None:
-        self.game = game
+    def __init__(self, game: Game[Any, int], rules: CompiledRules) -> None:
+        self.game, self.rules = game, rules
 
     def tree(
         self,
@@ -419,4 +426,4 @@ class GoMcts:
     ) -> GoTree:
         """An empty tree (values are wins normalised to 0..1, so ``scale`` and ``bounds`` are
         not needed; a finished game is always exact, whatever ``solving`` says)."""
-        return GoTree(self.game, exploration, utilities, rave)
+        return GoTree(self.game, self.rules, exploration, utilities, rave)
