@@ -148,6 +148,10 @@ class CompiledRules:
     decode_move: Callable[[int], Any] = int
     noisy: bool = False
     """Whether the kernel marks noisy moves (``is_capture``: quiescence and ordering use it)."""
+    playout: bool = False
+    """Whether the kernel has its own random playout (compiled MCTS simulates with it)."""
+    work: tuple[int, int] = (0, 0)
+    """The shape of the int64 work space the kernel's move generator needs."""
     longest: int | None = None
     """The most plies a game lasts, and the most distinct moves a player has, where bounded."""
     moves: int | None = None

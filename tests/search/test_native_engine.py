@@ -136,7 +136,7 @@ def test_the_rules_kernels_agree_with_the_games() -> None:
         kernel = native_search(game)
         assert kernel is not None
         rules, params = kernel.rules, kernel.params
-        out, work = np.zeros(kernels.MAX_MOVES, np.int64), np.zeros((34, 16), np.int64)
+        out, work = np.zeros(kernels.MAX_MOVES, np.int64), np.zeros(rules.work, np.int64)
         child = np.zeros(kernels.STATE_WORDS, np.int64)
         for state in random_positions(game, 60, seed=3, plies=range(80)):
             row = np.zeros(kernels.STATE_WORDS, np.int64)

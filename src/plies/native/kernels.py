@@ -37,7 +37,8 @@ def moves(
     work: NDArray[np.int64],
 ) -> int:
     """The legal moves of ``state`` into ``out``, in the Python game's order; their count.
-    ``work`` is space for the game's generator (checkers' capture stack)."""
+    ``work`` is space for the game's generator (of :attr:`CompiledRules.work
+    <plies.capabilities.CompiledRules.work>`'s shape)."""
     game = params[0]
     if game == CONNECT4:
         return _connect4_kernel.native_moves(params, state, out)
@@ -123,16 +124,11 @@ def is_capture(params: NDArray[np.int64], move: int) -> bool:
 
 
 @compiled
-def has_playout(params: NDArray[np.int64]) -> bool:
-    """Whether the game has its own compiled playout (:func:`playout`)."""
-    return bool(params[0] == CONNECT4)
-
-
-@compiled
 def playout(params: NDArray[np.int64], state: NDArray[np.int64], seed: int) -> int:
     """The result for the mover (1, -1, 0) of uniformly random moves from the non-terminal
-    ``state`` by the game's own compiled playout (Connect Four's), from the random ``seed``
-    (odd); :data:`~plies.compiled.NOT_OVER` for a game without one."""
+    ``state`` by the game's own compiled playout, for a game whose rules declare one
+    (:attr:`CompiledRules.playout <plies.capabilities.CompiledRules.playout>`: Connect Four),
+    from the random ``seed`` (odd); :data:`~plies.compiled.NOT_OVER` for another game."""
     if params[0] == CONNECT4:
         return int(
             _connect4_kernel.random_playout(

@@ -237,7 +237,7 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
 
     def compiled_rules(self) -> CompiledRules:
         """These rules and EVAL as :mod:`plies.games.checkers.kernel` reads them: captures are
-        noisy."""
+        noisy, and the move generator works in the kernel's capture stack."""
         from plies.games.checkers import kernel
 
         def encode_move(move: Move) -> int:
@@ -249,6 +249,7 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
             encode_move=encode_move,
             decode_move=kernel.move_squares,
             noisy=True,
+            work=kernel.WORK_SHAPE,
         )
 
     def perft(self, state: CheckersState, depth: int) -> int:

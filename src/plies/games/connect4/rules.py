@@ -200,7 +200,7 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
 
     def compiled_rules(self) -> CompiledRules:
         """These rules and EVAL as :mod:`plies.games.connect4.kernel` reads them (``params`` in
-        its layout)."""
+        its layout), with its random playout."""
         from plies.games.connect4 import kernel
 
         params = [0] * kernel.ORDER + self._order + self._windows
@@ -220,6 +220,7 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
             "connect4",
             _compiled_row,
             tuple(params[1:]),  # params[0] is the kernel's id
+            playout=True,
             longest=cells,
             moves=self.width,
         )
