@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -178,6 +182,43 @@ def test_the_dispatch_makes_a_games_engine_once() -> None:
     assert native_search(twin) is not kernel and not kernel.loaded
     search(game, game.initial_state(), Limits(depth=2))
     assert kernel.loaded
+
+
+LOAD_FROM_CACHE = """
+import json
+from plies.games import make_game
+from plies.native import engine, go_mcts, mcts
+from plies.search.engine import Limits, search
+from plies.search.mcts import MCTS
+
+game, go = make_game("tictactoe"), make_game("go:size=5")
+search(game, game.initial_state(), Limits(depth=2))
+MCTS(game, seed=1).search(game.initial_state(), iterations=10)
+MCTS(go, seed=1).search(go.initial_state(), iterations=10)
+roots = {"engine": engine.node, "mcts": mcts.run, "go": go_mcts.run, "go root": go_mcts.expand_root}
+counts = {
+    name: (sum(root.stats.cache_hits.values()), sum(root.stats.cache_misses.values()))
+    for name, root in roots.items()
+}
+print(json.dumps(counts))
+"""
+
+
+def test_a_fresh_process_loads_the_compiled_searches_from_numbas_cache() -> None:
+    """The compiled code a process saves, the next loads, whole (a recursive function called
+    from another compiled one would crash on reloading: numba issue 6061)."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for _ in range(2):  # the first process compiles what the cache lacks
+        done = subprocess.run(
+            [sys.executable, "-c", LOAD_FROM_CACHE],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+    counts = json.loads(done.stdout)
+    assert all(hits > 0 and misses == 0 for hits, misses in counts.values()), counts
 
 
 @pytest.fixture
