@@ -147,7 +147,8 @@ class CompiledRules:
     """An action as the kernel's move code, and back."""
     decode_move: Callable[[int], Any] = int
     noisy: bool = False
-    """Whether the kernel marks noisy moves (``is_capture``: quiescence and ordering use it)."""
+    """Whether the game marks noisy moves (``is_capture``): the compiled engine's quiescence
+    searches them."""
     playout: bool = False
     """Whether the kernel has its own random playout (compiled MCTS simulates with it)."""
     work: tuple[int, int] = (0, 0)

@@ -117,9 +117,9 @@ def mover(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
 
 @compiled
 def is_capture(params: NDArray[np.int64], move: int) -> bool:
-    """Whether ``move`` is one the Python game's ``is_capture`` marks, for a game whose rules
-    declare noisy moves (:attr:`CompiledRules.noisy <plies.capabilities.CompiledRules.noisy>`:
-    checkers)."""
+    """Whether ``move`` is one the Python game's ``is_capture`` marks: a capture of checkers,
+    whose rules declare noisy moves (:attr:`CompiledRules.noisy
+    <plies.capabilities.CompiledRules.noisy>`); False in the other games."""
     return params[0] == CHECKERS and _checkers_kernel.native_is_capture(move)
 
 
