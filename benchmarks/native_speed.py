@@ -27,8 +27,8 @@ import tempfile
 import time
 from typing import Any
 
-from plies.capabilities import HasNativeSearch
 from plies.games import make_game
+from plies.native import native_search
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
 from plies.search.mcts import MCTS
 
@@ -68,8 +68,7 @@ def compile_times() -> None:
 def _engine_run(game: Any, state: Any, depth: int, native: bool) -> tuple[list[Any], float]:
     table = TranspositionTable(16)
     if native:
-        assert isinstance(game, HasNativeSearch)
-        kernel = game.native_search()
+        kernel = native_search(game)
         assert kernel is not None
         table.native = kernel.table(table.size)
     started = time.perf_counter()

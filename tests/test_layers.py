@@ -42,15 +42,18 @@ MODULES = {_module(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def room(module: str) -> str:
-    """``core``, ``games`` (the registry), ``games.NAME`` (a game's room), or the first part
-    under ``plies`` (``search``, ``agents``, ``cli``, ``match``...)."""
+    """``core``, ``games`` (the registry), ``games.NAME`` (a game's room), ``games.NAME.agent``
+    (the agent that speaks its protocol, ``*_agent.py``: it stands on the agent registry and the
+    searches, so it is a room of its own above them, inside the game's folder), or the first
+    part under ``plies`` (``search``, ``agents``, ``cli``, ``match``...)."""
     parts = module.split(".")[1:]
     if not parts:
         return "plies"
     if parts[0] in CORE:
         return "core"
     if parts[0] == "games" and module not in SHARED_GAME_MODULES:
-        return f"games.{parts[1]}"
+        adapter = len(parts) > 2 and parts[2].endswith("_agent")
+        return f"games.{parts[1]}" + (".agent" if adapter else "")
     return parts[0]
 
 
@@ -78,6 +81,12 @@ def _is_game(module: str) -> bool:
     return room(module).startswith("games.")
 
 
+def test_a_protocol_agent_is_a_room_of_its_own_in_its_game_folder() -> None:
+    assert room("plies.games.go.gtp_agent") == "games.go.agent"
+    assert room("plies.games.go.kernel") == room("plies.games.go") == "games.go"
+    assert room("plies.games.registry") == "games" and room("plies.spec") == "core"
+
+
 def _is_front_end(module: str) -> bool:
     return module.startswith(FRONT_ENDS)
 
@@ -93,7 +102,7 @@ def test_nothing_imports_a_front_end(module: str) -> None:
 def _game_imports_allowed(module: str, imported: str) -> bool:
     """Whether ``module`` may import the game module ``imported``."""
     mine = room(module)
-    if mine == room(imported):
+    if mine in (room(imported), f"{room(imported)}.agent"):  # its room (a protocol agent's game)
         return True
     if mine == "native":  # the compiled searches' dispatch names the compiled rules it runs
         return imported.endswith(".kernel")

@@ -16,13 +16,14 @@ plies.errors.MissingCapabilityError: game 'nim' has no evaluation function (eval
 alphabeta with a depth limit needs one
 
 Compiled parts of a game (perft, playouts, solvers) are reached only through these protocols,
-so generic code never imports a kernel.
+so generic code never imports a kernel; a game's compiled rules are data
+(:class:`CompiledRules`) that the compiled searches of :mod:`plies.native` run.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
@@ -128,6 +129,43 @@ class HasPerfectSolver(Protocol):
     def perfect_solver(self) -> PerfectSolver | None: ...
 
 
+@dataclass(frozen=True)
+class CompiledRules:
+    """A game's rules and EVAL as its compiled kernel (``plies.games.<name>.kernel``) reads
+    them: what :mod:`plies.native`'s dispatch needs to run its compiled searches on the game."""
+
+    kernel: str
+    """The kernel's name (``"connect4"``), which the dispatch maps to the kernel."""
+    encode: Callable[[Any], Sequence[int]]
+    """A state as the kernel's row of words (non-negative ints below 2**64)."""
+    params: tuple[int, ...] = ()
+    """The words the kernel reads from ``params[1]`` on (the dispatch puts the kernel's id in
+    ``params[0]``): the game's options and EVAL's constants."""
+    floats: tuple[float, ...] = ()
+    """Real constants the kernel reads (Go's komi)."""
+    encode_move: Callable[[Any], int] = int
+    """An action as the kernel's move code, and back."""
+    decode_move: Callable[[int], Any] = int
+    noisy: bool = False
+    """Whether the game marks noisy moves (``is_capture``): the compiled engine's quiescence
+    searches them."""
+    playout: bool = False
+    """Whether the kernel has its own random playout (compiled MCTS simulates with it)."""
+    work: tuple[int, int] = (0, 0)
+    """The shape of the int64 work space the kernel's move generator needs."""
+    longest: int | None = None
+    """The most plies a game lasts, and the most distinct moves a player has, where bounded."""
+    moves: int | None = None
+
+
+@runtime_checkable
+class HasCompiledRules(Protocol):
+    """Rules compiled for :mod:`plies.native`'s searches (:class:`CompiledRules`); None when the
+    game's options put it out of the kernel's reach."""
+
+    def compiled_rules(self) -> CompiledRules | None: ...
+
+
 class NativeRun(Protocol):
     """One compiled engine search in progress (see :class:`NativeSearch`)."""
 
@@ -225,14 +263,6 @@ class NativeMcts(Protocol):
         ...
 
 
-@runtime_checkable
-class HasNativeMcts(Protocol):
-    """A compiled MCTS for the game other than its compiled engine's (:class:`NativeMcts`);
-    None when the game's options put it out of the kernel's reach."""
-
-    def native_mcts(self) -> NativeMcts | None: ...
-
-
 class NativeSearch(NativeMcts, Protocol):
     """The engine's negamax compiled with a game's rules and EVAL: the Python engine's search
     node for node (:mod:`plies.search.engine` drives it and reports); and compiled MCTS."""
@@ -257,14 +287,6 @@ class NativeSearch(NativeMcts, Protocol):
         normalised utilities of a win, loss and draw for the mover, the engine's centre and
         unit, and the score of a win at the root."""
         ...
-
-
-@runtime_checkable
-class HasNativeSearch(Protocol):
-    """A compiled engine for the game (:class:`NativeSearch`); None when the game's options
-    put it out of the kernel's reach."""
-
-    def native_search(self) -> NativeSearch | None: ...
 
 
 # Rules --------------------------------------------------------------------------------------
@@ -373,8 +395,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasRandomPlayout: "compiled playout (random_playout)",
     HasPerft: "perft counter (perft)",
     HasPerfectSolver: "perfect solver",
-    HasNativeSearch: "native search (native_search)",
-    HasNativeMcts: "a compiled MCTS (native_mcts)",
+    HasCompiledRules: "compiled rules (compiled_rules)",
     HasChance: "chance nodes (chance_outcomes)",
     HasPositionNotation: "position notation",
     HasPgn: "PGN notation",

@@ -1,4 +1,4 @@
-"""Go's compiled MCTS with RAVE (plies.games.go.mcts): the tree's bookkeeping, the rules it
+"""Go's compiled MCTS with RAVE (plies.native.go_mcts): the tree's bookkeeping, the rules it
 leaves to Python (superko at the root), the ends of games (passes), the options, and play."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from plies.agents import make_agent
 from plies.errors import SpecError
 from plies.games.connect4.rules import ConnectFour
-from plies.games.go.mcts import EXPAND_AFTER, GoNode
 from plies.games.go.rules import PASS, Go
+from plies.native.go_mcts import EXPAND_AFTER, GoNode
 from plies.search.mcts import DEFAULT_C, DEFAULT_RAVE, DEFAULT_RAVE_C, MCTS
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -14,12 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plies.capabilities import HasNativeSearch
+from plies.compiled import NOT_OVER
 from plies.game import Game
 from plies.games import make_game
-from plies.native import engine as native
+from plies.native import kernels, native_mcts, native_search
+from plies.native.engine import to_word
 from plies.search import SearchResult, alphabeta
-from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
+from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate, search
 from plies.search.mcts import MCTS, heuristic_evaluator
 from plies.testing import random_position, random_positions
 
@@ -67,8 +72,7 @@ def _tables(game: Game[Any, Any], megabytes: float) -> tuple[Any, Any]:
     if megabytes == 0:
         return None, None
     python, compiled = TranspositionTable(megabytes), TranspositionTable(megabytes)
-    assert isinstance(game, HasNativeSearch)
-    kernel = game.native_search()
+    kernel = native_search(game)
     assert kernel is not None
     compiled.native = kernel.table(python.size)
     return python, compiled
@@ -133,35 +137,88 @@ def test_the_rules_kernels_agree_with_the_games() -> None:
     """Moves in the game's order, results, terminal outcomes and keys, state by state."""
     for spec in GAMES:
         game = make_game(spec)
-        kernel = game.native_search()  # type: ignore[attr-defined]
-        out, work = np.zeros(native.MAX_MOVES, np.int64), np.zeros((34, 16), np.int64)
-        child = np.zeros(native.STATE_WORDS, np.int64)
+        kernel = native_search(game)
+        assert kernel is not None
+        rules, params = kernel.rules, kernel.params
+        out, work = np.zeros(kernels.MAX_MOVES, np.int64), np.zeros(rules.work, np.int64)
+        child = np.zeros(kernels.STATE_WORDS, np.int64)
         for state in random_positions(game, 60, seed=3, plies=range(80)):
-            row = np.zeros(native.STATE_WORDS, np.int64)
-            words = [native.to_word(word) for word in kernel.encode(state)]
+            row = np.zeros(kernels.STATE_WORDS, np.int64)
+            words = [to_word(word) for word in rules.encode(state)]
             row[: len(words)] = words
-            count = native.moves(kernel.params, row, out, work)
+            count = kernels.moves(params, row, out, work)
             actions = list(game.actions(state))
-            assert [kernel.decode_move(int(code)) for code in out[:count]] == actions, spec
-            assert [kernel.encode_move(action) for action in actions] == list(out[:count])
-            assert int(native.key(kernel.params, row)) == game.hash_key(state)  # type: ignore[attr-defined]
-            result = native.outcome(kernel.params, row)
-            assert (result != native.NOT_OVER) == game.is_terminal(state), spec
+            assert [rules.decode_move(int(code)) for code in out[:count]] == actions, spec
+            assert [rules.encode_move(action) for action in actions] == list(out[:count])
+            assert int(kernels.key(params, row)) == game.hash_key(state)  # type: ignore[attr-defined]
+            assert kernels.mover(params, row) == game.players.index(game.to_move(state)), spec
+            result = kernels.outcome(params, row)
+            assert (result != NOT_OVER) == game.is_terminal(state), spec
             for action, code in zip(actions, out[:count], strict=True):
-                native.play(kernel.params, row, code, child)
-                expected = [
-                    native.to_word(word) for word in kernel.encode(game.result(state, action))
-                ]
+                assert kernels.is_capture(params, code) == (
+                    rules.noisy and game.is_capture(state, action)  # type: ignore[attr-defined]
+                ), (spec, action)
+                kernels.play(params, row, code, child)
+                expected = [to_word(word) for word in rules.encode(game.result(state, action))]
                 assert list(child[: len(expected)]) == expected, (spec, action)
 
 
 def test_games_beyond_the_kernels_use_the_python_engine() -> None:
-    assert make_game("tictactoe:m=7,n=7,k=4").native_search() is None  # type: ignore[attr-defined]
     game = make_game("tictactoe:m=7,n=7,k=4")
+    assert native_search(game) is None
     state = random_position(game, 1, range(30, 31))
     assert next(iterate(game, state, Limits(depth=1))).depth == 1
-    for name in ("chess", "nim", "tiles"):
-        assert not isinstance(make_game(name), HasNativeSearch)
+    for name in ("chess", "nim", "tiles", "go"):
+        assert native_search(make_game(name)) is None, name
+    assert native_mcts(make_game("go")) is not None
+    assert native_mcts(make_game("nim")) is None
+
+
+def test_the_dispatch_makes_a_games_engine_once() -> None:
+    """One compiled engine per game, loaded by its first search, whatever searches it."""
+    game, twin = make_game("connect4"), make_game("connect4")
+    kernel = native_search(game)
+    assert kernel is not None and native_search(game) is kernel and native_mcts(game) is kernel
+    assert native_search(twin) is not kernel and not kernel.loaded
+    search(game, game.initial_state(), Limits(depth=2))
+    assert kernel.loaded
+
+
+LOAD_FROM_CACHE = """
+import json
+from plies.games import make_game
+from plies.native import engine, go_mcts, mcts
+from plies.search.engine import Limits, search
+from plies.search.mcts import MCTS
+
+game, go = make_game("tictactoe"), make_game("go:size=5")
+search(game, game.initial_state(), Limits(depth=2))
+MCTS(game, seed=1).search(game.initial_state(), iterations=10)
+MCTS(go, seed=1).search(go.initial_state(), iterations=10)
+roots = {"engine": engine.node, "mcts": mcts.run, "go": go_mcts.run, "go root": go_mcts.expand_root}
+counts = {
+    name: (sum(root.stats.cache_hits.values()), sum(root.stats.cache_misses.values()))
+    for name, root in roots.items()
+}
+print(json.dumps(counts))
+"""
+
+
+def test_a_fresh_process_loads_the_compiled_searches_from_numbas_cache() -> None:
+    """The compiled code a process saves, the next loads, whole (a recursive function called
+    from another compiled one would crash on reloading: numba issue 6061)."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for _ in range(2):  # the first process compiles what the cache lacks
+        done = subprocess.run(
+            [sys.executable, "-c", LOAD_FROM_CACHE],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+    counts = json.loads(done.stdout)
+    assert all(hits > 0 and misses == 0 for hits, misses in counts.values()), counts
 
 
 @pytest.fixture

@@ -10,47 +10,52 @@ floating-point evaluation, table and bounds, so at a fixed depth it returns the 
 score, line and node count. The engine's chess-only refinements (check extension, null moves,
 late-move reductions, repetitions) have no counterpart: no game here has those capabilities.
 
-A game is a set of compiled rule functions in its own kernel module, picked by ``params[0]``
-(:data:`CONNECT4` ...) with the same signature for every game: a state is a row of int64 words,
-a move an int64 code. :class:`NativeSearch` is the Python side: it encodes states, decodes
-moves and runs one iteration at a time with the GIL released, so another thread can stop it.
+A game's rules are its kernel's functions, reached through the dispatch of
+:mod:`plies.native.kernels` (a state is a row of int64 words, a move an int64 code); what the
+search needs to know of a game beyond them are the flags its rules declare
+(:class:`plies.capabilities.CompiledRules`). :class:`NativeSearch` is the Python side: it
+encodes states, decodes moves and runs one iteration at a time with the GIL released, so
+another thread can stop it; :class:`Work` names the arrays a search works in.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
+from plies.capabilities import CompiledRules
+from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, mix, monotonic
 from plies.game import WinLossDrawGame
+from plies.native.kernels import (
+    MAX_MOVES,
+    STATE_WORDS,
+    is_capture,
+    key,
+    lead,
+    mover,
+    moves,
+    outcome,
+    play,
+)
 
 if TYPE_CHECKING:
     from plies.native.mcts import NativeTree
-from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, mix, monotonic
-from plies.games.checkers import kernel as _checkers_kernel
-from plies.games.connect4 import kernel as _connect4_kernel
-from plies.games.othello import kernel as _othello_kernel
-from plies.games.tictactoe import kernel as _tictactoe_kernel
 
-CONNECT4, TICTACTOE, OTHELLO, CHECKERS = 1, 2, 3, 4
-"""Game ids, ``params[0]``."""
-STATE_WORDS = 8
-"""int64 words per state row."""
 MAX_PLY = 600
 """Rows of the per-ply buffers of a game without a bound on its length: the engine's deepest
 iteration (500) plus quiescence."""
-MAX_MOVES = 128
-"""Room for one position's moves."""
 HISTORY_SLOTS = 1 << 13
 """Slots per player of the history table (an open-addressed hash of move codes) of a game
 whose moves are not few."""
 EXACT, LOWER, UPPER = 0, 1, 2
 
-# Statistics and switches, indices into the int64 array ``S``.
+# Statistics and switches, indices into the int64 array ``stats``: counts, limits and table
+# bookkeeping; the search's switches; the root's hint and best move so far, and the clock.
 NODES, LEAVES, CUTOFFS, SELDEPTH, HITS = 0, 1, 2, 3, 4
 NODE_LIMIT, STOP, ABORTED, GENERATION, USED = 5, 6, 7, 8, 9
 USE_TABLE, ORDERING, PVS, QUIESCENCE = 10, 11, 12, 13
@@ -66,121 +71,36 @@ M61 = np.uint64((1 << 61) - 1)
 """Python hashes a non-negative int to itself modulo 2**61 - 1: the table's slot follows it."""
 
 
-# Rules, by game ----------------------------------------------------------------------------
+class Work(NamedTuple):
+    """One search's arrays (``W`` in the kernels), a row per ply where they have rows."""
 
-
-@compiled
-def moves(
-    params: NDArray[np.int64],
-    state: NDArray[np.int64],
-    out: NDArray[np.int64],
-    work: NDArray[np.int64],
-) -> int:
-    """The legal moves of ``state`` into ``out``, in the Python game's order; their count.
-    ``work`` is space for the game's generator (checkers' capture stack)."""
-    game = params[0]
-    if game == CONNECT4:
-        return _connect4_kernel.native_moves(params, state, out)
-    if game == TICTACTOE:
-        return _tictactoe_kernel.native_moves(params, state, out)
-    if game == OTHELLO:
-        return _othello_kernel.native_moves(state, out)
-    return _checkers_kernel.native_moves(state, out, work)
-
-
-@compiled
-def play(
-    params: NDArray[np.int64], state: NDArray[np.int64], move: int, child: NDArray[np.int64]
-) -> None:
-    """Write RESULT(state, move) into ``child``."""
-    game = params[0]
-    if game == CONNECT4:
-        _connect4_kernel.native_play(params, state, move, child)
-    elif game == TICTACTOE:
-        _tictactoe_kernel.native_play(params, state, move, child)
-    elif game == OTHELLO:
-        _othello_kernel.native_play(state, move, child)
-    else:
-        _checkers_kernel.native_play(state, move, child)
-
-
-@compiled
-def outcome(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
-    """:data:`NOT_OVER`, or 1, -1, 0 when the game is over: the mover won, lost, drew."""
-    game = params[0]
-    if game == CONNECT4:
-        return _connect4_kernel.native_outcome(params, state)
-    if game == TICTACTOE:
-        return _tictactoe_kernel.native_outcome(params, state)
-    if game == OTHELLO:
-        return _othello_kernel.native_outcome(state)
-    return _checkers_kernel.native_outcome(state)
-
-
-@compiled
-def lead(params: NDArray[np.int64], state: NDArray[np.int64]) -> float:
-    """The mover's lead in (-1, 1), as the Python game's EVAL computes it before ``estimate``."""
-    game = params[0]
-    if game == CONNECT4:
-        return _connect4_kernel.native_lead(params, state)
-    if game == TICTACTOE:
-        return _tictactoe_kernel.native_lead(params, state)
-    if game == OTHELLO:
-        return _othello_kernel.native_lead(state)
-    return _checkers_kernel.native_lead(state)
-
-
-@compiled
-def key(params: NDArray[np.int64], state: NDArray[np.int64]) -> np.uint64:
-    """The Python game's ``hash_key``."""
-    game = params[0]
-    if game == CONNECT4:
-        return _connect4_kernel.native_key(state)
-    if game == TICTACTOE:
-        return _tictactoe_kernel.native_key(params, state)
-    if game == OTHELLO:
-        return _othello_kernel.native_key(state)
-    return _checkers_kernel.native_key(state)
-
-
-@compiled
-def mover(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
-    """The player to move, 0 (the first player) or 1."""
-    if params[0] == CONNECT4:
-        return int(state[2] & 1)
-    return int(state[2] if params[0] != CHECKERS else state[4])
-
-
-@compiled
-def has_playout(params: NDArray[np.int64]) -> bool:
-    """Whether the game has its own compiled playout (:func:`playout`)."""
-    return bool(params[0] == CONNECT4)
-
-
-@compiled
-def playout(params: NDArray[np.int64], state: NDArray[np.int64], seed: int) -> int:
-    """The result for the mover (1, -1, 0) of uniformly random moves from the non-terminal
-    ``state`` by the game's own compiled playout (Connect Four's), from the random ``seed``
-    (odd); :data:`NOT_OVER` for a game without one."""
-    if params[0] == CONNECT4:
-        return int(
-            _connect4_kernel.random_playout(
-                state[0],
-                state[1],
-                params[_connect4_kernel.HEIGHT],
-                params[_connect4_kernel.K],
-                params[_connect4_kernel.BOTTOM],
-                params[_connect4_kernel.BOARD],
-                seed,
-            )
-        )
-    return NOT_OVER
-
-
-@compiled
-def noisy(params: NDArray[np.int64], move: int) -> bool:
-    """Whether ``move`` is one the Python game's ``is_capture`` marks (checkers' captures)."""
-    return params[0] == CHECKERS and _checkers_kernel.native_is_capture(move)
+    params: NDArray[np.int64]
+    """The kernel's id and the words of the game's rules."""
+    floats: NDArray[np.float64]
+    """:data:`WIN_N` ... :data:`DEADLINE`."""
+    states: NDArray[np.int64]
+    """Each ply's state row."""
+    moves: NDArray[np.int64]
+    """The moves of each ply's state, in the order they are searched."""
+    lines: NDArray[np.int64]
+    """The principal variation from each ply."""
+    killers: NDArray[np.int64]
+    """Two killer moves per ply, newest first, and how many are known."""
+    history_keys: NDArray[np.int64]
+    """The history table's move codes, values and used slots, per player."""
+    history_used: NDArray[np.int8]
+    history_values: NDArray[np.int64]
+    stats: NDArray[np.int64]
+    """:data:`NODES` ... :data:`CLOCK_ID`."""
+    line_lengths: NDArray[np.int64]
+    """The length of each ply's line."""
+    entries: NDArray[np.int64]
+    """The transposition table (:class:`NativeTable`), as ints and as floats."""
+    scores: NDArray[np.float64]
+    scratch: NDArray[np.int64]
+    """Per ply, room for the moves, their ranks and their history scores while ordering."""
+    generator: NDArray[np.int64]
+    """The move generator's work space."""
 
 
 # Scores ------------------------------------------------------------------------------------
@@ -260,13 +180,13 @@ def history_of(
 
 
 @compiled
-def ordered(W: Any, ply: int, has_first: bool, first: int) -> int:
+def ordered(W: Work, ply: int, has_first: bool, first: int) -> int:
     """The moves of ``states[ply]`` into ``moves[ply]`` in the Python engine's order: the table
     move, captures, killers, then the rest by history (a stable sort over the game's order)."""
-    params, states, move_rows, killers = W[0], W[2], W[3], W[5]
-    keys, used, values, stats, scratch = W[6], W[7], W[8], W[9], W[13]
-    row = move_rows[ply]
-    count = moves(params, states[ply], row, W[14])
+    params, states, killers, stats, scratch = W.params, W.states, W.killers, W.stats, W.scratch
+    keys, used, values = W.history_keys, W.history_used, W.history_values
+    row = W.moves[ply]
+    count = moves(params, states[ply], row, W.generator)
     if not stats[ORDERING]:
         return count
     spare, ranks = scratch[ply, 0], scratch[ply, 1]
@@ -277,7 +197,7 @@ def ordered(W: Any, ply: int, has_first: bool, first: int) -> int:
         spare[i] = move
         if has_first and move == first:
             ranks[i] = -3
-        elif noisy(params, move):
+        elif is_capture(params, move):
             ranks[i] = -2
         elif (known > 0 and killers[ply, 0] == move) or (known > 1 and killers[ply, 1] == move):
             ranks[i] = -1
@@ -304,9 +224,9 @@ def ordered(W: Any, ply: int, has_first: bool, first: int) -> int:
 
 
 @compiled
-def remember_quiet(W: Any, who: int, move: int, ply: int, depth: int) -> None:
+def remember_quiet(W: Work, who: int, move: int, ply: int, depth: int) -> None:
     """Killer moves (two per ply, newest first) and the history heuristic."""
-    killers, keys, used, values = W[5], W[6], W[7], W[8]
+    killers, keys, used, values = W.killers, W.history_keys, W.history_used, W.history_values
     known = killers[ply, 2]
     if not ((known > 0 and killers[ply, 0] == move) or (known > 1 and killers[ply, 1] == move)):
         killers[ply, 1] = killers[ply, 0]
@@ -331,11 +251,11 @@ def table_slot(entries: NDArray[np.int64], position: np.uint64) -> int:
 
 
 @compiled
-def stand_pat(W: Any, alpha: float, beta: float, ply: int) -> tuple[bool, float, int]:
+def stand_pat(W: Work, alpha: float, beta: float, ply: int) -> tuple[bool, float, int]:
     """Quiescence's start at ``states[ply]``: (True, its score) when the search ends there (a
     terminal state, EVAL at least beta, no noisy move), else (False, EVAL, the number of noisy
     moves, now first in ``moves[ply]``)."""
-    params, floats, state, row, stats = W[0], W[1], W[2][ply], W[3][ply], W[9]
+    params, floats, state, row, stats = W.params, W.floats, W.states[ply], W.moves[ply], W.stats
     result = outcome(params, state)
     if result != NOT_OVER:
         stats[LEAVES] += 1
@@ -345,8 +265,8 @@ def stand_pat(W: Any, alpha: float, beta: float, ply: int) -> tuple[bool, float,
         stats[LEAVES] += 1
         return True, stand, 0
     count = 0
-    for i in range(moves(params, state, row, W[14])):
-        if noisy(params, row[i]):
+    for i in range(moves(params, state, row, W.generator)):
+        if is_capture(params, row[i]):
             row[count] = row[i]
             count += 1
     if count == 0:
@@ -357,13 +277,13 @@ def stand_pat(W: Any, alpha: float, beta: float, ply: int) -> tuple[bool, float,
 
 @compiled
 def probe(
-    W: Any, depth: int, alpha: float, beta: float, ply: int
+    W: Work, depth: int, alpha: float, beta: float, ply: int
 ) -> tuple[bool, float, bool, int, int, np.uint64]:
     """The table's entry for ``states[ply]`` (the Python engine's ``probe``): (whether it ends
     the search here, its score, whether it has a move to search first, that move, the slot,
     the key)."""
-    params, pv, stats, pv_length, entries, scores = W[0], W[4], W[9], W[10], W[11], W[12]
-    position = key(params, W[2][ply])
+    pv, stats, pv_length, entries, scores = W.lines, W.stats, W.line_lengths, W.entries, W.scores
+    position = key(W.params, W.states[ply])
     slot = table_slot(entries, position)
     packed = entries[slot, 3]
     if packed == 0 or entries[slot, 0] != np.int64(position):
@@ -383,11 +303,11 @@ def probe(
 
 @compiled
 def store(
-    W: Any, slot: int, position: np.uint64, depth: int, ply: int, bounds: tuple[float, float],
+    W: Work, slot: int, position: np.uint64, depth: int, ply: int, bounds: tuple[float, float],
     best: float, best_move: int, solved: bool,
 ) -> None:  # fmt: skip
     """Keep a searched node in the table: depth-preferred, always replacing stale entries."""
-    stats, entries, scores = W[9], W[11], W[12]
+    stats, entries, scores = W.stats, W.entries, W.scores
     alpha, beta = bounds
     flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
     packed = entries[slot, 3]
@@ -405,9 +325,9 @@ def store(
 
 
 @compiled
-def extend_line(W: Any, ply: int, action: int, score: float) -> None:
+def extend_line(W: Work, ply: int, action: int, score: float) -> None:
     """``action`` then the child's line become the line at ``ply`` (and the root's best)."""
-    floats, pv, stats, pv_length = W[1], W[4], W[9], W[10]
+    floats, pv, stats, pv_length = W.floats, W.lines, W.stats, W.line_lengths
     pv[ply, 0] = action
     length = pv_length[ply + 1]
     for i in range(length):
@@ -419,14 +339,14 @@ def extend_line(W: Any, ply: int, action: int, score: float) -> None:
 
 
 @compiled
-def node(W: Any, depth: int, alpha: float, beta: float, ply: int, quiescent: bool) -> float:
+def node(W: Work, depth: int, alpha: float, beta: float, ply: int, quiescent: bool) -> float:
     """Fail-soft negamax alpha-beta with the table and PVS at ``states[ply]`` (the Python
     engine's ``negamax`` and ``search_moves``), or, when ``quiescent``, its ``quiesce``. The
     score is the mover's; once a limit is reached (``stats[ABORTED]``) every call returns at
-    once with nothing kept. ``W`` is :class:`NativeRun`'s work space. Recursive calls pass
-    variables, never literals: Numba compiles a literal argument as a second signature, which
-    its cache cannot reload (numba issue 6061)."""
-    params, floats, state, row, child, stats = W[0], W[1], W[2][ply], W[3][ply], W[2][ply + 1], W[9]
+    once with nothing kept. Recursive calls pass variables, never literals: Numba compiles a
+    literal argument as a second signature, which its cache cannot reload (numba issue 6061)."""
+    params, floats, stats = W.params, W.floats, W.stats
+    state, row, child = W.states[ply], W.moves[ply], W.states[ply + 1]
     who = mover(params, state)
     if quiescent:  # stand pat on EVAL or play on through noisy moves
         done, best, count = stand_pat(W, alpha, beta, ply)
@@ -451,14 +371,14 @@ def node(W: Any, depth: int, alpha: float, beta: float, ply: int, quiescent: boo
         return best
     if counted(stats, floats, ply):
         return 0.0
-    W[10][ply] = 0  # the line from here: none yet
+    W.line_lengths[ply] = 0  # the line from here: none yet
     result = outcome(params, state)
     if result != NOT_OVER:
         stats[LEAVES] += 1
         return terminal_score(floats, result, ply)
     if depth <= 0:
         stats[HITS] += 1
-        if params[0] != CHECKERS or not stats[QUIESCENCE]:
+        if not stats[QUIESCENCE]:
             stats[LEAVES] += 1
             return eval_score(params, floats, state)
         return node(W, depth, alpha, beta, ply, not quiescent)
@@ -493,7 +413,7 @@ def node(W: Any, depth: int, alpha: float, beta: float, ply: int, quiescent: boo
                 extend_line(W, ply, action, score)
         if best >= beta:
             stats[CUTOFFS] += 1
-            if not noisy(params, action):
+            if not is_capture(params, action):
                 remember_quiet(W, who, action, ply, depth)
             break
     if use_table:
@@ -521,19 +441,14 @@ def to_word(value: int) -> int:
 
 @dataclass
 class NativeSearch:
-    """A game's compiled engine: its kernel id and constants, and how its states and moves
-    become rows and codes (:class:`plies.capabilities.NativeSearch`)."""
+    """A game's compiled engine (:class:`plies.capabilities.NativeSearch`): its compiled rules,
+    the words its kernel reads (the kernel's id first) and EVAL's scale."""
 
+    rules: CompiledRules
     params: NDArray[np.int64]
-    encode: Callable[[Any], Sequence[int]]
-    """A state as its row's words (non-negative ints below 2**64)."""
-    encode_move: Callable[[Any], int]
-    decode_move: Callable[[int], Any]
     draw: float
     """EVAL's value of a lead of 0 and its span to a win (``estimate``)."""
     span: float
-    noisy: bool = False
-    """Whether the game marks noisy moves (quiescence applies)."""
     plies: int = MAX_PLY
     """Rows of the per-ply buffers: more than a game can last, where it has a bound."""
     history_slots: int = HISTORY_SLOTS
@@ -609,36 +524,34 @@ class NativeRun:
         )
         rows = kernel.plies + 1
         states = np.zeros((rows, STATE_WORDS), np.int64)
-        row = [to_word(word) for word in kernel.encode(state)]
+        row = [to_word(word) for word in kernel.rules.encode(state)]
         states[0, : len(row)] = row
         stats = np.zeros(STAT_WORDS, np.int64)
         stats[NODE_LIMIT] = np.iinfo(np.int64).max
         stats[GENERATION], stats[CLOCK_ID] = generation, CLOCK
         stats[USE_TABLE] = table is not None
         stats[ORDERING], stats[PVS] = switches[0], switches[1]
-        stats[QUIESCENCE] = switches[2] and kernel.noisy
+        stats[QUIESCENCE] = switches[2] and kernel.rules.noisy
         table = table or NativeTable(1)
         self.stats, self.floats = stats, floats
         self.pv = np.zeros((rows, rows), np.int64)
         history = (2, kernel.history_slots)
-        # params, floats, states, moves, lines, killers, history keys, used and values, stats,
-        # line lengths, table entries (as ints and as floats), scratch, generator work space
-        self.work = (
-            kernel.params,
-            floats,
-            states,
-            np.zeros((rows, MAX_MOVES), np.int64),
-            self.pv,
-            np.zeros((rows, 3), np.int64),
-            np.zeros(history, np.int64),
-            np.zeros(history, np.int8),
-            np.zeros(history, np.int64),
-            stats,
-            np.zeros(rows, np.int64),
-            table.entries,
-            table.scores,
-            np.zeros((rows, 3, MAX_MOVES), np.int64),
-            np.zeros(_checkers_kernel.WORK_SHAPE, np.int64),
+        self.work = Work(
+            params=kernel.params,
+            floats=floats,
+            states=states,
+            moves=np.zeros((rows, MAX_MOVES), np.int64),
+            lines=self.pv,
+            killers=np.zeros((rows, 3), np.int64),
+            history_keys=np.zeros(history, np.int64),
+            history_used=np.zeros(history, np.int8),
+            history_values=np.zeros(history, np.int64),
+            stats=stats,
+            line_lengths=np.zeros(rows, np.int64),
+            entries=table.entries,
+            scores=table.scores,
+            scratch=np.zeros((rows, 3, MAX_MOVES), np.int64),
+            generator=np.zeros(kernel.rules.work, np.int64),
         )
 
     def search(self, depth: int, alpha: float, beta: float, hint: Any | None) -> float:
@@ -646,7 +559,7 @@ class NativeRun:
         (without the GIL) until done or :meth:`stop`."""
         stats = self.stats
         stats[HINT_SET] = hint is not None
-        stats[HINT] = 0 if hint is None else self.kernel.encode_move(hint)
+        stats[HINT] = 0 if hint is None else self.kernel.rules.encode_move(hint)
         stats[BEST_SET] = 0
         return float(node(self.work, depth, alpha, beta, 0, False))
 
@@ -678,32 +591,25 @@ class NativeRun:
 
     def line(self) -> tuple[Any, ...]:
         """The root's principal variation."""
-        decode = self.kernel.decode_move
-        return tuple(decode(int(code)) for code in self.pv[0, : self.work[10][0]])
+        decode = self.kernel.rules.decode_move
+        return tuple(decode(int(code)) for code in self.pv[0, : self.work.line_lengths[0]])
 
     def root_best(self) -> tuple[Any | None, float]:
         """The best root move the running iteration has proved so far and its score."""
         if not self.stats[BEST_SET]:
             return None, math.nan
-        return self.kernel.decode_move(int(self.stats[BEST])), float(self.floats[ROOT_SCORE])
+        return self.kernel.rules.decode_move(int(self.stats[BEST])), float(self.floats[ROOT_SCORE])
 
 
 def native_search(
-    game: WinLossDrawGame[Any, Any],
-    params: Sequence[int],
-    encode: Callable[[Any], Sequence[int]],
-    encode_move: Callable[[Any], int] = int,
-    decode_move: Callable[[int], Any] = int,
-    noisy: bool = False,
-    longest: int | None = None,
-    moves: int | None = None,
+    game: WinLossDrawGame[Any, Any], rules: CompiledRules, kernel: int
 ) -> NativeSearch:
-    """The compiled engine of ``game``, whose kernel reads ``params`` (its id first); the game
-    lasts at most ``longest`` plies and has at most ``moves`` distinct moves a player, where
-    it has such bounds (smaller buffers: a small search starts faster)."""
+    """The compiled engine of ``game``, whose ``rules`` run on the kernel of id ``kernel``
+    (:data:`plies.native.kernels.KERNELS`); the buffers are as small as the rules' bounds on the
+    game's length and moves allow (a small search starts faster)."""
     draw = game.scoring.utility(None, game.players[0])
     span = game.scoring.utility(game.players[0], game.players[0]) - draw
-    words = np.array([to_word(value) for value in params], np.int64)
-    plies = MAX_PLY if longest is None else longest + 2
-    slots = HISTORY_SLOTS if moves is None else 1 << (4 * moves).bit_length()
-    return NativeSearch(words, encode, encode_move, decode_move, draw, span, noisy, plies, slots)
+    words = np.array([kernel, *(to_word(value) for value in rules.params)], np.int64)
+    plies = MAX_PLY if rules.longest is None else rules.longest + 2
+    slots = HISTORY_SLOTS if rules.moves is None else 1 << (4 * rules.moves).bit_length()
+    return NativeSearch(rules, words, draw, span, plies, slots)

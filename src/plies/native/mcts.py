@@ -1,4 +1,4 @@
-"""Monte Carlo tree search compiled (Numba) for the games of :mod:`plies.native.engine`:
+"""Monte Carlo tree search compiled (Numba) for the games of :mod:`plies.native.kernels`:
 :class:`plies.search.mcts.MCTS`'s UCB1 iterations with random playouts and MCTS-Solver, the
 tree kept in arrays.
 
@@ -12,7 +12,8 @@ Only the random numbers differ from the Python search (its playouts draw from ``
 A node is a row of ``tree`` (:data:`PARENT` ... :data:`PROVEN`), of ``values`` (total, mean and
 ``1 / sqrt(visits)``) and of ``states``. A node's children take consecutive rows, reserved when
 its actions are listed (its second visit). A proven node holds its winner: 0 or 1 (the players'
-indices) or :data:`DRAW`. :class:`NativeTree` is the Python side.
+indices) or :data:`DRAW`. :class:`NativeTree` is the Python side; :class:`TreeWork` names the
+arrays a search works in.
 """
 
 from __future__ import annotations
@@ -20,37 +21,53 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 import numpy as np
 from numpy.typing import NDArray
 
 from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, monotonic
-from plies.native.engine import (
-    MAX_MOVES,
-    STATE_WORDS,
-    NativeSearch,
-    has_playout,
-    mover,
-    moves,
-    outcome,
-    play,
-    playout,
-    to_word,
-)
+from plies.native.engine import NativeSearch, to_word
+from plies.native.kernels import MAX_MOVES, STATE_WORDS, mover, moves, outcome, play, playout
 
 PARENT, MOVE, FIRST, COUNT, ADDED, VISITS, OWNER, MOVER, PROVEN = range(9)
 TREE_WORDS = 9
 TOTAL, MEAN, SPREAD = 0, 1, 2
 UNPROVEN, DRAW = -1, 2
-# ``info``: rows used, nodes expanded, playouts, deepest node, stop flag, random state, root.
-USED, EXPANDED, PLAYOUTS, DEEPEST, STOP, RANDOM, ROOT, SOLVING, CLOCK_ID = range(9)
-INFO_WORDS = 9
+# ``info``: rows used, nodes expanded, playouts, deepest node, stop flag, random state, root,
+# switches (the solver, the game's own playout) and the clock.
+USED, EXPANDED, PLAYOUTS, DEEPEST, STOP, RANDOM, ROOT, SOLVING, OWN_PLAYOUT, CLOCK_ID = range(10)
+INFO_WORDS = 10
 # ``floats``: exploration constant, value scale, utilities of a win, loss and draw, and the
 # solver's win and loss bounds (infinite when it is off).
 C, SCALE, U_WIN, U_LOSS, U_DRAW, WIN_BOUND, LOSS_BOUND, DEADLINE = range(8)
 MAX_PATH = 4096
 """The deepest node an iteration may reach."""
+
+
+class TreeWork(NamedTuple):
+    """A search's arrays (``W`` in the kernels)."""
+
+    params: NDArray[np.int64]
+    """The kernel's id and the words of the game's rules."""
+    states: NDArray[np.int64]
+    """A state row per node."""
+    tree: NDArray[np.int64]
+    """:data:`PARENT` ... :data:`PROVEN` per node."""
+    values: NDArray[np.float64]
+    """:data:`TOTAL`, :data:`MEAN`, :data:`SPREAD` per node."""
+    info: NDArray[np.int64]
+    """:data:`USED` ... :data:`CLOCK_ID`."""
+    floats: NDArray[np.float64]
+    """:data:`C` ... :data:`DEADLINE`."""
+    path: NDArray[np.int64]
+    """The nodes an iteration went through."""
+    playout_states: NDArray[np.int64]
+    """The two state rows a playout alternates between."""
+    row: NDArray[np.int64]
+    """Room for one position's moves."""
+    generator: NDArray[np.int64]
+    """The move generator's work space."""
 
 
 @compiled
@@ -73,15 +90,15 @@ def _random(info: NDArray[np.int64], count: int) -> int:
 
 
 @compiled
-def _playout(W: Any, node: int) -> int:
+def _playout(W: TreeWork, node: int) -> int:
     """The winner (or :data:`DRAW`) of uniformly random moves from ``node``'s state: by the
-    game's own playout where it has one, else through its rules."""
-    params, states, info, scratch, row, work = W[0], W[1], W[4], W[7], W[8], W[9]
-    if has_playout(params):
+    game's own playout where its rules declare one, else through its rules."""
+    params, states, info, row, work = W.params, W.states, W.info, W.row, W.generator
+    if info[OWN_PLAYOUT]:
         who = mover(params, states[node])
         result = playout(params, states[node], _random(info, 1 << 62) * 2 + 1)
         return DRAW if result == 0 else who if result == 1 else 1 - who
-    here, there = scratch[0], scratch[1]
+    here, there = W.playout_states[0], W.playout_states[1]
     for i in range(STATE_WORDS):
         here[i] = states[node, i]
     while True:
@@ -95,9 +112,9 @@ def _playout(W: Any, node: int) -> int:
 
 
 @compiled
-def _select(W: Any, node: int) -> int:
+def _select(W: TreeWork, node: int) -> int:
     """The child with the highest UCB1, proven losses for the mover left out."""
-    tree, values, floats = W[2], W[3], W[5]
+    tree, values, floats = W.tree, W.values, W.floats
     mover, scale, loss = tree[node, MOVER], floats[SCALE], floats[LOSS_BOUND]
     explore = floats[C] * math.sqrt(math.log(tree[node, VISITS]))
     best, best_score = -1, -math.inf
@@ -113,9 +130,9 @@ def _select(W: Any, node: int) -> int:
 
 
 @compiled
-def _open(W: Any, node: int, child: int) -> int:
+def _open(W: TreeWork, node: int, child: int) -> int:
     """EXPAND ``child`` of ``node`` (RESULT) and SIMULATE: the winner to back up."""
-    params, states, tree, info = W[0], W[1], W[2], W[4]
+    params, states, tree, info = W.params, W.states, W.tree, W.info
     play(params, states[node], tree[child, MOVE], states[child])
     info[EXPANDED] += 1
     state = states[child]
@@ -131,9 +148,9 @@ def _open(W: Any, node: int, child: int) -> int:
 
 
 @compiled
-def _prove(W: Any, path: NDArray[np.int64], length: int) -> None:
+def _prove(W: TreeWork, path: NDArray[np.int64], length: int) -> None:
     """MCTS-Solver's backup along ``path[:length]``, whose last node is proven."""
-    tree, values, floats = W[2], W[3], W[5]
+    tree, values, floats = W.tree, W.values, W.floats
     for depth in range(length - 1, 0, -1):
         child, parent = path[depth], path[depth - 1]
         winner, mover = tree[child, PROVEN], tree[parent, MOVER]
@@ -156,12 +173,11 @@ def _prove(W: Any, path: NDArray[np.int64], length: int) -> None:
 
 
 @compiled
-def _iteration(W: Any) -> bool:
+def _iteration(W: TreeWork) -> bool:
     """One SELECT, EXPAND, SIMULATE, BACK-PROPAGATE from the root; False (nothing done) when
     the tree has no room for another node's children."""
-    params, states, tree, values, info, floats, path, row, work = (
-        W[0], W[1], W[2], W[3], W[4], W[5], W[6], W[8], W[9]
-    )  # fmt: skip
+    params, states, tree, values, info = W.params, W.states, W.tree, W.values, W.info
+    floats, path, row, work = W.floats, W.path, W.row, W.generator
     if info[USED] + MAX_MOVES >= tree.shape[0]:
         return False
     node = info[ROOT]
@@ -208,11 +224,11 @@ def _iteration(W: Any) -> bool:
 
 
 @compiled
-def run(W: Any, iterations: int) -> int:
+def run(W: TreeWork, iterations: int) -> int:
     """Up to ``iterations`` iterations; fewer when stopped, past the deadline (the clock is
     read every 16 iterations), when the root is proven or when the tree is full. The number
     done."""
-    tree, info, floats = W[2], W[4], W[5]
+    tree, info, floats = W.tree, W.info, W.floats
     done = 0
     while done < iterations and info[STOP] == 0 and tree[info[ROOT], PROVEN] == UNPROVEN:
         due = done & 15 == 15 and floats[DEADLINE] < math.inf
@@ -282,7 +298,7 @@ class NativeNode(RowNode):
 
     @property
     def action(self) -> Any:
-        return self.tree.kernel.decode_move(int(self.tree.nodes[self.index, MOVE]))
+        return self.tree.kernel.rules.decode_move(int(self.tree.nodes[self.index, MOVE]))
 
     @property
     def mean(self) -> float:
@@ -306,27 +322,28 @@ class NativeTree:
         self.floats = np.array([exploration, scale, *utilities, *bounds, math.inf], np.float64)
         self.info = np.zeros(INFO_WORDS, np.int64)
         self.info[SOLVING], self.info[CLOCK_ID] = solving, CLOCK
+        self.info[OWN_PLAYOUT] = kernel.rules.playout
         self.nodes = np.zeros((capacity, TREE_WORDS), np.int64)
         self.values = np.zeros((capacity, 3), np.float64)
         self.states = np.zeros((capacity, STATE_WORDS), np.int64)
 
-    def _work(self) -> tuple[Any, ...]:
-        return (
-            self.kernel.params,
-            self.states,
-            self.nodes,
-            self.values,
-            self.info,
-            self.floats,
-            np.zeros(MAX_PATH, np.int64),
-            np.zeros((2, STATE_WORDS), np.int64),
-            np.zeros(MAX_MOVES, np.int64),
-            np.zeros((34, 16), np.int64),
+    def _work(self) -> TreeWork:
+        return TreeWork(
+            params=self.kernel.params,
+            states=self.states,
+            tree=self.nodes,
+            values=self.values,
+            info=self.info,
+            floats=self.floats,
+            path=np.zeros(MAX_PATH, np.int64),
+            playout_states=np.zeros((2, STATE_WORDS), np.int64),
+            row=np.zeros(MAX_MOVES, np.int64),
+            generator=np.zeros(self.kernel.rules.work, np.int64),
         )
 
     def _row(self, state: Hashable) -> NDArray[np.int64]:
         row = np.zeros(STATE_WORDS, np.int64)
-        words = [to_word(word) for word in self.kernel.encode(state)]
+        words = [to_word(word) for word in self.kernel.rules.encode(state)]
         row[: len(words)] = words
         return row
 

@@ -34,11 +34,11 @@ their switches off), the engine's value at a fixed depth is exactly textbook
 alpha-beta's with the same EVAL, table and ordering on or off: the property tests check this.
 EVAL must be zero-sum (EVAL(s, p) and EVAL(s, opponent) equally far either side of a draw).
 
-**Native search.** Where the game has a compiled engine (``native_search``: Connect Four,
-tic-tac-toe, Othello, checkers) and ``EngineOptions.native`` is on, each iteration's root call
-runs it instead of :meth:`_Engine.negamax`: the same search node for node (same scores, lines
-and counts; its table has as many slots), tens of times faster. The iteration loop, the limits
-and the reports stay here.
+**Native search.** Where the game has a compiled engine (:func:`plies.native.native_search`:
+Connect Four, tic-tac-toe, Othello, checkers) and ``EngineOptions.native`` is on, each
+iteration's root call runs it instead of :meth:`_Engine.negamax`: the same search node for node
+(same scores, lines and counts; its table has as many slots), tens of times faster. The
+iteration loop, the limits and the reports stay here.
 """
 
 from __future__ import annotations
@@ -50,13 +50,13 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from plies import native
 from plies.capabilities import (
     HasCaptures,
     HasCheck,
     HasEvaluation,
     HasHashKey,
     HasMoveOrdering,
-    HasNativeSearch,
     HasNoisyMoves,
     HasNullMove,
     HasRepetition,
@@ -123,7 +123,7 @@ class EngineOptions:
     repetition: bool = True
     """A position repeated in the history the state carries (``is_repetition``) is a draw."""
     native: bool = True
-    """Run the game's compiled engine where it has one (``native_search``): the same search,
+    """Run the game's compiled engine where it has one (:mod:`plies.native`): the same search,
     node for node, at native speed."""
 
 
@@ -560,7 +560,7 @@ class _Engine(Generic[S, A]):
 
 @dataclass
 class _NativeEngine(_Engine[S, A]):
-    """The engine with its search compiled (the game's ``native_search``): each root call runs
+    """The engine with its search compiled (:mod:`plies.native`): each root call runs
     in a worker thread without the GIL while this thread keeps the clock, the stop event and
     Ctrl-C (:func:`~plies.search.worker.run_stoppable`); the iteration loop, aspiration windows
     and reports are :class:`_Engine`'s."""
@@ -637,8 +637,7 @@ class _NativeEngine(_Engine[S, A]):
 def native_search(game: Game[Any, Any], options: EngineOptions) -> NativeSearch | None:
     """The compiled engine :func:`iterate` runs for ``game`` with ``options``, or None when it
     runs the Python engine (``native`` off, or no kernel for the game or its options)."""
-    native = optional(game, HasNativeSearch, options.native)
-    return None if native is None else native.native_search()
+    return native.native_search(game) if options.native else None
 
 
 def iterate(

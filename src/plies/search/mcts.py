@@ -27,7 +27,7 @@ them; this proves draws too). Proven nodes end the selection at once and keep th
 as their mean; proven losses are never selected nor played; a proven root stops the search.
 
 RAVE (Gelly & Silver 2011), where the game's compiled tree keeps all-moves-as-first statistics
-(Go: :mod:`plies.games.go.mcts`): a child's value mixes its mean with the mean result of the
+(Go: :mod:`plies.native.go_mcts`): a child's value mixes its mean with the mean result of the
 playouts in which its mover played its move first, weighted ``sqrt(k / (3 N(child) + k))``, ``k``
 being ``rave`` (:data:`DEFAULT_RAVE` by default there; 0 turns it off).
 
@@ -55,16 +55,14 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from plies.capabilities import (
     HasEvaluation,
-    HasNativeMcts,
-    HasNativeSearch,
     HasRandomPlayout,
     HasValueBounds,
-    NativeMcts,
     NativeTree,
     require,
 )
 from plies.errors import GameDefinitionError, GameOverError, SpecError, UnsupportedGameError
 from plies.game import CHANCE, Game, WinLossDrawGame, checked_outcomes, has_chance, sample_outcome
+from plies.native import native_mcts
 from plies.search.result import RootMove, SearchResult, SearchStats, VisitNode
 from plies.search.worker import run_stoppable
 
@@ -279,7 +277,7 @@ class MCTS(Generic[S, A]):
         playouts (or the solver) on a win/loss/draw game, with RAVE where its tree has AMAF
         statistics (and then its exploration constant unless ``explicit_c``)."""
         game = self.game
-        kernel = _native_mcts(game) if wanted else None
+        kernel = native_mcts(game) if wanted else None
         if kernel is None or not isinstance(game, WinLossDrawGame):
             if rave:
                 raise SpecError(
@@ -304,7 +302,7 @@ class MCTS(Generic[S, A]):
 
     @property
     def native(self) -> bool:
-        """Whether the searches run compiled (the game's ``native_search``)."""
+        """Whether the searches run compiled (:func:`plies.native.native_mcts`)."""
         return self._native is not None
 
     # Searching -----------------------------------------------------------------------------
@@ -673,15 +671,6 @@ class MCTS(Generic[S, A]):
         if isinstance(self.game, WinLossDrawGame) and max(outcome) == self._win:
             return f"{players[outcome.index(max(outcome))]} wins"
         return ", ".join(f"{p} {u:g}" for p, u in zip(players, outcome, strict=True))
-
-
-def _native_mcts(game: Game[Any, Any]) -> NativeMcts | None:
-    """The game's compiled MCTS: its own (``native_mcts``), else its compiled engine's."""
-    if isinstance(game, HasNativeMcts):
-        return game.native_mcts()
-    if isinstance(game, HasNativeSearch):
-        return game.native_search()
-    return None
 
 
 def declared_bounds(game: Game[Any, Any]) -> tuple[float, float] | None:

@@ -239,7 +239,7 @@ def perft(
     return int(_perft(board, black, quiet, draw, depth))
 
 
-# The native engine's rules (:mod:`plies.native.engine`) -----------------------------
+# The rules the compiled searches run (:mod:`plies.native.kernels`) ---------------------
 # A state row is (black men, black kings, white men, white kings, mover: 0 Black or 1 White,
 # draw count). A move code holds the start bit (bits 0-4), the number of hops (5-8), whether
 # it captures (9) and each hop's direction (2 bits each from bit 10): any capture sequence

@@ -38,16 +38,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from functools import cached_property
 from itertools import pairwise
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from plies.capabilities import BoardView
+from plies.capabilities import BoardView, CompiledRules
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import Scoring, WinLossDrawGame
-
-if TYPE_CHECKING:
-    from plies.native.engine import NativeSearch
 
 Move = tuple[int, ...]
 """The squares (1..32) a move visits, start first."""
@@ -246,21 +242,22 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
         extra = state.quiet << 1 | (state.to_move == "W")
         return _mix(black ^ _mix(white ^ _mix(extra)))
 
-    @cached_property
-    def _native(self) -> NativeSearch:
+    def compiled_rules(self) -> CompiledRules:
+        """These rules and EVAL as :mod:`plies.games.checkers.kernel` reads them: captures are
+        noisy, and the move generator works in the kernel's capture stack."""
         from plies.games.checkers import kernel
-        from plies.native import engine as native
 
         def encode_move(move: Move) -> int:
             return kernel.move_code(move, self.is_capture(None, move))  # type: ignore[arg-type]
 
-        return native.native_search(
-            self, [native.CHECKERS], _native_row, encode_move, kernel.move_squares, noisy=True
+        return CompiledRules(
+            "checkers",
+            _compiled_row,
+            encode_move=encode_move,
+            decode_move=kernel.move_squares,
+            noisy=True,
+            work=kernel.WORK_SHAPE,
         )
-
-    def native_search(self) -> NativeSearch:
-        """The engine compiled with these rules and EVAL (:mod:`plies.native.engine`)."""
-        return self._native
 
     def perft(self, state: CheckersState, depth: int) -> int:
         """Move paths of exactly ``depth`` plies (Aart Bik's convention: a whole capture sequence
@@ -420,7 +417,7 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
         return "\n".join([*lines, status])
 
 
-def _native_row(state: CheckersState) -> tuple[int, ...]:
+def _compiled_row(state: CheckersState) -> tuple[int, ...]:
     board = (state.black_men, state.black_kings, state.white_men, state.white_kings)
     return (*board, int(state.to_move == "W"), state.quiet)
 

@@ -86,8 +86,9 @@ def random_playout(
     return 0
 
 
-# The native engine's rules (:mod:`plies.native.engine`) -----------------------------
-# A state row is (current, mask, moves, won); ``params`` is :func:`native_params`' layout.
+# The rules the compiled searches run (:mod:`plies.native.kernels`) ---------------------
+# A state row is (current, mask, moves, won); ``params`` as ``ConnectFour.compiled_rules`` lays
+# them out.
 
 WIDTH, HEIGHT, K, BOTTOM, BOARD, CENTRE, GOOD_ROWS, THREAT, GOOD_ROW, CENTRE_BONUS = range(1, 11)
 WIN_NEXT, SCALE, WINDOWS, ORDER = 11, 12, 13, 14

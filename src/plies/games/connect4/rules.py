@@ -39,13 +39,12 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import BoardView, Symmetry
+from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 
 if TYPE_CHECKING:
     from plies.games.connect4.solver import Connect4Solver
-    from plies.native.engine import NativeSearch
 
 COLUMN_DIGITS = "123456789"
 """Column names, 1-based from the left; a board has at most 9 columns so each is one digit."""
@@ -205,13 +204,13 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
             return None
         return Connect4Solver(self)
 
-    @functools.cached_property
-    def _native(self) -> NativeSearch:
+    def compiled_rules(self) -> CompiledRules:
+        """These rules and EVAL as :mod:`plies.games.connect4.kernel` reads them (``params`` in
+        its layout), with its random playout."""
         from plies.games.connect4 import kernel
-        from plies.native import engine as native
 
         params = [0] * kernel.ORDER + self._order + self._windows
-        params[0], params[kernel.WINDOWS] = native.CONNECT4, len(self._windows)
+        params[kernel.WINDOWS] = len(self._windows)
         values = (self.width, self.height, self.k, self._bottom, self._board, self._centre)
         params[kernel.WIDTH : kernel.CENTRE + 1] = values
         params[kernel.GOOD_ROWS : kernel.SCALE + 1] = (
@@ -223,11 +222,14 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
             SCALE,
         )
         cells = self.width * self.height
-        return native.native_search(self, params, _native_row, longest=cells, moves=self.width)
-
-    def native_search(self) -> NativeSearch:
-        """The engine compiled with these rules and EVAL (:mod:`plies.native.engine`)."""
-        return self._native
+        return CompiledRules(
+            "connect4",
+            _compiled_row,
+            tuple(params[1:]),  # params[0] is the kernel's id
+            playout=True,
+            longest=cells,
+            moves=self.width,
+        )
 
     def random_playout(self, state: ConnectFourState, rng: random.Random) -> tuple[float, ...]:
         """The utilities (in the order of :attr:`players`) at the end of a game of uniformly
@@ -427,7 +429,7 @@ def _kernel() -> ModuleType:
     return _connect4_kernel
 
 
-def _native_row(state: ConnectFourState) -> tuple[int, int, int, int]:
+def _compiled_row(state: ConnectFourState) -> tuple[int, int, int, int]:
     return state.current, state.mask, state.moves, int(state.won)
 
 

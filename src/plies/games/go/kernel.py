@@ -1,5 +1,5 @@
 """Compiled Go rules for playouts and the compiled tree search (Numba), behind
-:meth:`plies.games.go.Go.random_playout` and :mod:`plies.games.go.mcts`.
+:meth:`plies.games.go.Go.random_playout` and :mod:`plies.native.go_mcts`.
 
 A playout plays uniformly random moves that do not fill the mover's own eyes (an empty point
 whose neighbours are all the mover's stones), with captures, no suicide and no immediate

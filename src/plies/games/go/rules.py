@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import BoardView, NativeMcts, Symmetry
+from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
@@ -198,11 +198,12 @@ class Go(WinLossDrawGame[GoState, int]):
         winner = "B" if score > 0 else "W" if score < 0 else None
         return tuple(self.scoring.utility(winner, player) for player in self.players)
 
-    def native_mcts(self) -> NativeMcts:
-        """MCTS compiled with the playouts' rules, with RAVE (:mod:`plies.games.go.mcts`)."""
-        from plies.games.go.mcts import GoMcts  # Numba loads only when a search is asked for
-
-        return GoMcts(self)
+    def compiled_rules(self) -> CompiledRules:
+        """The playouts' rules (:mod:`plies.games.go.kernel`) for compiled MCTS with RAVE: each
+        point's neighbours (4 words, -1 pads) as ``params``, komi as ``floats``; a state's row
+        is its passes, then its points."""
+        neighbours = tuple(int(point) for point in self.neighbour_table.flat)
+        return CompiledRules("go", _compiled_row, neighbours, (self.komi,))
 
     # Learning ---------------------------------------------------------------------------------
 
@@ -435,3 +436,8 @@ class Go(WinLossDrawGame[GoState, int]):
             side = f"{NAMES[state.to_move]} ({STONES[COLOURS[state.to_move]]})"
             lines.append(f"{side} to move; area scoring (Tromp-Taylor), komi {self.komi:g}")
         return "\n".join(lines)
+
+
+def _compiled_row(state: GoState) -> tuple[int, ...]:
+    """The passes just played, then every point (``EMPTY``, ``BLACK`` or ``WHITE``)."""
+    return state.passes, *state.board

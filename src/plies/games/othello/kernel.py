@@ -93,7 +93,7 @@ def perft(p: np.uint64, o: np.uint64, depth: int) -> int:
     return total
 
 
-# The native engine's rules (:mod:`plies.native.engine`) -----------------------------
+# The rules the compiled searches run (:mod:`plies.native.kernels`) ---------------------
 # A state row is (black, white, mover: 0 black or 1 white), the boards' bits as int64 words.
 
 PASS = -1

@@ -30,19 +30,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import BoardView, Symmetry
+from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
-
-if TYPE_CHECKING:
-    from plies.native.engine import NativeSearch
 
 PASS = -1
 """The action of a player who has no legal move."""
@@ -291,16 +288,10 @@ class Othello(WinLossDrawGame[OthelloState, int]):
 
         return int(_othello_kernel.perft(np.uint64(p), np.uint64(o), depth))
 
-    @cached_property
-    def _native(self) -> NativeSearch:
-        from plies.native import engine as native
-
+    def compiled_rules(self) -> CompiledRules:
+        """These rules and EVAL as :mod:`plies.games.othello.kernel` reads them."""
         # 60 discs, and a pass is followed by a disc or by the end
-        return native.native_search(self, [native.OTHELLO], _native_row, longest=120, moves=65)
-
-    def native_search(self) -> NativeSearch:
-        """The engine compiled with these rules and EVAL (:mod:`plies.native.engine`)."""
-        return self._native
+        return CompiledRules("othello", _compiled_row, longest=120, moves=65)
 
     # Tensor encoding -------------------------------------------------------------------------
 
@@ -471,7 +462,7 @@ class Othello(WinLossDrawGame[OthelloState, int]):
         return "\n".join(rows)
 
 
-def _native_row(state: OthelloState) -> tuple[int, int, int]:
+def _compiled_row(state: OthelloState) -> tuple[int, int, int]:
     return state.black, state.white, int(state.to_move == "W")
 
 

@@ -1,4 +1,4 @@
-"""Compiled m,n,k-game rules for the native engine (:mod:`plies.native.engine`), behind
+"""Compiled m,n,k-game rules for the compiled searches (:mod:`plies.native.kernels`), behind
 :class:`plies.games.tictactoe.TicTacToe`, which is the reference they are tested against.
 
 A state row is (X's cells, O's cells, mover: 0 for X or 1 for O, winner: 0 none, 1 X, 2 O), cell

@@ -13,20 +13,16 @@ number 1..m*n in reading order; positions as rows of ``X``, ``O`` and ``.`` sepa
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import BoardView, Symmetry
+from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
-
-if TYPE_CHECKING:
-    from plies.native.engine import NativeSearch
 
 EMPTY = "."
 _DIGITS = str.maketrans(".XO", "012")
@@ -116,23 +112,18 @@ class TicTacToe(WinLossDrawGame[Board, int]):
                 score -= marks.count(opponent) ** 2
         return self.estimate(score / (len(self.lines) * self.k * self.k + 1), player)
 
-    @functools.cached_property
-    def _native(self) -> NativeSearch | None:
+    def compiled_rules(self) -> CompiledRules | None:
+        """These rules and EVAL as :mod:`plies.games.tictactoe.kernel` reads them, for boards of
+        at most 39 cells (whose keys fit 64 bits); else None."""
         from plies.games.tictactoe import kernel
-        from plies.native import engine as native
 
-        if self.m * self.n > kernel.MAX_CELLS:
+        cells = self.m * self.n
+        if cells > kernel.MAX_CELLS:
             return None
         lines = [sum(1 << cell for cell in line) for line in self.lines]
         denominator = len(self.lines) * self.k * self.k + 1
-        params = [native.TICTACTOE, self.m * self.n, len(lines), denominator, *lines]
-        cells = self.m * self.n
-        return native.native_search(self, params, _native_row, longest=cells, moves=cells)
-
-    def native_search(self) -> NativeSearch | None:
-        """The engine compiled with these rules and EVAL (:mod:`plies.native.engine`),
-        for boards of at most 39 cells (whose keys fit 64 bits)."""
-        return self._native
+        params = (cells, len(lines), denominator, *lines)
+        return CompiledRules("tictactoe", _compiled_row, params, longest=cells, moves=cells)
 
     # Tensor encoding -------------------------------------------------------------------------
 
@@ -228,7 +219,7 @@ class TicTacToe(WinLossDrawGame[Board, int]):
         return "\n".join([header, *rows])
 
 
-def _native_row(state: Board) -> tuple[int, int, int, int]:
+def _compiled_row(state: Board) -> tuple[int, int, int, int]:
     """(X's cells, O's cells, mover, winner) as the compiled rules keep a state."""
     xs = sum(1 << i for i, cell in enumerate(state.cells) if cell == "X")
     os = sum(1 << i for i, cell in enumerate(state.cells) if cell == "O")

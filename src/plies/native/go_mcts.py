@@ -1,5 +1,6 @@
 """Monte Carlo tree search for Go compiled (Numba) with the rules of :mod:`plies.games.go.kernel`:
-UCT with RAVE, the tree in arrays, behind :meth:`plies.games.go.Go.native_mcts`.
+UCT with RAVE, the tree in arrays, the compiled MCTS of :func:`plies.native.native_mcts` for
+Go's compiled rules (:meth:`plies.games.go.Go.compiled_rules`).
 
 One iteration (Gelly and Silver 2011, "Monte-Carlo tree search and rapid action value
 estimation in computer Go", Algorithm 2 with UCT's exploration term): from the root's board,
@@ -20,17 +21,22 @@ game, a losing one is never played).
 The tree knows the simple ko rule only; the root's children are checked against the game's
 whole rules (positional superko) in Python, and the illegal ones are never chosen. A node is a
 row of ``nodes`` (:data:`PARENT` ... :data:`WINNER`) and of ``values`` (the chooser's wins,
-normalised to 0..1: :data:`TOTAL`, :data:`MEAN`, :data:`AMAF_TOTAL`, :data:`AMAF_VISITS`).
+normalised to 0..1: :data:`TOTAL`, :data:`MEAN`, :data:`AMAF_TOTAL`, :data:`AMAF_VISITS`);
+:class:`GoWork` names the arrays a search works in.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
+from plies.capabilities import CompiledRules
+from plies.compiled import CLOCK, clock_now, compiled, monotonic
+from plies.game import Game
 from plies.games.go.kernel import (
     MOVES_PER_POINT,
     PASS,
@@ -43,10 +49,6 @@ from plies.games.go.kernel import (
 )
 from plies.native.mcts import RowNode
 
-if TYPE_CHECKING:
-    from plies.games.go.rules import Go
-from plies.compiled import CLOCK, clock_now, compiled, monotonic
-
 PARENT, MOVE, FIRST, COUNT, VISITS, MOVER, OWNER, WINNER = range(8)
 NODE_WORDS = 8
 TOTAL, MEAN, AMAF_TOTAL, AMAF_VISITS = range(4)
@@ -58,6 +60,9 @@ UNDECIDED, DRAW, BANNED = -1, 2, 3
 USED, ADDED, PLAYOUTS, DEEPEST, STOP, ROOT, ROOT_PASSES, CLOCK_ID = range(8)
 INFO_WORDS = 8
 C, RAVE, KOMI, DEADLINE = range(4)
+EMPTIES, KO, PASSES = range(3)
+"""Indices into ``GoWork.position``: the work board's number of empty points, its ko point (-1:
+none) and the passes just played."""
 EXPAND_AFTER = 8
 """Visits of a leaf before its children are added (the first ones only play out)."""
 MAX_PATH = 1024
@@ -67,6 +72,39 @@ KEPT_ROWS = 1 << 22
 rows of earlier roots are not reclaimed): about 200 MB."""
 CLOCK_EVERY = 16
 """Iterations between readings of the clock."""
+
+
+class GoWork(NamedTuple):
+    """A search's arrays (``W`` in the kernels): the tree, the root's board, and the work board
+    an iteration plays on, with the kernel's scratch space."""
+
+    nodes: NDArray[np.int32]
+    """:data:`PARENT` ... :data:`WINNER` per node."""
+    values: NDArray[np.float32]
+    """:data:`TOTAL` ... :data:`AMAF_VISITS` per node."""
+    info: NDArray[np.int64]
+    """:data:`USED` ... :data:`CLOCK_ID`."""
+    floats: NDArray[np.float64]
+    """:data:`C` ... :data:`DEADLINE`."""
+    rng: NDArray[np.uint64]
+    """The random state (one word)."""
+    root_board: NDArray[np.uint8]
+    board: NDArray[np.uint8]
+    neighbours: NDArray[np.int64]
+    """Each point's neighbours (-1 pads)."""
+    marks: NDArray[np.int64]
+    stack: NDArray[np.int64]
+    empties: NDArray[np.int64]
+    """The work board's empty points, and where each point is among them."""
+    where: NDArray[np.int64]
+    path: NDArray[np.int64]
+    """The nodes an iteration went through."""
+    record: NDArray[np.int64]
+    """The stones a playout placed (point and colour)."""
+    first_colour: NDArray[np.int64]
+    """The colour that played first on each point (AMAF)."""
+    position: NDArray[np.int64]
+    """:data:`EMPTIES`, :data:`KO`, :data:`PASSES` of the work board."""
 
 
 @compiled
@@ -84,22 +122,22 @@ def _winner(score: float) -> int:
 
 
 @compiled
-def _reset_board(W: Any) -> None:
+def _reset_board(W: GoWork) -> None:
     """The work board (its empties, no ko, the passes) as the root's."""
-    board, root_board, empties, where, state, info = W[6], W[5], W[10], W[11], W[15], W[2]
+    board, root_board, position = W.board, W.root_board, W.position
     for p in range(board.shape[0]):  # a loop: a slice copy would need Numba's allocator
         board[p] = root_board[p]
-    state[0], state[1], state[2] = setup(board, empties, where), -1, info[ROOT_PASSES]
+    position[EMPTIES] = setup(board, W.empties, W.where)
+    position[KO], position[PASSES] = -1, W.info[ROOT_PASSES]
 
 
 @compiled
-def expand(W: Any, node: int) -> None:
+def expand(W: GoWork, node: int) -> None:
     """Give ``node`` every child at once: the points its mover may play on the work board
     (``W``'s board, empties and ko), shuffled, then pass."""
-    nodes, values, info, rng = W[0], W[1], W[2], W[4]
-    board, neighbours, marks, stack, empties, count, ko = (
-        W[6], W[7], W[8], W[9], W[10], W[15][0], W[15][1]
-    )  # fmt: skip
+    nodes, values, info, rng = W.nodes, W.values, W.info, W.rng
+    board, neighbours, marks, stack = W.board, W.neighbours, W.marks, W.stack
+    empties, count, ko = W.empties, W.position[EMPTIES], W.position[KO]
     mover = nodes[node, MOVER]
     first = info[USED]
     added = 0
@@ -119,8 +157,8 @@ def expand(W: Any, node: int) -> None:
         nodes[child, WINNER] = UNDECIDED
         values[child, TOTAL] = values[child, MEAN] = 0.0
         values[child, AMAF_TOTAL] = values[child, AMAF_VISITS] = 0.0
-    if W[15][2] == 1:  # a second pass ends the game: its winner is known now
-        score = area(board, neighbours, marks, stack) - W[3][KOMI]
+    if W.position[PASSES] == 1:  # a second pass ends the game: its winner is known now
+        score = area(board, neighbours, marks, stack) - W.floats[KOMI]
         nodes[first + added - 1, WINNER] = _winner(score)
     nodes[node, FIRST], nodes[node, COUNT] = first, added
     info[USED] += added
@@ -128,9 +166,9 @@ def expand(W: Any, node: int) -> None:
 
 
 @compiled
-def select(W: Any, node: int) -> int:
+def select(W: GoWork, node: int) -> int:
     """The child of ``node`` with the best UCT-RAVE value (see the module)."""
-    nodes, values, floats = W[0], W[1], W[3]
+    nodes, values, floats = W.nodes, W.values, W.floats
     c, k = floats[C], floats[RAVE]
     log_visits = math.log(nodes[node, VISITS] + 1)
     best, best_value = -1, -math.inf
@@ -161,19 +199,17 @@ def select(W: Any, node: int) -> int:
 
 
 @compiled
-def _descend(W: Any) -> int:
+def _descend(W: GoWork) -> int:
     """SELECT and EXPAND from the root on the work board; the depth of the leaf reached (the
     path in ``W``), or -1 when the tree has no room for another node's children."""
-    nodes, info = W[0], W[2]
-    board, neighbours, marks, stack, empties, where, path, state = (
-        W[6], W[7], W[8], W[9], W[10], W[11], W[12], W[15]
-    )  # fmt: skip
+    nodes, info, board, neighbours, marks = W.nodes, W.info, W.board, W.neighbours, W.marks
+    stack, empties, where, path, position = W.stack, W.empties, W.where, W.path, W.position
     node = info[ROOT]
     _reset_board(W)
     path[0], depth = node, 0
     while nodes[node, WINNER] == UNDECIDED and depth + 1 < path.shape[0]:
         if nodes[node, FIRST] < 0:
-            if nodes[node, VISITS] < EXPAND_AFTER and state[2] == 0:
+            if nodes[node, VISITS] < EXPAND_AFTER and position[PASSES] == 0:
                 break
             if info[USED] + board.shape[0] + 1 > nodes.shape[0]:
                 return -1
@@ -181,22 +217,22 @@ def _descend(W: Any) -> int:
         child = select(W, node)
         move, colour = nodes[child, MOVE], nodes[node, MOVER] + 1
         if move == PASS:
-            state[1], state[2] = -1, state[2] + 1
+            position[KO], position[PASSES] = -1, position[PASSES] + 1
         else:
-            args = (marks, stack, empties, where, state[0])
-            state[0], state[1] = place(board, neighbours, move, colour, *args)
-            state[2] = 0
+            args = (marks, stack, empties, where, position[EMPTIES])
+            position[EMPTIES], position[KO] = place(board, neighbours, move, colour, *args)
+            position[PASSES] = 0
         depth += 1
         path[depth], node = child, child
     return depth
 
 
 @compiled
-def _back_propagate(W: Any, depth: int, winner: int, played: int) -> None:
+def _back_propagate(W: GoWork, depth: int, winner: int, played: int) -> None:
     """Add the result to the path's nodes and, as AMAF samples, to the children of each whose
     point its mover played first from there on."""
-    nodes, values, floats = W[0], W[1], W[3]
-    path, record, first_colour = W[12], W[13], W[14]
+    nodes, values, floats = W.nodes, W.values, W.floats
+    path, record, first_colour = W.path, W.record, W.first_colour
     first_colour[:] = 0
     for i in range(played - 1, -1, -1):  # backwards: each point keeps its first colour
         first_colour[record[i] >> 2] = record[i] & 3
@@ -222,13 +258,12 @@ def _back_propagate(W: Any, depth: int, winner: int, played: int) -> None:
 
 
 @compiled
-def run(W: Any, iterations: int) -> int:
+def run(W: GoWork, iterations: int) -> int:
     """Up to ``iterations`` iterations; fewer when stopped, out of time or out of room. The
     number done."""
-    nodes, info, floats, rng = W[0], W[2], W[3], W[4]
-    board, neighbours, marks, stack, empties, where, record, state = (
-        W[6], W[7], W[8], W[9], W[10], W[11], W[13], W[15]
-    )  # fmt: skip
+    nodes, info, floats, rng, board = W.nodes, W.info, W.floats, W.rng, W.board
+    neighbours, marks, stack, empties, where = W.neighbours, W.marks, W.stack, W.empties, W.where
+    record, position = W.record, W.position
     done = 0
     while done < iterations and info[STOP] == 0:
         if done % CLOCK_EVERY == 0 and monotonic(info[CLOCK_ID]) >= floats[DEADLINE]:
@@ -236,12 +271,13 @@ def run(W: Any, iterations: int) -> int:
         depth = _descend(W)
         if depth < 0:
             break
-        leaf = W[12][depth]
+        leaf = W.path[depth]
         winner, played = nodes[leaf, WINNER], 0
         if winner == UNDECIDED:
             mover = nodes[leaf, MOVER] + 1
-            args = (marks, stack, empties, where, state[0], rng, record)
-            score, played = play_out(board, neighbours, mover, state[2], state[1], *args)
+            args = (marks, stack, empties, where, position[EMPTIES], rng, record)
+            passes, ko = position[PASSES], position[KO]
+            score, played = play_out(board, neighbours, mover, passes, ko, *args)
             winner = _winner(score - floats[KOMI])
             info[PLAYOUTS] += 1
         _back_propagate(W, depth, winner, played)
@@ -251,11 +287,11 @@ def run(W: Any, iterations: int) -> int:
 
 
 @compiled
-def expand_root(W: Any) -> None:
+def expand_root(W: GoWork) -> None:
     """Give the root its children from the root's board (no ko known: the caller bans the
     moves the game's rules forbid)."""
     _reset_board(W)
-    expand(W, W[2][ROOT])
+    expand(W, W.info[ROOT])
 
 
 class GoNode(RowNode):
@@ -276,43 +312,54 @@ class GoNode(RowNode):
 
 
 class GoTree:
-    """The compiled search's tree and work space for one Go game's states, kept between
-    searches (a :class:`plies.capabilities.NativeTree`)."""
+    """The compiled search's tree and work space for the states of one Go game, whose compiled
+    rules are ``rules`` (:meth:`plies.games.go.Go.compiled_rules`: the neighbours of each point
+    as ``params``, komi as ``floats``), kept between searches (a
+    :class:`plies.capabilities.NativeTree`)."""
 
     def __init__(
         self,
-        game: Go,
+        game: Game[Any, int],
+        rules: CompiledRules,
         exploration: float,
         utilities: tuple[float, float, float],
         rave: float,
         capacity: int = 1 << 16,
     ) -> None:
-        self.game, self.utilities = game, utilities
-        points = game.size * game.size
-        self.floats = np.array([exploration, rave, game.komi, math.inf], np.float64)
-        self.info = np.zeros(INFO_WORDS, np.int64)
-        self.info[CLOCK_ID] = CLOCK
+        self.game, self.rules, self.utilities = game, rules, utilities
+        neighbours = np.array(rules.params, np.int64).reshape(-1, 4)
+        points = neighbours.shape[0]
+        (komi,) = rules.floats
         self.nodes = np.zeros((capacity, NODE_WORDS), np.int32)
         self.values = np.zeros((capacity, 4), np.float32)
+        self.info = np.zeros(INFO_WORDS, np.int64)
+        self.info[CLOCK_ID] = CLOCK
+        self.floats = np.array([exploration, rave, komi, math.inf], np.float64)
         self.rng = np.ones(1, np.uint64)
         self.root_board = np.zeros(points, np.uint8)
         self.root_moves: tuple[int, ...] | None = None
-        self.work = (
-            np.zeros(points, np.uint8),
-            game.neighbour_table,
-            np.zeros(points + 1, np.int64),  # marks
-            np.zeros(points, np.int64),  # stack
-            np.zeros(points, np.int64),  # empties
-            np.zeros(points, np.int64),  # where
-            np.zeros(MAX_PATH, np.int64),  # path
-            np.zeros(MOVES_PER_POINT * points, np.int64),  # the playout's stones
-            np.zeros(points, np.int64),  # the first colour on each point
-            np.zeros(3, np.int64),  # empties, ko, passes on the work board
+        self.work = GoWork(
+            nodes=self.nodes,
+            values=self.values,
+            info=self.info,
+            floats=self.floats,
+            rng=self.rng,
+            root_board=self.root_board,
+            board=np.zeros(points, np.uint8),
+            neighbours=neighbours,
+            marks=np.zeros(points + 1, np.int64),
+            stack=np.zeros(points, np.int64),
+            empties=np.zeros(points, np.int64),
+            where=np.zeros(points, np.int64),
+            path=np.zeros(MAX_PATH, np.int64),
+            record=np.zeros(MOVES_PER_POINT * points, np.int64),
+            first_colour=np.zeros(points, np.int64),
+            position=np.zeros(3, np.int64),
         )
 
-    def _arrays(self) -> tuple[Any, ...]:
-        return (self.nodes, self.values, self.info, self.floats, self.rng, self.root_board,
-                *self.work)  # fmt: skip
+    def _arrays(self) -> GoWork:
+        """The work arrays, with the tree's as they are now (:meth:`make_room` grows them)."""
+        return self.work._replace(nodes=self.nodes, values=self.values)
 
     def root_for(self, state: Any, levels: int, mover: int) -> GoNode:
         """The kept tree's node for ``state`` within ``levels`` plies below the root (then the
@@ -324,8 +371,9 @@ class GoTree:
             self.info[USED] = 1
             self.nodes[0] = (-1, PASS, -1, 0, 0, mover, 1 - mover, UNDECIDED)
             self.values[0] = 0.0
-        self.info[ROOT], self.info[ROOT_PASSES] = node, state.passes
-        self.root_board[:] = np.frombuffer(state.board, np.uint8)
+        words = self.rules.encode(state)  # the passes, then the points
+        self.info[ROOT], self.info[ROOT_PASSES] = node, words[0]
+        self.root_board[:] = words[1:]
         self.root_moves = state.moves
         if self.nodes[node, FIRST] < 0:
             self.make_room()
@@ -401,12 +449,13 @@ class GoTree:
 
 
 class GoMcts:
-    """Go's compiled MCTS (a :class:`plies.capabilities.NativeMcts`): trees with AMAF."""
+    """Go's compiled MCTS (a :class:`plies.capabilities.NativeMcts`) for ``game`` and its
+    compiled ``rules``: trees with AMAF."""
 
     amaf = True
 
-    def __init__(self, game: Go) -> None:
-        self.game = game
+    def __init__(self, game: Game[Any, int], rules: CompiledRules) -> None:
+        self.game, self.rules = game, rules
 
     def tree(
         self,
@@ -419,4 +468,4 @@ class GoMcts:
     ) -> GoTree:
         """An empty tree (values are wins normalised to 0..1, so ``scale`` and ``bounds`` are
         not needed; a finished game is always exact, whatever ``solving`` says)."""
-        return GoTree(self.game, exploration, utilities, rave)
+        return GoTree(self.game, self.rules, exploration, utilities, rave)
