@@ -7,6 +7,8 @@ stay short."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections import defaultdict
 from functools import cache
 from pathlib import Path
@@ -205,3 +207,18 @@ def test_no_function_is_longer_than_80_lines() -> None:
                 if length > LONGEST_FUNCTION:
                     long.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({length})")
     assert not long, "functions over 80 lines: " + ", ".join(long)
+
+
+@pytest.mark.parametrize("name", ["connect4", "go", "tictactoe3", "nim"])
+def test_building_a_game_imports_no_other_game_and_no_python_chess(name: str) -> None:
+    """In a fresh process: the registry, the agents and the searches load no game, and
+    building one game loads its room alone (python-chess only for chess)."""
+    code = (
+        "import sys, plies.agents, plies.search, plies.games as g; g.make_game(sys.argv[1]); "
+        "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('plies.games.')}) "
+        "+ ['python-chess'] * ('chess' in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    room_name = "tictactoe" if name == "tictactoe3" else name
+    assert ast.literal_eval(done.stdout) == sorted(["registry", room_name]), done.stdout

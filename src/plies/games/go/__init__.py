@@ -2,6 +2,17 @@
 :mod:`plies.native.go_mcts` runs for MCTS with RAVE) and the ``gtp`` agent that seats a GTP
 program such as GNU Go (:mod:`.gtp_agent`)."""
 
-from plies.games.go.rules import Go, GoState
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __all__ = ["Go", "GoState"]
+
+
+def __getattr__(name: str) -> Any:
+    """The room's game and state types from :mod:`.rules`, imported on first use (importing
+    the room's kernel alone, as the compiled searches do, loads no rules)."""
+    if name in __all__:
+        return getattr(importlib.import_module("plies.games.go.rules"), name)
+    raise AttributeError(f"module 'plies.games.go' has no attribute {name!r}")

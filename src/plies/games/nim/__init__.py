@@ -1,5 +1,16 @@
 """Nim's room: the rules (:mod:`.rules`) and the board view (:mod:`.view`)."""
 
-from plies.games.nim.rules import Nim, NimState
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __all__ = ["Nim", "NimState"]
+
+
+def __getattr__(name: str) -> Any:
+    """The room's game and state types from :mod:`.rules`, imported on first use (importing
+    the room's kernel alone, as the compiled searches do, loads no rules)."""
+    if name in __all__:
+        return getattr(importlib.import_module("plies.games.nim.rules"), name)
+    raise AttributeError(f"module 'plies.games.nim' has no attribute {name!r}")

@@ -1,5 +1,16 @@
 """Othello's room: the rules (:mod:`.rules`) and their compiled form (:mod:`.kernel`)."""
 
-from plies.games.othello.rules import Othello, OthelloState
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __all__ = ["Othello", "OthelloState"]
+
+
+def __getattr__(name: str) -> Any:
+    """The room's game and state types from :mod:`.rules`, imported on first use (importing
+    the room's kernel alone, as the compiled searches do, loads no rules)."""
+    if name in __all__:
+        return getattr(importlib.import_module("plies.games.othello.rules"), name)
+    raise AttributeError(f"module 'plies.games.othello' has no attribute {name!r}")
