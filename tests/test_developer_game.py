@@ -167,11 +167,13 @@ def test_a_game_in_a_file_is_checked_and_written_back_as_its_spec(kalah: Path) -
         ("{folder}/nothing.py:Kalah", PliesError, "does not exist"),
         ("no_such_module_here:Kalah", PliesError, "no module named"),
         ("{path}", SpecError, "module:Class"),
+        ("{folder}/json.py:Kalah", PliesError, "a module named 'json' is loaded already"),
     ],
 )
 def test_bad_module_paths_are_named(
     kalah: Path, spec: str, error: type[Exception], words: str
 ) -> None:
+    (kalah.parent / "json.py").write_text(KALAH, encoding="utf-8")  # shadows nothing: refused
     with pytest.raises(error, match=words):
         make_game(spec.format(path=kalah, folder=kalah.parent))
 

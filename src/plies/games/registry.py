@@ -260,8 +260,13 @@ def _module_from_file(path: Path) -> Any:
     if not path.is_file():
         raise UnknownNameError(f"game file {str(path)!r} does not exist")
     name = path.stem
-    if name in sys.modules and _PATH_MODULES.get(name) == path:
-        return sys.modules[name]
+    loaded = sys.modules.get(name)
+    if loaded is not None and Path(getattr(loaded, "__file__", None) or "").resolve() == path:
+        return loaded
+    if loaded is not None and name not in _PATH_MODULES:  # never shadow a library's module
+        raise GameDefinitionError(
+            f"game file {str(path)!r}: a module named {name!r} is loaded already; rename the file"
+        )
     loader_spec = importlib.util.spec_from_file_location(name, path)
     if loader_spec is None or loader_spec.loader is None:
         raise GameDefinitionError(f"game file {str(path)!r} is not a Python module")
