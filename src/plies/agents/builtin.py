@@ -63,6 +63,7 @@ from plies.game import (
     has_chance,
     require_two_player_zero_sum,
 )
+from plies.games.registry import game_identity
 from plies.perfect import Decision, PerfectSolver
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
 from plies.search.analysis import estimate_tree_size
@@ -78,7 +79,7 @@ from plies.search.mcts import (
     heuristic_evaluator,
 )
 from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig, UniformPriorEvaluator
-from plies.solvers import perfect_solver, score_moves
+from plies.solvers import games_with_perfect_solvers, perfect_solver, score_moves
 from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, RAVE_VISITS, SECONDS, TABLE_MB
 
 DEPTH_OPTION = Option("depth", "int", "search to this depth with the game's EVAL", None, DEPTH)
@@ -578,8 +579,8 @@ def _perfect(game: Game[Any, Any], values: Mapping[str, Any], context: Context) 
     solver = perfect_solver(game)
     if solver is None:
         raise UnsupportedGameError(
-            f"perfect: plies has a perfect solver for connect4 (four in a row) only, not "
-            f"{game.name!r}; use alphabeta or engine"
+            f"perfect: plies has a perfect solver for {' and '.join(games_with_perfect_solvers())}"
+            f" only, and none for {game_identity(game)}; use alphabeta or engine"
         )
     if depth is not None:
         limits = Limits(depth=depth)
