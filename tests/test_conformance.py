@@ -45,3 +45,17 @@ def test_every_registered_game_is_covered() -> None:
 def test_game_conforms(spec: str, sizes: tuple[int, int, int]) -> None:
     playouts, samples, max_plies = sizes
     check_game(make_game(spec), seed=2024, playouts=playouts, samples=samples, max_plies=max_plies)
+
+
+def test_every_capability_has_a_description_for_its_error() -> None:
+    """``require`` names a missing capability by its description: every one needs one."""
+    import inspect
+
+    from plies import capabilities
+
+    protocols = {
+        value
+        for name, value in vars(capabilities).items()
+        if name.startswith("Has") and inspect.isclass(value)
+    }
+    assert protocols and protocols <= set(capabilities.DESCRIPTIONS)

@@ -99,7 +99,7 @@ from typing import Any
 from plies.game import Game
 from plies.games.connect4.rules import ConnectFour, ConnectFourState
 from plies.games.tictactoe.rules import TicTacToe
-from plies.search.engine import EngineOptions, Limits, native_search, search
+from plies.search.engine import EngineOptions, Limits, compiled_engine, search
 from plies.search.textbook import alphabeta
 
 REPO = Path(__file__).resolve().parents[2]
@@ -561,7 +561,7 @@ ENGINES = {NATIVE: EngineOptions(), PYTHON: EngineOptions(native=False)}
 
 def warm_up(game: Game[Any, Any], state: Any, limits: Limits) -> float:
     """One untimed native search of ``state`` (it loads the compiled code); its seconds."""
-    if native_search(game, ENGINES[NATIVE]) is None:
+    if compiled_engine(game, ENGINES[NATIVE]) is None:
         raise RuntimeError(f"plies has no compiled engine for {type(game).__name__}")
     started = time.perf_counter()
     search(game, state, limits, ENGINES[NATIVE])

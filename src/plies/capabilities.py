@@ -382,44 +382,6 @@ class HasSgf(Protocol):
     def result_text(self, state: Any) -> str: ...
 
 
-DESCRIPTIONS: dict[type, str] = {
-    HasEvaluation: "evaluation function (evaluate)",
-    HasHashKey: "hash key (hash_key)",
-    HasMoveOrdering: "move ordering (ordered_actions)",
-    HasValueBounds: "value bounds (value_bounds)",
-    HasNoisyMoves: "noisy moves (is_capture)",
-    HasCaptures: "captures generator (captures)",
-    HasCheck: "check test (in_check)",
-    HasNullMove: "null move (null_move)",
-    HasRepetition: "repetition test (is_repetition)",
-    HasRandomPlayout: "compiled playout (random_playout)",
-    HasPerft: "perft counter (perft)",
-    HasPerfectSolver: "perfect solver",
-    HasCompiledRules: "compiled rules (compiled_rules)",
-    HasChance: "chance nodes (chance_outcomes)",
-    HasPositionNotation: "position notation",
-    HasPgn: "PGN notation",
-    HasSgf: "SGF notation",
-    HasTensorEncoding: "tensor encoding (encode, action_index, symmetries)",
-}
-"""What each capability is called in error messages."""
-
-
-def require(game: Game[Any, Any], capability: type[C], purpose: str) -> C:
-    """``game`` as ``capability``, or a :class:`MissingCapabilityError` naming the missing
-    capability and ``purpose``, what needed it."""
-    if not isinstance(game, capability):
-        what = DESCRIPTIONS[capability]
-        need = "needs them" if what.startswith("value bounds") else "needs one"
-        raise MissingCapabilityError(f"game '{game.name}' has no {what}; {purpose} {need}")
-    return game
-
-
-def optional(game: Game[Any, Any], capability: type[C], wanted: bool = True) -> C | None:
-    """``game`` as ``capability`` when it has it and the caller wants it, else None."""
-    return game if wanted and isinstance(game, capability) else None
-
-
 # Front ends ---------------------------------------------------------------------------------
 
 
@@ -455,3 +417,43 @@ class HasBoardView(Protocol):
     """A picture of the board for the web pages (else they show the game's text display)."""
 
     def board_view(self) -> BoardView: ...
+
+
+DESCRIPTIONS: dict[type, str] = {
+    HasEvaluation: "evaluation function (evaluate)",
+    HasHashKey: "hash key (hash_key)",
+    HasMoveOrdering: "move ordering (ordered_actions)",
+    HasValueBounds: "value bounds (value_bounds)",
+    HasNoisyMoves: "noisy moves (is_capture)",
+    HasCaptures: "captures generator (captures)",
+    HasCheck: "check test (in_check)",
+    HasNullMove: "null move (null_move)",
+    HasRepetition: "repetition test (is_repetition)",
+    HasRandomPlayout: "compiled playout (random_playout)",
+    HasPerft: "perft counter (perft)",
+    HasPerfectSolver: "perfect solver",
+    HasCompiledRules: "compiled rules (compiled_rules)",
+    HasChance: "chance nodes (chance_outcomes)",
+    HasPositionNotation: "position notation",
+    HasPgn: "PGN notation",
+    HasSgf: "SGF notation",
+    HasTensorEncoding: "tensor encoding (encode, action_index, symmetries)",
+    HasCentipawns: "scores in centipawns (score_centipawns)",
+    HasBoardView: "board view (board_view)",
+}
+"""What each capability is called in error messages."""
+
+
+def require(game: Game[Any, Any], capability: type[C], purpose: str) -> C:
+    """``game`` as ``capability``, or a :class:`MissingCapabilityError` naming the missing
+    capability and ``purpose``, what needed it."""
+    if not isinstance(game, capability):
+        what = DESCRIPTIONS[capability]
+        need = "needs them" if what.startswith("value bounds") else "needs one"
+        raise MissingCapabilityError(f"game '{game.name}' has no {what}; {purpose} {need}")
+    return game
+
+
+def optional(game: Game[Any, Any], capability: type[C], wanted: bool = True) -> C | None:
+    """``game`` as ``capability`` when it has it and the caller wants it, else None."""
+    return game if wanted and isinstance(game, capability) else None

@@ -33,7 +33,7 @@ stalemate); in a dead position (insufficient material) any legal move draws and 
 End of input ends the loop once a search with a limit has ended (one without is stopped).
 
 Scores are the engine's, from the side to move's view: ``score cp`` in centipawns
-(:func:`~plies.games.chess.centipawns` inverts the evaluation's mapping into (-1, 1)), and
+(:func:`~plies.games.chess.rules.centipawns` inverts the evaluation's mapping into (-1, 1)), and
 ``score mate N`` in moves, negative when the engine is the side mated.
 
 >>> lines: list[str] = []

@@ -86,8 +86,8 @@ def test_a_time_budget_is_split_between_solver_and_engine() -> None:
 @pytest.mark.parametrize(
     ("spec", "game", "error", "message"),
     [
-        ("perfect", "tictactoe", UnsupportedGameError, "perfect solver for connect4"),
-        ("perfect", "connect4:k=5", UnsupportedGameError, "perfect solver for connect4"),
+        ("perfect", "tictactoe", UnsupportedGameError, "no perfect solver for"),
+        ("perfect", "connect4:k=5", UnsupportedGameError, "no perfect solver for"),
         ("perfect:time=-1", "connect4", SpecError, "time must be a positive number"),
         ("perfect:nodes=0", "connect4", SpecError, "nodes must be at least 1"),
         ("perfect:speed=9", "connect4", SpecError, "speed"),

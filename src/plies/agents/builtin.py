@@ -67,7 +67,7 @@ from plies.games.registry import game_identity
 from plies.perfect import Decision, PerfectSolver
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
 from plies.search.analysis import estimate_tree_size
-from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate, native_search
+from plies.search.engine import EngineOptions, Limits, TranspositionTable, compiled_engine, iterate
 from plies.search.maxn import maxn, paranoid
 from plies.search.mcts import (
     DEFAULT_C,
@@ -79,7 +79,7 @@ from plies.search.mcts import (
     heuristic_evaluator,
 )
 from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig, UniformPriorEvaluator
-from plies.solvers import games_with_perfect_solvers, perfect_solver, score_moves
+from plies.solvers import perfect_solver, score_moves
 from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, RAVE_VISITS, SECONDS, TABLE_MB
 
 DEPTH_OPTION = Option("depth", "int", "search to this depth with the game's EVAL", None, DEPTH)
@@ -276,7 +276,7 @@ class EngineAgent:
 
     def compiled(self, game: Game[Any, Any]) -> bool:
         """Whether the agent's searches of ``game`` run compiled (:mod:`plies.native`)."""
-        return native_search(game, self.options) is not None
+        return compiled_engine(game, self.options) is not None
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the table and the clock (nothing is random)."""
@@ -566,7 +566,7 @@ def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -
         seconds = 1.0
     switches = {field: values[key] for key, field in ENGINE_SWITCHES.items()}
     settings = EngineOptions(tt_mb=values["tt"], **switches)
-    kernel = native_search(game, settings)
+    kernel = compiled_engine(game, settings)
     if kernel is not None:
         kernel.load(game.initial_state())  # now, not on the clock of the first move
     return EngineAgent(Limits(depth=depth, nodes=nodes, seconds=seconds), settings, context.name)
@@ -579,8 +579,8 @@ def _perfect(game: Game[Any, Any], values: Mapping[str, Any], context: Context) 
     solver = perfect_solver(game)
     if solver is None:
         raise UnsupportedGameError(
-            f"perfect: plies has a perfect solver for {' and '.join(games_with_perfect_solvers())}"
-            f" only, and none for {game_identity(game)}; use alphabeta or engine"
+            f"perfect: plies has no perfect solver for {game_identity(game)} (plies agents "
+            "says which games have one); use alphabeta or engine"
         )
     if depth is not None:
         limits = Limits(depth=depth)

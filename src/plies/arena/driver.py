@@ -33,8 +33,6 @@ from plies.errors import PliesError
 from plies.games import make_game
 from plies.openings import Opening, random_openings
 
-FORMS = ("round-robin", "gauntlet")
-
 
 @dataclass
 class Tournament:
@@ -58,6 +56,8 @@ class Tournament:
     _test: SPRT | None = field(default=None, init=False, repr=False)
     _control: TimeControl | None = field(default=None, init=False, repr=False)
     _planned: list[Scheduled] | None = field(default=None, init=False, repr=False)
+    last_verdict: SPRTStatus | None = field(default=None, init=False, repr=False)
+    """The SPRT's state after the last game :meth:`run` yielded (None without an SPRT)."""
 
     def validate(self) -> None:
         """Check everything before any game: the game, the players (no person, each built
@@ -128,8 +128,8 @@ class Tournament:
         games = run(records, self.planned, concurrency, ray_address=ray_address)
         try:
             for record in games:
+                self.last_verdict = verdict = self.verdict(records)
                 yield record
-                verdict = self.verdict(records)
                 if verdict is not None and verdict.state != "continue":
                     return
         finally:

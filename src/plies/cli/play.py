@@ -60,8 +60,8 @@ def turn_printer(quiet: bool) -> Any:
     "second_spec",
     default=None,
     help="Agent for the second player [default: the game's usual opponent: perfect "
-    "alphabeta for the small games, the engine with 1 s a move for connect4 and chess, "
-    "alphabeta:depth=4 for othello and checkers].",
+    "alphabeta for the small games, the engine with 1 s a move for connect4, chess, othello "
+    "and checkers, mcts:time=1 for go].",
 )
 @click.option(
     "--third",

@@ -240,7 +240,7 @@ def _play(tournament: Any, records: Any, workers: int | None, ray_address: str |
         try:
             for record in games_played:
                 description = f"last: {record.first} - {record.second}"
-                verdict, test = tournament.verdict(records), tournament.test
+                verdict, test = tournament.last_verdict, tournament.test
                 if verdict is not None and test is not None:
                     description = f"LLR {verdict.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
                 progress.update(bar, advance=1, description=description)

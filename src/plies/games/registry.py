@@ -32,17 +32,20 @@ nim, connect4, othello, checkers, chess, go, backgammon)
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
 import importlib.metadata
 import importlib.util
 import os
 import re
 import sys
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plies.errors import GameDefinitionError, SpecError, UnknownNameError
+from plies.errors import GameDefinitionError, PliesError, SpecError, UnknownNameError
 from plies.game import FunctionGame, Game, Scoring
 from plies.spec import Option, Options, parse_options, parse_spec, spec_name
 
@@ -124,15 +127,29 @@ class GameEntry:
         return ",".join(option.usage() for option in self.options) or "none"
 
     def build(self, options: Options) -> Game[Any, Any]:
-        """The game these options describe; unknown options and bad values raise."""
+        """The game these options describe; unknown options and bad values raise, and so does
+        a factory that fails (one :class:`GameDefinitionError` naming the game)."""
         arguments = {option.key: option.argument(options) for option in self.options}
         options.finish()
         factory = self.load()
-        game = factory(**arguments)
+        try:
+            game = factory(**arguments)
+        except PliesError:
+            raise
+        except Exception as error:  # a developer's factory: named in one line, no traceback
+            raise GameDefinitionError(
+                f"{self.name}: building the game failed ({type(error).__name__}: {error})"
+            ) from error
         if not isinstance(game, Game):
             raise GameDefinitionError(f"{self.name}: {factory!r} built {game!r}, not a Game")
+        if not isinstance(factory, type) and self.name in GAMES:
+            _BUILT_BY[id(game)] = (weakref.ref(game), self.name)
         return game
 
+
+_BUILT_BY: dict[int, tuple[weakref.ref[Game[Any, Any]], str]] = {}
+"""Games built by a registered factory function (not a class), by id: the registered name
+that :func:`game_spec` writes them back under."""
 
 GAMES: dict[str, GameEntry] = {}
 """The registered games by name, in the order registered (installed games once loaded)."""
@@ -150,7 +167,7 @@ def register_game(
         raise SpecError(f"game name {name!r} must be lower case letters, digits, - and _")
     if name in GAMES:
         raise SpecError(f"game {name!r} is registered twice")
-    GAMES[name] = entry = GameEntry(name, summary, options, factory)
+    GAMES[name] = entry = GameEntry(name, summary, _checked(options, name), factory)
     return entry
 
 
@@ -226,7 +243,8 @@ def _names_with_installed(name: str) -> dict[str, GameEntry]:
 
 
 _PATH_MODULES: dict[str, Path] = {}
-"""The modules loaded from files by path, by module name: their specs name the file."""
+"""The modules loaded from game files, by their private module names: their specs name the
+file, their identities its name (``kalah.py:Kalah`` is known as ``kalah:Kalah``)."""
 
 
 def _attribute(path: str, owner: str) -> Any:
@@ -248,37 +266,49 @@ def _module(name: str, owner: str) -> Any:
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as error:
-        if error.name is not None and name.startswith(error.name):
+        if error.name is not None and (name == error.name or name.startswith(f"{error.name}.")):
             raise UnknownNameError(f"{owner}: no module named {name!r}") from None
         raise GameDefinitionError(f"{owner}: module {name!r} fails to load: {error}") from None
     except Exception as error:
         raise GameDefinitionError(f"{owner}: module {name!r} fails to load: {error}") from None
 
 
+FILE_MODULES = "plies_game_file_"
+"""The prefix of a game file's private module name; the rest is its absolute path in hex, so
+that any process (a worker unpickling a state of the game) finds the file from the name."""
+
+
+class _GameFiles(importlib.abc.MetaPathFinder):
+    """Finds a game file's module by its private name (:data:`FILE_MODULES`)."""
+
+    def find_spec(
+        self, fullname: str, path: Any = None, target: Any = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if not fullname.startswith(FILE_MODULES):
+            return None
+        try:
+            file = Path(bytes.fromhex(fullname.removeprefix(FILE_MODULES)).decode())
+        except ValueError:
+            return None
+        if not file.is_file():
+            return None
+        _PATH_MODULES[fullname] = file
+        return importlib.util.spec_from_file_location(fullname, file)
+
+
+sys.meta_path.append(_GameFiles())
+
+
 def _module_from_file(path: Path) -> Any:
+    """The module of a game file, imported once under its private name (so that no file
+    shadows a library: a game file may be called ``chess.py``)."""
     path = path.expanduser().resolve()
     if not path.is_file():
         raise UnknownNameError(f"game file {str(path)!r} does not exist")
-    name = path.stem
-    loaded = sys.modules.get(name)
-    if loaded is not None and Path(getattr(loaded, "__file__", None) or "").resolve() == path:
-        return loaded
-    if loaded is not None and name not in _PATH_MODULES:  # never shadow a library's module
-        raise GameDefinitionError(
-            f"game file {str(path)!r}: a module named {name!r} is loaded already; rename the file"
-        )
-    loader_spec = importlib.util.spec_from_file_location(name, path)
-    if loader_spec is None or loader_spec.loader is None:
-        raise GameDefinitionError(f"game file {str(path)!r} is not a Python module")
-    module = importlib.util.module_from_spec(loader_spec)
-    sys.modules[name] = module  # dataclasses and pickling look their module up by name
     try:
-        loader_spec.loader.exec_module(module)
+        return importlib.import_module(FILE_MODULES + str(path).encode().hex())
     except Exception as error:
-        del sys.modules[name]
         raise GameDefinitionError(f"game file {str(path)!r} fails to load: {error}") from None
-    _PATH_MODULES[name] = path
-    return module
 
 
 def _declared(factory: Any) -> tuple[GameOption, ...]:
@@ -288,6 +318,18 @@ def _declared(factory: Any) -> tuple[GameOption, ...]:
         raise GameDefinitionError(
             f"{factory!r}: 'options' must be a tuple of plies.games.registry.GameOption"
         )
+    return _checked(options, repr(factory))
+
+
+def _checked(options: tuple[GameOption, ...], owner: str) -> tuple[GameOption, ...]:
+    """``options``, each of a known kind with what it needs (a range, or choices)."""
+    for option in options:
+        if option.kind not in ("int", "number", "flag", "choice", "text"):
+            raise GameDefinitionError(f"{owner}: option {option.key!r} has kind {option.kind!r}")
+        if option.kind in ("int", "number") and option.allowed is None:
+            raise GameDefinitionError(f"{owner}: option {option.key!r} needs a NumberRange")
+        if option.kind == "choice" and not option.choices:
+            raise GameDefinitionError(f"{owner}: option {option.key!r} needs its choices")
     return options
 
 
@@ -299,7 +341,10 @@ def _summary(factory: Any) -> str:
 
 
 def _entry_of(game: Game[Any, Any]) -> GameEntry | None:
-    """The registered entry whose factory built ``game``'s class, if any."""
+    """The registered entry that built ``game`` (its class, or a factory function), if any."""
+    built = _BUILT_BY.get(id(game))
+    if built is not None and built[0]() is game:
+        return GAMES[built[1]]
     cls = type(game)
     path = f"{cls.__module__}:{cls.__qualname__}"
     for entry in GAMES.values():
@@ -318,7 +363,8 @@ def _written(options: tuple[GameOption, ...], game: Game[Any, Any], everything: 
 
 def game_spec(game: Game[Any, Any]) -> str:
     """The spec that rebuilds ``game`` in any process: its registered name or module path,
-    with the value of every option."""
+    with the value of every option (a game made by :func:`~plies.game.define_game` has no
+    spec: its name stands in)."""
     return _spec(game, everything=True)
 
 
@@ -338,7 +384,7 @@ def _spec(game: Game[Any, Any], everything: bool) -> str:
         return game.name
     cls = type(game)
     file = _PATH_MODULES.get(cls.__module__)
-    module = str(file) if file is not None and everything else cls.__module__
+    module = cls.__module__ if file is None else str(file) if everything else file.stem
     written = _written(_declared(cls), game, everything)
     base = f"{module}:{cls.__qualname__}"
     return f"{base}:{written}" if written else base

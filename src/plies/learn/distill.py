@@ -44,7 +44,7 @@ from plies.capabilities import HasPerfectSolver, HasTensorEncoding, require
 from plies.errors import RunFolderError, SpecError, UnsupportedGameError
 from plies.game import Game, random_move
 from plies.games.registry import game_identity
-from plies.learn.checkpoint import save_checkpoint, write_atomically
+from plies.learn.checkpoint import made_for, save_checkpoint, write_atomically
 from plies.learn.network import (
     ACTION_VALUE,
     MAX_BINS,
@@ -414,6 +414,8 @@ def open_distillation(
             raise RunFolderError(f"{str(directory)!r} holds another kind of run, not {FORMAT}")
         mine = {"game": wanted.config_json()["game_identity"], **asdict(data)}
         theirs = {"game": found.get("game_identity"), **(found.get("data") or {})}
+        if made_for(theirs["game"], game):  # the identity, or the repr of older folders
+            theirs["game"] = mine["game"]
         changed = [f"{k} {theirs.get(k)}, not {v}" for k, v in mine.items() if theirs.get(k) != v]
         if changed:
             raise RunFolderError(

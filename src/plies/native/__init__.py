@@ -37,11 +37,11 @@ def _compile(game: WinLossDrawGame[Any, Any], rules: CompiledRules) -> NativeSea
     """The compiled engine for ``rules`` where :data:`.kernels.KERNELS` has their kernel."""
     if rules.kernel == GO:
         return None
-    from plies.native.engine import native_search as engine
+    from plies.native.engine import build_search
     from plies.native.kernels import KERNELS
 
     kernel = KERNELS.get(rules.kernel)
-    return None if kernel is None else engine(game, rules, kernel)
+    return None if kernel is None else build_search(game, rules, kernel)
 
 
 def native_mcts(game: Game[Any, Any]) -> NativeMcts | None:

@@ -601,7 +601,7 @@ class NativeRun:
         return self.kernel.rules.decode_move(int(self.stats[BEST])), float(self.floats[ROOT_SCORE])
 
 
-def native_search(
+def build_search(
     game: WinLossDrawGame[Any, Any], rules: CompiledRules, kernel: int
 ) -> NativeSearch:
     """The compiled engine of ``game``, whose ``rules`` run on the kernel of id ``kernel``

@@ -634,7 +634,7 @@ class _NativeEngine(_Engine[S, A]):
         self.pv[0] = run.line()
 
 
-def native_search(game: Game[Any, Any], options: EngineOptions) -> NativeSearch | None:
+def compiled_engine(game: Game[Any, Any], options: EngineOptions) -> NativeSearch | None:
     """The compiled engine :func:`iterate` runs for ``game`` with ``options``, or None when it
     runs the Python engine (``native`` off, or no kernel for the game or its options)."""
     return native.native_search(game) if options.native else None
@@ -662,7 +662,7 @@ def iterate(
         table = TranspositionTable(options.tt_mb)
     if table is not None:
         table.new_search()
-    kernel = native_search(game, options)
+    kernel = compiled_engine(game, options)
     engine: _Engine[S, A]
     if kernel is None:
         engine = _Engine(game, limits, options, table)

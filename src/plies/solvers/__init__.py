@@ -11,17 +11,7 @@ from typing import Any
 from plies.capabilities import HasPerfectSolver
 from plies.errors import BudgetExhaustedError
 from plies.game import Game
-from plies.games.registry import registered_games
 from plies.perfect import Decision, PerfectSolver
-
-
-def games_with_perfect_solvers() -> list[str]:
-    """The registered games whose class offers a perfect solver (for some options at least)."""
-    return [
-        name
-        for name, entry in registered_games().items()
-        if callable(getattr(entry.load(), "perfect_solver", None))
-    ]
 
 
 def perfect_solver(game: Game[Any, Any]) -> PerfectSolver | None:

@@ -15,8 +15,9 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from plies import __version__
-from plies.errors import PliesError
+from plies.errors import PliesError, SpecError
 from plies.games import make_game
+from plies.games.registry import is_module_path
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {
@@ -75,6 +76,8 @@ def create_app(games: Sequence[str] = ()) -> FastAPI:
     )
 
     for spec in games:
+        if not is_module_path(spec):
+            raise SpecError(f"{spec!r}: serve a game named by module path (kalah.py:Kalah)")
         make_game(spec)
     app.state.sessions = Sessions(served=games)
 

@@ -468,7 +468,7 @@ def native_key(state: np.ndarray) -> np.uint64:
 
 @compiled
 def _points(men: int, kings: int, side: int) -> int:
-    """:func:`plies.games.checkers._score` for Black (``side`` 0) or White (1)."""
+    """:func:`plies.games.checkers.rules._score` for Black (``side`` 0) or White (1)."""
     back, first_row = _BACK[side]
     advance = 0
     for row in range(8):

@@ -97,7 +97,7 @@ def perft(p: np.uint64, o: np.uint64, depth: int) -> int:
 # A state row is (black, white, mover: 0 black or 1 white), the boards' bits as int64 words.
 
 PASS = -1
-"""The move code of a pass (:data:`plies.games.othello.PASS`)."""
+"""The move code of a pass (:data:`plies.games.othello.rules.PASS`)."""
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -187,7 +187,7 @@ def native_key(state: np.ndarray) -> np.uint64:
 
 @compiled
 def _anchored(discs: np.uint64) -> np.uint64:
-    """:func:`plies.games.othello._anchored`: edge discs joined to an own corner."""
+    """:func:`plies.games.othello.rules._anchored`: edge discs joined to an own corner."""
     anchored = _ZERO
     for i in range(4):
         if discs >> np.uint64(CORNER_SQUARES[i]) & _ONE:
