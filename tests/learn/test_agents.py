@@ -124,8 +124,8 @@ def test_cuda_without_a_gpu_is_refused(models: dict[str, Path]) -> None:
 
 @pytest.mark.parametrize(
     "content",
-    [b"", b"not a checkpoint at all", b"PK\x03\x04 broken zip"],
-    ids=["empty", "text", "broken-zip"],
+    [b"", b"not a checkpoint at all", b"PK\x03\x04 broken zip", b"he", b"hello\n", b"\x80\x02}q"],
+    ids=["empty", "text", "broken-zip", "pickle-like-he", "pickle-like-hello", "pickle-head"],
 )
 def test_corrupt_checkpoints_are_refused(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "bad.pt"

@@ -6,9 +6,7 @@ or network shape is refused with one line instead of failing inside PyTorch.
 from __future__ import annotations
 
 import os
-import pickle
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,17 +142,12 @@ def _read_payload(path: Path) -> dict[str, Any]:
     where = f"checkpoint {str(path)!r}"
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
-    except (
-        pickle.UnpicklingError,
-        zipfile.BadZipFile,
-        RuntimeError,
-        EOFError,
-        ValueError,
-        IndexError,  # some files that are not zip archives fail inside torch this way
-        OSError,
-    ) as error:
+    except Exception as error:  # any file at all: torch's readers fail in many ways
         first = str(error).strip().splitlines()[0][:120] if str(error).strip() else ""
-        raise CheckpointError(f"{where} is not a plies network checkpoint ({first})") from None
+        kind = type(error).__name__
+        raise CheckpointError(
+            f"{where} is not a plies network checkpoint ({kind}: {first})"
+        ) from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise CheckpointError(f"{where} is not a plies network checkpoint ({FORMAT})")
     return payload
