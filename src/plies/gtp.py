@@ -45,6 +45,7 @@ from plies.clock import Clocked
 from plies.errors import PliesError
 from plies.games.go.rules import PASS, SIZES, Go, GoState
 from plies.search import SearchResult, declared_bounds
+from plies.spec import SECONDS
 
 DEFAULT_AGENT = "mcts:time=1"
 COMMANDS = (
@@ -166,7 +167,7 @@ class GtpEngine:
 
     def set_komi(self, arguments: list[str]) -> str:
         komi = _number(arguments, "komi NUMBER")
-        if komi * 2 != int(komi * 2) or abs(komi) > self.game.size**2:
+        if abs(komi) > self.game.size**2 or komi * 2 != int(komi * 2):
             raise GtpError(f"komi {komi:g}: plies scores komi in half points within the board")
         self.new_game(self.game.size, komi, self.state.moves)
         return ""
@@ -238,6 +239,8 @@ class GtpEngine:
         stones = _integer(arguments[2:], "time_settings MAIN BYOYOMI STONES")
         if main < 0 or period < 0 or stones < 0:
             raise GtpError("time_settings: times and stones must not be negative")
+        if max(main, period) > MAX_SECONDS:
+            raise GtpError(f"time_settings: times must be at most {MAX_SECONDS:,} s")
         clock = (main, 0) if main > 0 else (period, stones)
         self.left = {colour: clock for colour in ("B", "W")} if clock[0] > 0 else {}
         return ""
@@ -249,8 +252,14 @@ class GtpEngine:
         stones = _integer(arguments[2:], "time_left COLOR TIME STONES")
         if time < 0 or stones < 0:
             raise GtpError("time_left: time and stones must not be negative")
+        if time > MAX_SECONDS:
+            raise GtpError(f"time_left: the time must be at most {MAX_SECONDS:,} s")
         self.left[COLOURS[arguments[0].lower()]] = (time, stones)
         return ""
+
+
+MAX_SECONDS = int(SECONDS.maximum)
+"""The longest clock a controller may set (plies' limit on every time: eleven days)."""
 
 
 def _integer(arguments: list[str], usage: str) -> int:
