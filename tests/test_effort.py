@@ -183,6 +183,11 @@ def test_plies_past_the_end_of_the_game() -> None:
         ([True], ("minimax",), SpecError, "whole number"),
         ([0], ("negamax",), UnknownNameError, "negamax"),
         ([0], (), SpecError, "no algorithms"),
+        ([4], ("minimax",), SpecError, "every game of take-away is over after 3 plies"),
+        ([0, 99], ("minimax",), SpecError, "ply count 99"),
+        ([10**20], ("minimax",), SpecError, "at most 500"),
+        ([0, 1, 0], ("minimax",), SpecError, "given twice"),
+        (list(range(65)), ("minimax",), SpecError, "at most 64 rows"),
     ],
 )
 def test_bad_input(plies: list[int], algorithms: tuple[str, ...], error: type, words: str) -> None:

@@ -54,6 +54,7 @@ from plies.errors import RenderError, SpecError, UnknownNameError
 from plies.game import Game
 from plies.lectures.files import check_writable
 from plies.search import ALGORITHMS
+from plies.spec import PLIES
 
 S = TypeVar("S", bound=Hashable)
 
@@ -98,15 +99,25 @@ class EffortRow:
         return self.mean_nodes[algorithm] / self.mean_nodes[baseline]
 
 
+MAX_ROWS = 64
+"""The most ply counts one table may have."""
+
+
 def _check_plies(plies: Sequence[int]) -> list[int]:
     counts = list(plies)
     if not counts:
         raise SpecError("no ply counts given; name at least one, e.g. 0")
+    if len(counts) > MAX_ROWS:
+        raise SpecError(f"{len(counts):,} ply counts given; a table has at most {MAX_ROWS} rows")
     for p in counts:
         if isinstance(p, bool) or not isinstance(p, int):
             raise SpecError(f"ply count {p!r} is not a whole number")
         if p < 0:
             raise SpecError(f"ply count {p} is negative; plies are moves from the initial state")
+        PLIES.check("ply count", p)
+    repeated = sorted({p for p in counts if counts.count(p) > 1})
+    if repeated:
+        raise SpecError(f"ply count {repeated[0]} is given twice")
     return counts
 
 
@@ -137,6 +148,11 @@ def positions_by_ply(game: Game[S, Any], plies: Sequence[int]) -> dict[int, list
         live = [state for state in layer if not game.is_terminal(state)]
         if depth in wanted:
             found[depth] = live
+        beyond = sorted(p for p in wanted if p > depth)
+        if not live and beyond:  # every game is over: no row past this one has a position
+            raise SpecError(
+                f"ply count {beyond[0]}: every game of {game.name} is over after {depth} plies"
+            )
         if depth == max(wanted):
             break
         following: dict[S, None] = {}
