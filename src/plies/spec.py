@@ -84,6 +84,8 @@ TRUNK = NumberRange(1, 512, integer=True)
 """A network's residual blocks or filters."""
 LEARNING_RATE = NumberRange(0, 1, above_minimum=True)
 FRACTION = NumberRange(0, 1)
+RUN_SEED = NumberRange(0, 2**63 - 1, integer=True)
+"""Seeds of training and distillation runs (NumPy's seed sequences take non-negative ones)."""
 
 
 @dataclass

@@ -164,15 +164,21 @@ CliRun = Callable[..., Any]
         (["train", "tictactoe", "--out", "{tmp}/c", "--lr", "inf"], "--lr"),
         (["train", "tictactoe", "--out", "{tmp}/d", "--device", "tpu"], "tpu"),
         (["play", "tictactoe", "--first", "az:model={tmp}/none.pt"], "neither a file"),
+        (["train", "tictactoe", "--out", "{tmp}/e", "--seed=-1"], "at least 0"),
+        (["train", "tictactoe", "--out", "{tmp}/f", "--seed", "9" * 20], "at most"),
+        (["train", "tictactoe", "--out", "{tmp}/a-file"], "is a file"),
+        (["learn", "distill", "connect4", "--out", "{tmp}/g", "--seed=-5"], "at least 0"),
     ],
 )
 def test_cli_refuses_bad_training_input_with_one_line(
     run_cli: CliRun, tmp_path: Path, args: list[str], message: str
 ) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
     result = run_cli(*(a.format(tmp=tmp_path) for a in args))
     assert result.code == 2
     assert message in result.err and len(result.err.strip().splitlines()) == 1
     assert "Traceback" not in result.err
+    assert not any((tmp_path / name).exists() for name in "efg")  # checked before any work
 
 
 def test_cli_trains_resumes_and_plots(run_cli: CliRun, tmp_path: Path) -> None:

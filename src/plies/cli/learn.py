@@ -18,7 +18,7 @@ from plies.cli.output import (
 )
 from plies.games import make_game
 from plies.learn import DEVICES
-from plies.spec import LEARNING_RATE, TRUNK, NumberRange
+from plies.spec import LEARNING_RATE, RUN_SEED, TRUNK, NumberRange
 
 POSITIONS = NumberRange(1, 10_000_000, integer=True)
 EPOCHS = NumberRange(1, 10_000, integer=True)
@@ -42,7 +42,7 @@ def learn() -> None:
 @click.option("--min-ply", type=Number(PLY), default=12, show_default=True)
 @click.option("--batch-size", type=Number(NumberRange(1, 65536, integer=True)), default=256)
 @click.option("--lr", type=Number(LEARNING_RATE), default=1e-3, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=Number(RUN_SEED), default=0, show_default=True)
 @click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
 def distill_command(
     game_spec: str,

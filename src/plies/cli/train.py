@@ -18,7 +18,7 @@ from plies.cli.output import (
 from plies.errors import PliesError
 from plies.games import make_game
 from plies.learn import DEVICES
-from plies.spec import FRACTION, GAMES, LEARNING_RATE, SIMULATIONS, TRUNK, NumberRange
+from plies.spec import FRACTION, GAMES, LEARNING_RATE, RUN_SEED, SIMULATIONS, TRUNK, NumberRange
 
 COUNT = NumberRange(1, 1_000_000, integer=True)
 SMALL = NumberRange(0, 10_000, integer=True)
@@ -52,7 +52,7 @@ SMALL = NumberRange(0, 10_000, integer=True)
 @click.option("--augment/--no-augment", default=True, show_default=True)
 @click.option("--eval-games", type=Number(SMALL), default=20, show_default=True)
 @click.option("--eval-positions", type=Number(SMALL), default=50, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=Number(RUN_SEED), default=0, show_default=True)
 def train_command(
     game_spec: str | None,
     out: Path | None,

@@ -188,7 +188,9 @@ def create_run(
     require(game, HasTensorEncoding, "training")
     if initial is not None and initial.shape != shape:
         raise SpecError(f"the initial network's shape {initial.shape} is not {shape}")
-    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+    if directory.exists() and not directory.is_dir():
+        raise RunFolderError(f"{str(directory)!r} is a file: name a new folder for the run")
+    if directory.exists() and any(directory.iterdir()):
         raise RunFolderError(
             f"{str(directory)!r} already exists and is not empty; "
             "resume a run with --resume, or choose a new folder"
