@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from plies import inputs
 from plies.agents import make_agent
 from plies.errors import SpecError, UnknownNameError
 from plies.games import make_game
@@ -99,3 +101,30 @@ def test_a_perfect_score_says_its_elo_is_the_clamps(run_cli: Run) -> None:
 
 def test_connect4s_default_opponent_is_the_engine() -> None:
     assert make_game("connect4").default_opponent.startswith("engine:time=")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("tree", "/dev/zero"),
+        ("solve", "connect4", "--file", "/dev/zero"),
+        ("evaluate", "connect4", "random", "--set", "/dev/zero"),
+        ("tournament", "connect4", "random", "mcts", "--openings", "/dev/zero", "--db", "x"),
+    ],
+    ids=["tree", "solve", "evaluate", "openings"],
+)
+def test_endless_inputs_are_refused_after_the_limit(
+    run_cli: Run, args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An endless file is read no further than the limit (it grew to 4 GB before), then
+    refused in one line naming it."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1 << 16)
+    assert_one_line_error(run_cli(*args), "longer than 65,536 bytes")
+
+
+def test_an_endless_standard_input_is_refused(
+    run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1 << 10)
+    assert_one_line_error(run_cli("tree", "-", stdin="[" * 5000), "the tree is longer than 1,024")

@@ -31,6 +31,7 @@ from plies.clock import TimeControl
 from plies.errors import PliesError, SpecError, UnsupportedGameError
 from plies.game import Game
 from plies.games import make_game
+from plies.inputs import read_text
 from plies.openings import Opening
 from plies.play import agent_seed, outcome_text, play_game, seat_agents
 
@@ -104,10 +105,7 @@ def opening_state(game: Game[Any, Any], opening: str) -> Any:
 def read_openings(game: Game[Any, Any], path: str | Path) -> list[str]:
     """The openings of a file, one a line (``#`` comments and blank lines skipped), each
     checked; :class:`SpecError` naming the file and line of the first bad one."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise SpecError(f"cannot read openings {str(path)!r}: {error}") from None
+    lines = read_text(path, "openings file").splitlines()
     openings = []
     for number, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()

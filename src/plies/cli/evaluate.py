@@ -21,6 +21,7 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.games import make_game
+from plies.inputs import read_text
 from plies.mistakes import MistakeSummary, MoveVerdict, judge_moves
 from plies.solvers.sets import read_set
 from plies.spec import NumberRange
@@ -91,10 +92,7 @@ def evaluate_command(
 
 def _read_lines(path: str) -> list[str]:
     """The lines of a set file."""
-    try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise PliesError(f"cannot read {path!r}: {error}") from None
+    return read_text(path, "set file").splitlines()
 
 
 def _print_summary(

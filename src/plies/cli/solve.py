@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import click
@@ -23,6 +22,7 @@ from plies.cli.output import (
 from plies.errors import PliesError
 from plies.game import Game
 from plies.games import make_game
+from plies.inputs import read_text
 from plies.lectures.tree_report import number, rule_text
 from plies.perfect import HasOpeningBook, PerfectSolver
 from plies.play import line_notation, outcome_text
@@ -322,13 +322,8 @@ def _solve_perfectly(
 
 def _read_lines(source: str) -> list[str]:
     """The lines of a set file (or standard input for ``-``), without the final newline."""
-    if source == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise PliesError(f"cannot read {source!r}: {error}") from None
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    text = read_text(stream if source == "-" else source, "set file")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the newline that ends the last line

@@ -15,6 +15,7 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.game import CHANCE
+from plies.inputs import read_text
 from plies.lectures import ORDERS, parse_tree
 from plies.lectures.tree_report import (
     ALGORITHM_NAMES,
@@ -39,7 +40,7 @@ def _read_tree_source(source: str | None) -> str:
     if source is None or source == "-":
         if source is None and sys.stdin.isatty():
             raise PliesError("no tree given: pass it as an argument, a file name, or on stdin")
-        return sys.stdin.read()
+        return read_text(getattr(sys.stdin, "buffer", sys.stdin), "tree")
     stripped = source.removeprefix("\ufeff").strip()
     if (
         not stripped
@@ -50,10 +51,7 @@ def _read_tree_source(source: str | None) -> str:
     path = Path(source)
     if not path.exists():
         raise PliesError(f"no such file: {source!r} (nor is it a tree)")
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise PliesError(f"cannot read {source!r}: {error}") from None
+    return read_text(path, "tree file")
 
 
 def _columns(rows: list[list[str]]) -> list[str]:
