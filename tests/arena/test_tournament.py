@@ -31,7 +31,7 @@ from plies.clock import parse_time_control
 from plies.errors import PliesError, SpecError
 from plies.games import make_game
 from plies.openings import random_openings
-from tests.conftest import assert_one_line_error
+from tests.conftest import CliRun, assert_one_line_error
 
 SPECS = ["random", "alphabeta:depth=1", "mcts:iterations=60"]
 
@@ -536,3 +536,26 @@ def test_go_games_are_written_as_one_sgf_collection(
         ),
         "SGF",
     )
+
+
+@pytest.mark.parametrize(
+    ("tamper", "words"),
+    [
+        (
+            "ALTER TABLE games RENAME TO old; CREATE TABLE games (x)",
+            "its games table is not plies'",
+        ),
+        ("UPDATE games SET moves = 'not json'", "holds a damaged game"),
+        ("UPDATE games SET seconds = '[1, 2'", "holds a damaged game"),
+    ],
+)
+def test_a_tampered_record_is_refused_in_one_line(
+    run_cli: Callable[..., CliRun], tmp_path: Path, tamper: str, words: str
+) -> None:
+    path = tmp_path / "t.sqlite"
+    done = run_cli("tournament", "tictactoe", "random", "mcts", "--games", "2", "--db", str(path))
+    assert done.code == 0, done.err
+    with sqlite3.connect(path) as db:
+        db.executescript(tamper)
+    db.close()
+    assert_one_line_error(run_cli("tournament", "report", str(path)), words)

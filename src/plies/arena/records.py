@@ -40,6 +40,24 @@ CREATE TABLE IF NOT EXISTS games (
     finished TEXT NOT NULL DEFAULT (datetime('now'))
 );
 """
+GAME_COLUMNS = frozenset(
+    [
+        "key",
+        "first",
+        "second",
+        "pair",
+        "leg",
+        "opening",
+        "moves",
+        "seconds",
+        "result",
+        "reason",
+        "seed",
+        "version",
+        "finished",
+    ]
+)
+"""The columns of :data:`SCHEMA`'s games table: a file with others is not plies'."""
 
 
 class RecordError(PliesError):
@@ -130,6 +148,9 @@ class Records:
             return {}
         if not {"meta", "games"} <= tables:
             raise sqlite3.DatabaseError("no plies tables")
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        if columns != GAME_COLUMNS:
+            raise sqlite3.DatabaseError("its games table is not plies'")
         return dict(self.db.execute("SELECT key, value FROM meta"))
 
     def add(self, game: PlayedGame) -> None:
@@ -165,12 +186,16 @@ class Records:
         return {row[0] for row in self.db.execute("SELECT key FROM games")}
 
     def games(self) -> list[PlayedGame]:
-        """Every finished game, in the order they finished."""
-        rows = self.db.execute(
-            "SELECT key, first, second, pair, leg, opening, moves, seconds, result, reason, "
-            "seed, version FROM games ORDER BY rowid"
-        )
-        return [_record(row) for row in rows]
+        """Every finished game, in the order they finished; a :class:`RecordError` for a row
+        that is not what plies wrote (a file altered by hand)."""
+        try:
+            rows = self.db.execute(
+                "SELECT key, first, second, pair, leg, opening, moves, seconds, result, reason, "
+                "seed, version FROM games ORDER BY rowid"
+            )
+            return [_record(row) for row in rows]
+        except (sqlite3.DatabaseError, ValueError, TypeError) as error:
+            raise RecordError(f"{str(self.path)!r} holds a damaged game ({error})") from None
 
     def close(self) -> None:
         self.db.close()
