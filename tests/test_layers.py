@@ -17,7 +17,17 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "plies"
 FRONT_ENDS = ("plies.cli", "plies.uci", "plies.gtp", "plies.web", "plies.__main__")
-CORE = ("errors", "game", "capabilities", "spec", "inputs", "clock", "compiled", "perfect")
+CORE = (
+    "errors",
+    "game",
+    "capabilities",
+    "spec",
+    "inputs",
+    "processes",
+    "clock",
+    "compiled",
+    "perfect",
+)
 """The base every room may import: the formal game, its capabilities and errors, specs,
 clocks, the compiled-code helpers and the perfect-solver interface."""
 SHARED_GAME_MODULES = ("plies.games", "plies.games.registry", "plies.games.grid")

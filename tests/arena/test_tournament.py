@@ -559,3 +559,29 @@ def test_a_tampered_record_is_refused_in_one_line(
         db.executescript(tamper)
     db.close()
     assert_one_line_error(run_cli("tournament", "report", str(path)), words)
+
+
+def test_workers_end_when_their_driver_is_killed(tmp_path: Path) -> None:
+    """kill -9 of the driver leaves no worker running (they stayed, 381 MB each, before)."""
+    args = ["connect4", "mcts:time=0.2", "random", "--games", "40", "--concurrency", "2"]
+    driver = subprocess.Popen(
+        _cli(*args, "--db", str(tmp_path / "t.sqlite")),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while len(workers) < 2 and time.monotonic() < deadline:
+        workers = [
+            p
+            for p in _children(driver.pid)
+            if "spawn" in Path(f"/proc/{p}/cmdline").read_text(errors="ignore")
+        ]
+        time.sleep(0.1)
+    assert workers, "the driver started no worker"
+    driver.kill()
+    driver.wait(timeout=30)
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{p}").exists() for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [p for p in workers if Path(f"/proc/{p}").exists()], "workers outlived the driver"

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import random
-import signal
 import socket
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -34,6 +33,7 @@ from plies.games import make_game
 from plies.inputs import read_text
 from plies.openings import Opening
 from plies.play import agent_seed, outcome_text, play_game, seat_agents
+from plies.processes import start_worker
 
 FORMATS = ("round-robin", "gauntlet")
 
@@ -274,10 +274,10 @@ _WORKER: Worker | None = None
 
 
 def _start_worker() -> None:
-    """A pool process: one :class:`Worker` for all its games; Ctrl-C is left to the driver,
-    which stops the workers."""
+    """A pool process (:func:`plies.processes.start_worker`): one :class:`Worker` for all its
+    games."""
     global _WORKER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    start_worker()
     _WORKER = Worker()
 
 

@@ -6,7 +6,6 @@ data back to the driver, which alone writes the run folder.
 from __future__ import annotations
 
 import multiprocessing
-import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -20,6 +19,7 @@ from plies.games.registry import make_game
 from plies.learn.evaluator import NetworkEvaluator, one_thread
 from plies.learn.network import NetShape, build_network
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
+from plies.processes import start_worker
 
 MAX_WORKERS = 256
 
@@ -99,9 +99,8 @@ def _one_thread() -> None:
 
 
 def _worker_start() -> None:
-    """A worker process: one PyTorch thread, and Ctrl-C left to the driver (which stops the
-    workers itself), so an interrupted run prints no traceback per worker."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """A worker process (:func:`plies.processes.start_worker`) with one PyTorch thread."""
+    start_worker()
     _one_thread()
 
 

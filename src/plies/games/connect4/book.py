@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import sqlite3
 from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -32,6 +31,7 @@ from typing import TYPE_CHECKING
 from plies.errors import BookError
 from plies.games.connect4.rules import ConnectFour, ConnectFourState
 from plies.perfect import BookProgress, Decision
+from plies.processes import start_worker
 
 if TYPE_CHECKING:
     from plies.games.connect4.solver import Connect4Solver
@@ -261,11 +261,11 @@ _SOLVER: Connect4Solver | None = None
 
 
 def _start_solver(width: int, height: int) -> None:
-    """A build worker: its own solver, without a book; Ctrl-C is left to the driver."""
+    """A build worker (:func:`plies.processes.start_worker`): its own solver, without a book."""
     from plies.games.connect4.solver import Connect4Solver
 
     global _SOLVER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    start_worker()
     _SOLVER = Connect4Solver(ConnectFour(width, height), book=False)
 
 
