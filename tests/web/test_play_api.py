@@ -378,3 +378,30 @@ def test_an_agents_illegal_move_is_the_sessions_error(
     failed = wait_for(client, session["id"], lambda s: s["error"] is not None)
     assert "cheat (X) could not move: illegal move 99" in failed["error"]
     assert failed["moves"] == [] and failed["thinking"] is None
+
+
+def test_browsers_name_only_shipped_models_and_the_operators_folder(tmp_path: Any) -> None:
+    """No file on the server is opened as a model unless the operator's folder holds it; every
+    other name gets the same answer, whether such a file exists or not."""
+    from pathlib import Path
+
+    from plies.web.app import create_app
+
+    folder = Path(tmp_path) / "models"
+    folder.mkdir()
+    (Path(tmp_path) / "secret.pt").write_bytes(b"he")
+    (folder / "mine.pt").write_bytes(b"he")  # inside the folder: opened, and refused as no model
+    with TestClient(create_app(models=folder)) as client:
+        answers = {}
+        for model in ["../secret.pt", str(Path(tmp_path) / "secret.pt"), "/etc/passwd",
+                      "~/.bashrc", "nothing", "mine.pt", "tictactoe"]:  # fmt: skip
+            players = {"X": "human", "O": f"az:model={model}"}
+            answers[model] = client.post(
+                "/api/sessions", json={"game": "tictactoe", "players": players}
+            )
+    refused = [answers[m] for m in ["../secret.pt", "/etc/passwd", "~/.bashrc", "nothing"]]
+    refused.append(answers[str(Path(tmp_path) / "secret.pt")])
+    messages = {error(answer).partition(" here ")[2] for answer in refused}
+    assert len(messages) == 1 and "mine.pt" in messages.pop()  # one answer, listing the models
+    assert "is not a plies network checkpoint" in error(answers["mine.pt"])
+    assert answers["tictactoe"].status_code == 201

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
+from pathlib import Path
 
 import click
 
@@ -39,7 +40,13 @@ def _check_free(host: str, port: int) -> None:
     help="Also serve this game named by module path (mypkg.kalah:Kalah, kalah.py:Kalah); "
     "repeatable. Browsers may start only the registered games and these.",
 )
-def serve(host: str, port: int, games: tuple[str, ...]) -> None:
+@click.option(
+    "--models",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A folder of models (.pt) that browsers may name, by file name, besides the shipped "
+    "ones; no other file on the server is ever opened as a model.",
+)
+def serve(host: str, port: int, games: tuple[str, ...], models: Path | None) -> None:
     """Serve the web app: alpha-beta exercises with step-by-step traces and quizzes, every
     game against any agent with its search shown live, and Connect Four and chess analysis.
     Open the address it prints in a browser; the JSON API is documented at /docs.
@@ -54,7 +61,7 @@ def serve(host: str, port: int, games: tuple[str, ...]) -> None:
                 "the web app needs FastAPI and uvicorn: pip install 'plies[web]'"
             ) from None
         raise
-    app = create_app(games)
+    app = create_app(games, models)
     _check_free(host, port)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"plies web app: open http://{shown}:{port}/ in a browser (Ctrl-C stops it)")

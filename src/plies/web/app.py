@@ -61,10 +61,11 @@ def _validation_message(error: RequestValidationError) -> str:
     return "bad request: " + "; ".join(problems[:3])
 
 
-def create_app(games: Sequence[str] = ()) -> FastAPI:
+def create_app(games: Sequence[str] = (), models: Path | None = None) -> FastAPI:
     """The application with every router, the static files and the error handlers; ``games``
     are the specs of games named by module path (a developer's own) that it serves besides
-    the registered ones, each built once now so that a bad one fails at the start."""
+    the registered ones, each built once now so that a bad one fails at the start; ``models``
+    is a folder whose ``.pt`` files browsers may name as models besides the shipped ones."""
     from plies.web import analyse, play, trees
     from plies.web.sessions import Sessions
 
@@ -79,7 +80,9 @@ def create_app(games: Sequence[str] = ()) -> FastAPI:
         if not is_module_path(spec):
             raise SpecError(f"{spec!r}: serve a game named by module path (kalah.py:Kalah)")
         make_game(spec)
-    app.state.sessions = Sessions(served=games)
+    if models is not None and not models.is_dir():
+        raise SpecError(f"--models {str(models)[:80]!r} is not a folder")
+    app.state.sessions = Sessions(served=games, models=models)
 
     @app.exception_handler(PliesError)
     async def library_error(request: Request, error: PliesError) -> JSONResponse:

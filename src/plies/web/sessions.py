@@ -17,6 +17,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from plies.agents import Agent, EngineAgent, agent_kind
@@ -33,7 +35,7 @@ from plies.games import make_game
 from plies.games.registry import is_module_path
 from plies.play import GameRecord, Turn, outcome_text, seat_agents
 from plies.search import SearchResult
-from plies.spec import spec_name
+from plies.spec import parse_spec, spec_name
 from plies.web.boards import board_view, move_paths
 from plies.web.reports import search_json, visit_tree_json
 
@@ -500,11 +502,16 @@ class Sessions:
     """Every session of the app, by id. Sessions idle for :data:`IDLE_SECONDS` with nobody
     following them are dropped, and the least recently used beyond :data:`MAX_SESSIONS`."""
 
-    def __init__(self, limit: int = MAX_SESSIONS, served: Sequence[str] = ()) -> None:
+    def __init__(
+        self, limit: int = MAX_SESSIONS, served: Sequence[str] = (), models: Path | None = None
+    ) -> None:
         self.limit = limit
         self.served = tuple(spec.strip() for spec in served)
         """The games named by module path that the operator serves (``plies serve --game``);
         a browser may start these and the registered games, and no other module."""
+        self.models = None if models is None else models.resolve()
+        """The operator's folder of models (``plies serve --models``): with the shipped ones,
+        the only models a browser may name."""
         self.lock = threading.Lock()
         self.sessions: OrderedDict[str, GameSession] = OrderedDict()
 
@@ -517,6 +524,7 @@ class Sessions:
     ) -> GameSession:
         """A new session, its agents seated (specs checked) and started if they move first."""
         self.check_served(game_spec)
+        players = {player: self.admit_model(spec) for player, spec in players.items()}
         session = GameSession(secrets.token_urlsafe(9), game_spec, players, position, seed)
         with self.lock:
             self.sessions[session.id] = session
@@ -539,6 +547,24 @@ class Sessions:
                 f"{game_spec[:80]!r}: the web app plays the registered games and those its "
                 "operator serves (plies serve --game SPEC)"
             )
+
+    def admit_model(self, spec: str) -> str:
+        """``spec`` with its ``model=`` a shipped model's name or, as a full path, a ``.pt``
+        file of :attr:`models`; any other name gets one answer, whether a file of that name
+        exists on the server or not."""
+        kind = agent_kind(spec_name(spec))
+        parsed = parse_spec(spec, kind.positional)
+        model = parsed.options.values.get("model")
+        if model is None or model in _shipped_models():
+            return spec.strip()
+        if self.models is not None:
+            file = (self.models / model).resolve()
+            if file.suffix == ".pt" and file.is_relative_to(self.models) and file.is_file():
+                values = {**parsed.options.values, "model": str(file)}
+                return f"{kind.name}:" + ",".join(f"{k}={v}" for k, v in values.items())
+        served = [] if self.models is None else sorted(f.name for f in self.models.glob("*.pt"))
+        names = ", ".join(_shipped_models() + served)
+        raise SpecError(f"{kind.name}: no model {model[:40]!r} here (models: {names})")
 
     def _drop(self, session: GameSession) -> None:
         del self.sessions[session.id]
@@ -564,3 +590,9 @@ def _from_the_page(game: Game[Any, Any], state: Any) -> Any:
     """A person's seat: their moves come from the page (:meth:`GameSession.play`), never
     from a question."""
     raise AssertionError("the web app asks no one for a move: a person plays from the page")
+
+
+def _shipped_models() -> list[str]:
+    """The names of the models that ship inside plies."""
+    folder = resources.files("plies.learn.models")
+    return sorted(entry.name[:-3] for entry in folder.iterdir() if entry.name.endswith(".pt"))
