@@ -405,3 +405,18 @@ def test_browsers_name_only_shipped_models_and_the_operators_folder(tmp_path: An
     assert len(messages) == 1 and "mine.pt" in messages.pop()  # one answer, listing the models
     assert "is not a plies network checkpoint" in error(answers["mine.pt"])
     assert answers["tictactoe"].status_code == 201
+
+
+def test_request_bodies_are_bounded_before_they_are_read(client: TestClient) -> None:
+    """A 300 MB body took about 900 MB of memory; now anything over 1 MiB is a 413, whether it
+    says its length or streams in chunks."""
+    big = b'{"game": "' + b"x" * (2 << 20) + b'"}'
+    headers = {"content-type": "application/json"}
+    assert "over 1,048,576 bytes" in error(
+        client.post("/api/sessions", content=big, headers=headers), 413
+    )
+    chunks = (b"x" * 65536 for _ in range(40))
+    assert "over 1,048,576" in error(
+        client.post("/api/sessions", content=chunks, headers=headers), 413
+    )
+    assert create(client, "tictactoe", X="random")["game"] == "tictactoe"

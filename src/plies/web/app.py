@@ -42,6 +42,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         "move, a malformed tree, position or FEN, a number out of range",
     },
     404: {"model": Problem, "description": "no such game session (it may have ended)"},
+    413: {"model": Problem, "description": "a request body over 1 MiB"},
     422: {"model": Problem, "description": "a request body of the wrong shape or type"},
 }
 """The error answers of every route, for the OpenAPI description."""
@@ -59,6 +60,44 @@ def _validation_message(error: RequestValidationError) -> str:
         where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
         problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
     return "bad request: " + "; ".join(problems[:3])
+
+
+MAX_BODY = 1 << 20
+"""The largest request body the app reads (1 MiB: a tree, a position or a move is far less)."""
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose body is over ``limit`` bytes is answered 413 before
+    it is read (by its Content-Length), or as soon as the bytes received pass the limit."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > self.limit:
+            await self._too_large()(scope, receive, send)
+            return
+        received = 0
+
+        async def counted() -> Any:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > self.limit:
+                raise HTTPException(413, self._too_large_text())
+            return message
+
+        await self.app(scope, counted, send)
+
+    def _too_large_text(self) -> str:
+        return f"the request body is over {self.limit:,} bytes, the most the app reads"
+
+    def _too_large(self) -> JSONResponse:
+        return error_answer(413, self._too_large_text())
 
 
 def create_app(games: Sequence[str] = (), models: Path | None = None) -> FastAPI:
@@ -110,4 +149,5 @@ def create_app(games: Sequence[str] = (), models: Path | None = None) -> FastAPI
     for route, name in PAGES.items():
         app.add_api_route(route, lambda name=name: page(name), include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyLimit)
     return app
