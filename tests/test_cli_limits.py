@@ -128,3 +128,10 @@ def test_an_endless_standard_input_is_refused(
 ) -> None:
     monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1 << 10)
     assert_one_line_error(run_cli("tree", "-", stdin="[" * 5000), "the tree is longer than 1,024")
+
+
+def test_an_error_quoting_a_huge_input_stays_short(run_cli: Run) -> None:
+    """A 100,000-move position was echoed whole; the line keeps its start and its reason."""
+    result = run_cli("play", "connect4", "--position", "4" * 100_000)
+    assert_one_line_error(result, "characters cut")
+    assert len(result.err) < 500

@@ -11,6 +11,26 @@ class PliesError(Exception):
     """Base of every error caused by bad input or an unsupported request."""
 
 
+LONGEST_MESSAGE = 400
+"""The most characters of an error line a front end shows: a message that quotes a huge input
+keeps its start and its end (where the reason is) with the middle cut."""
+
+
+def one_line(message: str, longest: int = LONGEST_MESSAGE) -> str:
+    """``message`` on one line, its middle cut when it is longer than ``longest``.
+
+    >>> one_line("position '" + "4" * 1000 + "': column 4 is full", 90)
+    "position '444444444444444444444444444444 [... 969 characters cut] 4': column 4 is full"
+    """
+    line = " ".join(message.split())
+    if len(line) <= longest:
+        return line
+    room = max(longest - 30, 30)  # about 30 characters for the mark of the cut
+    head, tail = room * 2 // 3, room // 3
+    cut = len(line) - head - tail
+    return f"{line[:head]} [... {cut:,} characters cut] {line[-tail:]}"
+
+
 class ParseError(PliesError, ValueError):
     """Text (a tree, a position, a move, a spec) could not be read."""
 

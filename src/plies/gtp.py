@@ -42,7 +42,7 @@ from typing import TextIO
 from plies import __version__
 from plies.agents import make_agent
 from plies.clock import Clocked
-from plies.errors import PliesError
+from plies.errors import PliesError, one_line
 from plies.games.go.rules import PASS, SIZES, Go, GoState
 from plies.search import SearchResult, declared_bounds
 from plies.spec import SECONDS
@@ -121,7 +121,7 @@ class GtpEngine:
         try:
             answer = self.run(command, arguments)
         except (GtpError, PliesError) as error:
-            self.write(f"?{number} {error}")
+            self.write(f"?{number} {one_line(str(error))}")
             return True
         self.write(f"={number} {answer}")
         return command != "quit"

@@ -61,7 +61,14 @@ import chess
 
 from plies import __version__
 from plies.clock import MIN_MOVE_SECONDS, move_budget
-from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, PliesError, SpecError
+from plies.errors import (
+    IllegalMoveError,
+    InvalidPositionError,
+    ParseError,
+    PliesError,
+    SpecError,
+    one_line,
+)
 from plies.games.chess.rules import FIFTY_MOVES, UCI_MOVE, Chess, ChessState, centipawns
 from plies.search import EngineOptions, Limits, SearchResult, TranspositionTable, iterate
 
@@ -289,7 +296,7 @@ class UciEngine:
             else:
                 raise ParseError(f"unknown command {command!r}")
         except PliesError as error:
-            self.write("info string " + " ".join(str(error).split()))
+            self.write("info string " + one_line(str(error)))
         return True
 
     def identify(self) -> None:
@@ -411,7 +418,7 @@ class UciEngine:
                         self.write(info_line(report, table.used * 1000 // table.size))
                     best = report.action
         except PliesError as error:
-            self.write("info string " + " ".join(str(error).split()))
+            self.write("info string " + one_line(str(error)))
         finally:  # whatever happened, one bestmove, a legal one while any is left
             if best is None and state.moves:
                 best = state.ordered_moves[0]

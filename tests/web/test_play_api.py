@@ -420,3 +420,8 @@ def test_request_bodies_are_bounded_before_they_are_read(client: TestClient) -> 
         client.post("/api/sessions", content=chunks, headers=headers), 413
     )
     assert create(client, "tictactoe", X="random")["game"] == "tictactoe"
+
+
+def test_an_error_answer_quoting_a_huge_input_stays_short(client: TestClient) -> None:
+    answer = client.post("/api/sessions", json={"game": "connect4", "position": "4" * 500_000})
+    assert answer.status_code in (400, 422) and len(error(answer, answer.status_code)) < 500

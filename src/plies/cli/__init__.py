@@ -29,7 +29,7 @@ from plies.cli.tournament import tournament_command
 from plies.cli.train import train_command
 from plies.cli.tree import tree
 from plies.cli.uci import uci_command
-from plies.errors import AbandonedError, PliesError
+from plies.errors import AbandonedError, PliesError, one_line
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -68,12 +68,12 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(error.ctx.get_help() if error.ctx else "", err=False)
         code = 0
     except click.ClickException as error:
-        click.echo(f"plies: error: {error.format_message()}", err=True)
+        click.echo(f"plies: error: {one_line(error.format_message())}", err=True)
         code = 2
     except AbandonedError:
         code = 1
     except PliesError as error:
-        click.echo(f"plies: error: {error}", err=True)
+        click.echo(f"plies: error: {one_line(str(error))}", err=True)
         code = 2
     except RecursionError:
         click.echo(

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from plies import __version__
-from plies.errors import PliesError, SpecError
+from plies.errors import PliesError, SpecError, one_line
 from plies.games import make_game
 from plies.games.registry import is_module_path
 
@@ -50,7 +50,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 def error_answer(status: int, message: str) -> JSONResponse:
     """The one shape of every error answer."""
-    return JSONResponse(status_code=status, content={"error": message})
+    return JSONResponse(status_code=status, content={"error": one_line(message)})
 
 
 def _validation_message(error: RequestValidationError) -> str:
