@@ -61,7 +61,7 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 def echo_json(data: dict[str, Any]) -> None:
     """One JSON object on standard output."""
-    click.echo(json.dumps(data, indent=2))
+    click.echo(json.dumps(data))
 
 
 def json_number(value: float) -> float | None:
