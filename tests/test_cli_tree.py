@@ -105,6 +105,15 @@ def test_draw_target_is_checked_before_the_search(
     assert_one_line_error(run_cli("tree", LECTURE, "--draw", "tree.gif"), ".svg or .png")
 
 
+def test_without_graphviz_the_report_comes_then_what_is_missing(
+    run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    result = run_cli("tree", LECTURE, "--draw", str(tmp_path / "tree.svg"))
+    assert_one_line_error(result, "'dot' program is not installed")
+    assert "pruned leaves: c2 c3" in result.out and not (tmp_path / "tree.svg").exists()
+
+
 def test_a_drawing_that_fails_late_comes_after_the_report(
     run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -239,12 +239,13 @@ def tree(
     decision node may name its own, {"player": "MIN", "children": [...]}. --order rtl
     searches children right to left; labels, paths and leaf indices stay those of the tree
     as written. '#' starts a comment to the end of the line in lists and parentheses; JSON
-    takes only whole-line comments. A --draw file is checked before the search.
+    takes only whole-line comments. A --draw file is checked before the search; without
+    Graphviz the report is printed, then what is missing.
     """
     if draw is not None:
         from plies.lectures.draw import check_drawable, draw_tree
 
-        check_drawable(draw)
+        check_drawable(draw, dot=False)  # without Graphviz the report still comes, then why not
     parsed = parse_tree(_read_tree_source(source))
     report = analyse_tree(
         parsed,

@@ -100,14 +100,15 @@ def _format(target: Path) -> str:
     return suffix[1:]
 
 
-def check_drawable(path: str | Path) -> Path:
+def check_drawable(path: str | Path, dot: bool = True) -> Path:
     """``path`` checked before any search: a .svg or .png name that can be written (see
-    :func:`~plies.lectures.files.check_writable`), with Graphviz's ``dot`` installed;
-    :class:`RenderError` naming the problem otherwise."""
+    :func:`~plies.lectures.files.check_writable`), with Graphviz's ``dot`` installed (unless
+    ``dot`` is False: the caller shows its report first and lets :func:`draw_tree` say that
+    Graphviz is missing); :class:`RenderError` naming the problem otherwise."""
     target = Path(path)
     _format(target)
     check_writable(target)
-    if shutil.which("dot") is None:
+    if dot and shutil.which("dot") is None:
         raise RenderError(_NO_DOT)
     return target
 
@@ -116,6 +117,8 @@ def draw_tree(report: TreeReport, path: str | Path) -> Path:
     """Render the tree to ``path`` (.svg or .png); :class:`RenderError` if that cannot be done."""
     target = Path(path)
     image_format = _format(target)
+    if shutil.which("dot") is None:
+        raise RenderError(_NO_DOT)
     source = graphviz.Source(dot_source(report))
     try:
         image = source.pipe(format=image_format)
