@@ -1,14 +1,18 @@
 """What plies' worker processes share: they leave Ctrl-C to the process that started them,
 and they end when that process is gone (killed with ``kill -9``, say) instead of running on
-with nobody to take their results."""
+with nobody to take their results; a Ray cluster's address is checked, within seconds, before
+any work is sent there."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
 import signal
+import socket
 import threading
 import time
+
+from plies.errors import SpecError
 
 PARENT_POLL_SECONDS = 1.0
 """How often a worker looks whether its parent is still there."""
@@ -28,3 +32,22 @@ def start_worker() -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="plies-parent-watch", daemon=True).start()
+
+
+REACH_SECONDS = 5.0
+"""How long a cluster's address may take to answer before the run gives up (Ray itself would
+wait for minutes)."""
+
+
+def check_ray_address(address: str) -> None:
+    """A :class:`SpecError` when ``address`` (``HOST:PORT``, ``ray://HOST:PORT``) is not
+    answering; ``auto`` and ``local`` are Ray's to find or start."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if address in ("auto", "local"):
+        return
+    if not host or not port.isdigit():
+        raise SpecError(f"--ray {address!r}: give HOST:PORT, auto or local")
+    try:
+        socket.create_connection((host, int(port)), timeout=REACH_SECONDS).close()
+    except OSError as error:
+        raise SpecError(f"cannot reach the Ray cluster at {address!r}: {error}") from None

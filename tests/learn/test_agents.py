@@ -168,6 +168,8 @@ CliRun = Callable[..., Any]
         (["train", "tictactoe", "--out", "{tmp}/f", "--seed", "9" * 20], "at most"),
         (["train", "tictactoe", "--out", "{tmp}/a-file"], "is a file"),
         (["learn", "distill", "connect4", "--out", "{tmp}/g", "--seed=-5"], "at least 0"),
+        (["train", "tictactoe", "--out", "{tmp}/e", "--ray", ""], "give HOST:PORT"),
+        (["train", "tictactoe", "--out", "{tmp}/f", "--ray", "127.0.0.1:1"], "cannot reach"),
     ],
 )
 def test_cli_refuses_bad_training_input_with_one_line(

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import random
-import socket
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -33,7 +32,7 @@ from plies.games import make_game
 from plies.inputs import read_text
 from plies.openings import Opening
 from plies.play import agent_seed, outcome_text, play_game, seat_agents
-from plies.processes import start_worker
+from plies.processes import check_ray_address, start_worker
 
 FORMATS = ("round-robin", "gauntlet")
 
@@ -491,7 +490,7 @@ def ray_cluster(address: str) -> Iterator[Any]:
     if ray.is_initialized():
         yield ray
         return
-    _check_reachable(address)
+    check_ray_address(address)
     try:
         ray.init(address=None if address == "local" else address, logging_level="ERROR")
     except (ConnectionError, RuntimeError, ValueError) as error:
@@ -504,25 +503,6 @@ def ray_cluster(address: str) -> Iterator[Any]:
         yield ray
     finally:
         ray.shutdown()
-
-
-REACH_SECONDS = 5.0
-"""How long a cluster's address may take to answer before the run gives up (Ray itself would
-wait for minutes)."""
-
-
-def _check_reachable(address: str) -> None:
-    """A :class:`SpecError` when ``address`` (``HOST:PORT``, ``ray://HOST:PORT``) is not
-    answering; ``auto`` and ``local`` are Ray's to find or start."""
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    if address in ("auto", "local"):
-        return
-    if not host or not port.isdigit():
-        raise SpecError(f"--ray {address!r}: give HOST:PORT, auto or local")
-    try:
-        socket.create_connection((host, int(port)), timeout=REACH_SECONDS).close()
-    except OSError as error:
-        raise SpecError(f"cannot reach the Ray cluster at {address!r}: {error}") from None
 
 
 def _import_ray() -> Any:

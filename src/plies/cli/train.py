@@ -18,6 +18,7 @@ from plies.cli.output import (
 from plies.errors import PliesError
 from plies.games import make_game
 from plies.learn import DEVICES
+from plies.processes import check_ray_address
 from plies.spec import FRACTION, GAMES, LEARNING_RATE, RUN_SEED, SIMULATIONS, TRUNK, NumberRange
 
 COUNT = NumberRange(1, 1_000_000, integer=True)
@@ -73,6 +74,8 @@ def train_command(
     """
     training = learning_module("training", "training")
     where = learning_module("checkpoint", "training").resolve_device(device)
+    if ray_address is not None:
+        check_ray_address(ray_address)  # before a run folder is made
     if (out is None) == (resume is None):
         raise PliesError("give either --out DIR (a new run) or --resume DIR")
     if resume is not None:
