@@ -585,3 +585,14 @@ def test_workers_end_when_their_driver_is_killed(tmp_path: Path) -> None:
     while any(Path(f"/proc/{p}").exists() for p in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not [p for p in workers if Path(f"/proc/{p}").exists()], "workers outlived the driver"
+
+
+def test_the_standings_do_not_depend_on_the_order_games_finished_in(tmp_path: Path) -> None:
+    """Workers finish games in any order; the intervals and LOS come out the same."""
+    from plies.arena.ratings import rating_intervals
+    from plies.arena.records import results_of
+
+    games = list(run(Records(tmp_path / "t.sqlite", "tictactoe"), _planned(4), 1))
+    forward = rating_intervals(results_of(games), samples=200)
+    backward = rating_intervals(results_of(games[::-1]), samples=200)
+    assert forward == backward

@@ -233,5 +233,8 @@ def _record(row: Any) -> PlayedGame:
 
 
 def results_of(games: Sequence[PlayedGame]) -> list[Result]:
-    """The games as the ratings' results, the two games of a pair resampled together."""
-    return [Result(g.first, g.second, g.result, (*pairing_of(g), g.pair)) for g in games]
+    """The games as the ratings' results, the two games of a pair resampled together, in the
+    order of their keys: the order the games finished in (which workers decide) changes no
+    bootstrap draw, so the same games always give the same intervals."""
+    ordered = sorted(games, key=lambda g: g.key)
+    return [Result(g.first, g.second, g.result, (*pairing_of(g), g.pair)) for g in ordered]
