@@ -27,17 +27,19 @@ function pending(box, text) {
 
 // Connect Four ------------------------------------------------------------------------------
 
-const c4 = { position: "", busy: null };
+const c4 = { position: "", requested: "", busy: null };
 
 /** Draw ``position`` and, if ``solve``, solve it; keeps the last good position on an error. */
 async function analyseConnect4(position, solve = true) {
   const ticket = ++latest.connect4;
+  c4.requested = position; // a click before the answer comes plays on from here
   const seconds = Number($("c4-time").value);
   if (solve) pending($("c4-result"), `solving… (up to ${seconds} s)`);
   const answer = await guarded(() =>
     api("/api/analyse/connect4", { position, seconds, solve }));
   if (ticket !== latest.connect4) return;
   if (!answer) {
+    c4.requested = c4.position;
     $("c4-position").value = c4.position;
     if (solve) $("c4-result").replaceChildren();
     return;
@@ -46,7 +48,7 @@ async function analyseConnect4(position, solve = true) {
   $("c4-position").value = answer.position;
   if (!$("connect4").hidden) remember({ game: "connect4", position: answer.position, seconds });
   renderBoard($("c4-board"), answer.view, answer.moves, {
-    onMove: (column) => analyseConnect4(c4.position + column, $("c4-auto").checked),
+    onMove: (column) => analyseConnect4(c4.requested + column, $("c4-auto").checked),
     lastMove: answer.position.slice(-1) || null,
   });
   if (solve || answer.over) showConnect4(answer);
