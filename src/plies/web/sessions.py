@@ -554,8 +554,8 @@ class Sessions:
         exists on the server or not."""
         kind = agent_kind(spec_name(spec))
         parsed = parse_spec(spec, kind.positional)
-        model = parsed.options.values.get("model")
-        if model is None or model in _shipped_models():
+        model, shipped = parsed.options.values.get("model"), _shipped_models()
+        if model is None or model in shipped:
             return spec.strip()
         if self.models is not None:
             file = (self.models / model).resolve()
@@ -563,7 +563,7 @@ class Sessions:
                 values = {**parsed.options.values, "model": str(file)}
                 return f"{kind.name}:" + ",".join(f"{k}={v}" for k, v in values.items())
         served = [] if self.models is None else sorted(f.name for f in self.models.glob("*.pt"))
-        names = ", ".join(_shipped_models() + served)
+        names = ", ".join(shipped + served)
         raise SpecError(f"{kind.name}: no model {model[:40]!r} here (models: {names})")
 
     def _drop(self, session: GameSession) -> None:
