@@ -97,3 +97,16 @@ class DeviceError(PliesError):
 
 class BookError(PliesError):
     """An opening book is missing, unreadable, or made for another game or board."""
+
+
+class BusyError(PliesError):
+    """The work asked for must wait longer than the caller allows: every worker is busy (a
+    server says "try again in ``retry_after`` seconds")."""
+
+    def __init__(self, message: str, retry_after: float = 1.0) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class RateLimitError(BusyError):
+    """A client asked for more than its share (a server's limit of new games a minute)."""

@@ -5,9 +5,13 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Generator, Sequence
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+
+from plies.errors import BudgetExhaustedError, BusyError
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,79 @@ class PerfectSolver(Protocol):
     def reset(self) -> None:
         """Empty the table."""
         ...
+
+
+class SolverPool:
+    """Perfect solvers of one game, each lent to one thread at a time and kept with its table,
+    so that a search after a related one (a move further on) reuses what the earlier proved.
+
+    At most ``size`` solvers exist (each made on first need, by ``make``). A pool ``shared`` by
+    many agents (a server's, :class:`plies.agents.shared.SharedMemory`) keeps its tables when an
+    agent resets: what a solver's table holds is proven of positions, whoever asked.
+    """
+
+    def __init__(
+        self,
+        make: Callable[[], PerfectSolver],
+        size: int = 1,
+        shared: bool = False,
+        first: PerfectSolver | None = None,
+    ) -> None:
+        if size < 1:
+            raise ValueError(f"a pool of {size} solvers")
+        self.make, self.size, self.shared = make, size, shared
+        self.made: list[PerfectSolver] = [] if first is None else [first]
+        """The solvers made so far (``first``, when given, is one)."""
+        self._idle = list(self.made)
+        self._free = threading.Condition()
+
+    @classmethod
+    def of(cls, solver: PerfectSolver) -> SolverPool:
+        """A private pool of the one ``solver``."""
+        return cls(lambda: solver, first=solver)
+
+    @contextmanager
+    def lend(
+        self, wait: float | None = None, stop: threading.Event | None = None
+    ) -> Iterator[PerfectSolver]:
+        """A solver for the ``with`` block, the most recently used idle one; waits up to
+        ``wait`` seconds (None: as long as it takes) for one to free up, then raises
+        :class:`~plies.errors.BusyError`; ``stop`` set while waiting raises
+        :class:`~plies.errors.BudgetExhaustedError`."""
+        deadline = None if wait is None else time.monotonic() + wait
+        with self._free:
+            while not self._idle and len(self.made) >= self.size:
+                if stop is not None and stop.is_set():
+                    raise BudgetExhaustedError("stopped while waiting for a free solver")
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise BusyError(
+                        f"all {self.size} solvers are busy: try again in a moment", wait or 1.0
+                    )
+                self._free.wait(0.05 if stop is not None else left)
+            if self._idle:
+                solver = self._idle.pop()
+            else:
+                self.made.append(solver := self.make())
+        try:
+            yield solver
+        finally:
+            with self._free:
+                self._idle.append(solver)
+                self._free.notify()
+
+    def meaning(self, score: int, weak: bool = False) -> str:
+        """What ``score`` says for the side to move, in words (the solvers' convention)."""
+        if not self.made:
+            with self.lend():
+                pass
+        return self.made[0].meaning(score, weak)
+
+    def reset(self) -> None:
+        """Empty the tables of the idle solvers (a private pool's agent starts a new game)."""
+        with self._free:
+            for solver in self._idle:
+                solver.reset()
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,16 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plies.agents import Agent, AskMove, make_agent
 from plies.clock import Clocked, TimeControl
 from plies.errors import GameOverError, IllegalMoveError, PliesError
 from plies.game import CHANCE, Game, WinLossDrawGame, sample_outcome
 from plies.search import SearchResult
+
+if TYPE_CHECKING:
+    from plies.agents.shared import SharedMemory
 
 
 @dataclass(frozen=True)
@@ -240,14 +243,18 @@ def seat_agents(
     game_index: int = 0,
     roles: Mapping[str, str] | None = None,
     ask: AskMove | None = None,
+    shared: SharedMemory | None = None,
 ) -> dict[str, Agent]:
     """An agent for every player of ``game``: ``specs[player]``, or the game's
     ``default_opponent`` where it is None or missing; seeded by :func:`agent_seed` with the
-    player's role (``roles[player]``, else the player's name); ``ask`` asks people their moves.
+    player's role (``roles[player]``, else the player's name); ``ask`` asks people their moves;
+    ``shared``: the memory a server's agents share (:func:`~plies.agents.make_agent`).
     """
     agents: dict[str, Agent] = {}
     for player in game.players:
         spec = specs.get(player) or game.default_opponent
         role = player if roles is None else roles[player]
-        agents[player] = make_agent(spec, game, seed=agent_seed(seed, game_index, role), ask=ask)
+        agents[player] = make_agent(
+            spec, game, seed=agent_seed(seed, game_index, role), ask=ask, shared=shared
+        )
     return agents

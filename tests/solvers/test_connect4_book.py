@@ -90,7 +90,8 @@ def test_the_perfect_agent_plays_from_the_book_without_searching(tmp_path: Path,
     judge = Connect4Solver(SMALL, book=False)
     for seed in range(4):
         agent: Any = make_agent("perfect:time=5", SMALL, seed=seed)
-        agent.solver.book = book
+        with agent.solvers.lend() as solver:
+            solver.book = book
         opponent = make_agent("random" if seed % 2 else "engine:depth=2", SMALL, seed=seed)
         state = SMALL.initial_state()
         while not SMALL.is_terminal(state) and state.moves < 6:

@@ -63,7 +63,8 @@ def test_out_of_budget_it_plays_the_engines_move_and_says_so() -> None:
     agent = make_agent("perfect:nodes=2048,depth=3", GAME)
     assert isinstance(agent, PerfectAgent)
     state = GAME.parse_position("12")  # early, and off the agent's lines: not in the book
-    assert agent.solver.book is None or agent.solver.book.lookup(state) is None
+    with agent.solvers.lend() as solver:
+        assert solver.book is None or solver.book.lookup(state) is None
     action = agent(GAME, state)
     assert action in GAME.actions(state)
     assert agent.last is not None and agent.last.algorithm != "perfect"

@@ -40,6 +40,7 @@ import random
 import threading
 import time
 from collections.abc import Iterator, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -55,7 +56,7 @@ from plies.agents.registry import (
 )
 from plies.capabilities import HasEvaluation, HasValueBounds, require
 from plies.clock import MIN_MOVE_SECONDS, move_budget
-from plies.errors import BudgetExhaustedError, SpecError, UnsupportedGameError
+from plies.errors import BudgetExhaustedError, BusyError, SpecError, UnsupportedGameError
 from plies.game import (
     Game,
     WinLossDrawGame,
@@ -64,7 +65,7 @@ from plies.game import (
     require_two_player_zero_sum,
 )
 from plies.games.registry import game_identity
-from plies.perfect import Decision, PerfectSolver
+from plies.perfect import Decision, PerfectSolver, SolverPool
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
 from plies.search.analysis import estimate_tree_size
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, compiled_engine, iterate
@@ -293,13 +294,15 @@ FALLBACK_DEPTH = 8
 class PerfectAgent:
     """Plays perfectly when its solver decides within budget, else the fallback engine's move.
 
-    The solver's table is kept between moves, so what earlier searches proved (true bounds)
-    speeds up later ones. Among moves that keep the score it plays the solver's preferred one
-    (Connect Four's: the most central). ``last`` is the solver's account (``solver_score`` set,
-    ``solved`` true) or the engine's, with a ``note`` saying which.
+    A solver is lent to the agent for each move by ``solvers``: its own (a private pool of
+    one) or a server's shared pool. The solver's table is kept between moves, so what earlier
+    searches proved (true bounds) speeds up later ones. Among moves that keep the score it
+    plays the solver's preferred one (Connect Four's: the most central). ``last`` is the
+    solver's account (``solver_score`` set, ``solved`` true) or the engine's, with a ``note``
+    saying which.
     """
 
-    solver: PerfectSolver
+    solvers: SolverPool
     fallback: EngineAgent
     seconds: float | None
     nodes: int | None
@@ -325,26 +328,40 @@ class PerfectAgent:
     def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
         """The move, reported once decided; while anyone watches (``watch.report`` set), the
         exact score of every move is then solved within the budget's remainder and reported
-        too (``move_scores``)."""
-        self.solver.stop = watch.stop
-        try:
-            action = self._decide(game, state, watch)
-        finally:
-            self.solver.stop = None
+        too (``move_scores``). Waiting for a shared solver counts in the budget."""
+        began = time.perf_counter()
+        budget = None if self.seconds is None else self.seconds * SOLVER_SHARE
+        self.decision = None
+        with ExitStack() as lent:
+            try:
+                solver = lent.enter_context(self.solvers.lend(budget, watch.stop))
+            except (BudgetExhaustedError, BusyError):  # no solver freed up in time
+                action = self._engine_move(game, state, watch, began)
+                assert self.last is not None
+                watch.report(self.last)
+                return action
+            solver.stop = watch.stop
+            try:
+                return self._play(game, state, watch, solver, began)
+            finally:
+                solver.stop = None
+
+    def _play(
+        self, game: Game[Any, Any], state: Any, watch: Watch, solver: PerfectSolver, began: float
+    ) -> Any:
+        action = self._decide(game, state, watch, solver, began)
         assert self.last is not None
         watch.report(self.last)
         if watch.watched and self.last.solved and not watch.stop.is_set():
-            self.solver.stop = watch.stop
-            try:
-                scores = self._move_scores(game, state)
-            finally:
-                self.solver.stop = None
+            scores = self._move_scores(game, state, solver)
             if scores:
                 self.last = replace(self.last, move_scores=scores)
                 watch.report(self.last)
         return action
 
-    def _move_scores(self, game: Game[Any, Any], state: Any) -> tuple[tuple[Any, int], ...]:
+    def _move_scores(
+        self, game: Game[Any, Any], state: Any, solver: PerfectSolver
+    ) -> tuple[tuple[Any, int], ...]:
         """The exact score of each move (the mover's view) the solver finishes within what
         is left of the budget, with the table the decision filled
         (:func:`plies.solvers.score_moves`)."""
@@ -352,27 +369,21 @@ class PerfectAgent:
         seconds = None if self.seconds is None else self.seconds - self.last.stats.time
         if seconds is not None and seconds <= 0:
             return ()
-        found = score_moves(game, self.solver, state, seconds, self.nodes, self.decision)
+        found = score_moves(game, solver, state, seconds, self.nodes, self.decision)
         return tuple((a, found.scores[a]) for a in game.actions(state) if a in found.scores)
 
-    def _decide(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
-        began = time.perf_counter()
+    def _decide(
+        self, game: Game[Any, Any], state: Any, watch: Watch, solver: PerfectSolver, began: float
+    ) -> Any:
         budget = None if self.seconds is None else self.seconds * SOLVER_SHARE
-        self.decision = None
+        if budget is not None:
+            budget = max(0.0, budget - (time.perf_counter() - began))
         try:
-            decision = self.solver.decide(state, keep_table=True, nodes=self.nodes, seconds=budget)
+            decision = solver.decide(state, keep_table=True, nodes=self.nodes, seconds=budget)
         except BudgetExhaustedError:
-            waited = time.perf_counter() - began
-            action = self.fallback.think(game, state, Watch(stop=watch.stop))
-            assert self.fallback.last is not None
-            note = (
-                f"not solved within the budget ({waited:.2f} s): the engine's move, "
-                f"depth {self.fallback.last.depth}"
-            )
-            self.last = replace(self.fallback.last, note=note)
-            return action
+            return self._engine_move(game, state, watch, began)
         self.decision = decision
-        action = self.solver.preferred(decision.moves)
+        action = solver.preferred(decision.moves)
         value = (decision.score > 0) - (decision.score < 0)
         self.last = SearchResult(
             value=value,
@@ -385,15 +396,28 @@ class PerfectAgent:
             solved=True,
             note=(
                 f"{'from the opening book' if decision.from_book else 'solved'}: score "
-                f"{decision.score}, {self.solver.meaning(decision.score)}"
+                f"{decision.score}, {solver.meaning(decision.score)}"
             ),
         )
         return action
 
+    def _engine_move(self, game: Game[Any, Any], state: Any, watch: Watch, began: float) -> Any:
+        """The fallback engine's move, when the solver did not decide within the budget."""
+        waited = time.perf_counter() - began
+        action = self.fallback.think(game, state, Watch(stop=watch.stop))
+        assert self.fallback.last is not None
+        note = (
+            f"not solved within the budget ({waited:.2f} s): the engine's move, "
+            f"depth {self.fallback.last.depth}"
+        )
+        self.last = replace(self.fallback.last, note=note)
+        return action
+
     def reset(self, seed: int | None = None) -> None:
-        """Empty the solver's table and the fallback engine's, forget any clock (nothing is
-        random)."""
-        self.solver.reset()
+        """Empty the solver's table (a private one: a shared pool's tables hold what is proven
+        for everyone) and the fallback engine's, forget any clock (nothing is random)."""
+        if not self.solvers.shared:
+            self.solvers.reset()
         self.fallback.reset()
         self.last, self.decision, self.seconds = None, None, self.spec_seconds
 
@@ -576,8 +600,11 @@ def _perfect(game: Game[Any, Any], values: Mapping[str, Any], context: Context) 
     seconds, nodes, depth = values["time"], values["nodes"], values["depth"]
     if seconds is None and nodes is None:
         seconds = 1.0
-    solver = perfect_solver(game)
-    if solver is None:
+    solvers = None if context.shared is None else context.shared.solver_pool(game)
+    if solvers is None:
+        solver = perfect_solver(game)
+        solvers = None if solver is None else SolverPool.of(solver)
+    if solvers is None:
         raise UnsupportedGameError(
             f"perfect: plies has no perfect solver for {game_identity(game)} (plies agents "
             "says which games have one); use alphabeta or engine"
@@ -589,7 +616,7 @@ def _perfect(game: Game[Any, Any], values: Mapping[str, Any], context: Context) 
     else:
         limits = Limits(depth=FALLBACK_DEPTH)
     fallback = EngineAgent(limits, EngineOptions(), name="engine")
-    return PerfectAgent(solver, fallback, seconds, nodes, name=context.name)
+    return PerfectAgent(solvers, fallback, seconds, nodes, name=context.name)
 
 
 def _switch(key: str, help: str) -> Option:

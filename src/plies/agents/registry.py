@@ -19,13 +19,16 @@ import importlib.metadata
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from plies.errors import SpecError, UnknownNameError
 from plies.game import Game
 from plies.search import SearchResult
 from plies.spec import Option as Option  # agents built elsewhere import it from here
 from plies.spec import parse_spec, spec_name
+
+if TYPE_CHECKING:
+    from plies.agents.shared import SharedMemory
 
 
 class Agent(Protocol):
@@ -54,11 +57,14 @@ raises :class:`~plies.errors.AbandonedError` when the person stops)."""
 @dataclass(frozen=True)
 class Context:
     """What the caller gives every factory: the seed of random choices, the spec as written
-    (the agent's name), and how to ask a person for a move (None: nobody to ask)."""
+    (the agent's name), how to ask a person for a move (None: nobody to ask), and the memory
+    a server's agents share (:class:`~plies.agents.shared.SharedMemory`; None: the agent keeps
+    its own)."""
 
     seed: int | None
     name: str
     ask: AskMove | None
+    shared: SharedMemory | None = None
 
 
 Factory = Callable[[Game[Any, Any], Mapping[str, Any], Context], Agent]
@@ -129,12 +135,18 @@ def plays_in_person(spec: str) -> bool:
 
 
 def make_agent(
-    spec: str, game: Game[Any, Any], *, seed: int | None = None, ask: AskMove | None = None
+    spec: str,
+    game: Game[Any, Any],
+    *,
+    seed: int | None = None,
+    ask: AskMove | None = None,
+    shared: SharedMemory | None = None,
 ) -> Agent:
     """Build an agent from its spec for ``game``, checking its options and what it needs of
-    the game now (unknown options, values out of range and missing capabilities raise)."""
+    the game now (unknown options, values out of range and missing capabilities raise);
+    ``shared``: the solvers and networks it uses are the shared ones."""
     kind = agent_kind(spec_name(spec))
     parsed = parse_spec(spec, kind.positional)
     values = {option.key: option.read(parsed.options) for option in kind.options}
     parsed.options.finish()
-    return kind.factory(game, values, Context(seed, spec.strip(), ask))
+    return kind.factory(game, values, Context(seed, spec.strip(), ask, shared))

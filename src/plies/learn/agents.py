@@ -9,6 +9,7 @@ from typing import Any
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.errors import PliesError
 from plies.game import Game
+from plies.games.registry import game_identity
 from plies.learn import DEVICES
 from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig
 from plies.spec import SECONDS, SIMULATIONS, NumberRange
@@ -30,13 +31,28 @@ def _players() -> Any:
     return players
 
 
+def _checkpoint(
+    game: Game[Any, Any], values: Mapping[str, Any], context: Context, kinds: tuple[str, ...]
+) -> Any:
+    """The network the agent's ``model`` names, loaded once by a server for all its agents
+    (``context.shared``), else for this agent."""
+    players = _players()
+    model, device = values["model"] or game.name, values["device"]
+
+    def load() -> Any:
+        return players.load_model(game, model, kinds, device)
+
+    if context.shared is None:
+        return load()
+    details = (game_identity(game), kinds, device)
+    return context.shared.model(players.model_path(model), details, load)
+
+
 def _az(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
     players = _players()
     from plies.learn.network import POLICY_VALUE
 
-    checkpoint = players.load_model(
-        game, values["model"] or game.name, (POLICY_VALUE,), values["device"]
-    )
+    checkpoint = _checkpoint(game, values, context, (POLICY_VALUE,))
     config = PUCTConfig(c_puct=values["c"], leaves_per_tree=values["leaves"])
     agent: Agent = players.AZAgent(
         game,
@@ -52,9 +68,7 @@ def _az(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Ag
 
 def _policy(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
     players = _players()
-    checkpoint = players.load_model(
-        game, values["model"] or game.name, players.KINDS_FOR_POLICY, values["device"]
-    )
+    checkpoint = _checkpoint(game, values, context, players.KINDS_FOR_POLICY)
     agent: Agent = players.PolicyAgent(game, checkpoint, context.name)
     return agent
 

@@ -66,13 +66,13 @@ def search_json(
             for move in result.root
         ]
     if result.solver_score is not None or result.move_scores is not None:
-        solver = agent.solver if isinstance(agent, PerfectAgent) else None
+        solvers = agent.solvers if isinstance(agent, PerfectAgent) else None
         report["solver_score"] = result.solver_score
         report["move_scores"] = [
             {
                 "move": game.format_action(state, action),
                 "score": score,
-                "meaning": None if solver is None else solver.meaning(score),
+                "meaning": None if solvers is None else solvers.meaning(score),
             }
             for action, score in result.move_scores or ()
         ]
