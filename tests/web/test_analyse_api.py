@@ -5,18 +5,19 @@ with a message (the test client raises on any 500)."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
-from fastapi import HTTPException
 from fastapi.testclient import TestClient
 
 from plies.errors import BudgetExhaustedError
 from plies.games.chess.rules import Chess
 from plies.games.connect4.solver import Connect4Solver
 from plies.web import analyse
-from plies.web.analyse import SolverPool
+from plies.web.app import create_app
 from plies.web.boards import board_view, move_paths
+from plies.web.workload import Budgets
 
 C4 = "/api/analyse/connect4"
 CHESS = "/api/analyse/chess"
@@ -147,22 +148,45 @@ def test_concurrent_connect4_requests_are_safe(client: TestClient, solver: Conne
         assert [c["score"] for c in answers[position]["columns"]] == solver.analyze(state)
 
 
-def test_the_pool_lends_each_solver_to_one_request_and_keeps_it() -> None:
-    pool = SolverPool(1)
-    with pool.solver(1) as first:
-        with pytest.raises(HTTPException) as busy, pool.solver(0.05):
-            pass
-        assert busy.value.status_code == 503
-    with pool.solver(1) as again:
-        assert again is first
+def test_analyses_past_the_waiting_room_are_answered_busy_with_a_retry_time() -> None:
+    """With every thinker taken and the waiting room full, an analysis is refused at once
+    (503, Retry-After) instead of holding a thread; light requests are answered meanwhile."""
+    app = create_app(budgets=Budgets(thinkers=1, waiting_analyses=0))
+    with TestClient(app) as client:
+        workload = app.state.sessions.workload
+        with workload.slot():
+            for path, body in [(C4, {"position": QUICK}), (CHESS, {"fen": MATE_IN_ONE})]:
+                answer = client.post(path, json={**body, "seconds": 0.2})
+                assert "busy" in error(answer, 503)
+                assert int(answer.headers["Retry-After"]) >= 1
+            assert client.post(C4, json={"position": QUICK, "solve": False}).status_code == 200
+            assert client.get("/api/games").status_code == 200
+        assert client.post(C4, json={"position": QUICK, "seconds": 5}).json()["solved"]
 
 
-def test_busy_solvers_answer_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(client.app.state, "connect4_solvers", SolverPool(1), raising=False)
-    pool = client.app.state.connect4_solvers
-    with pool.solver(1):
-        message = error(client.post(C4, json={"position": QUICK, "seconds": 0.2}), 503)
-    assert "busy" in message
+def test_an_analysis_waits_its_turn_for_a_thinker() -> None:
+    app = create_app(budgets=Budgets(thinkers=1, waiting_analyses=2))
+    with TestClient(app) as client:
+        workload = app.state.sessions.workload
+        answers: list[Any] = []
+        with workload.slot():
+            asking = threading.Thread(
+                target=lambda: answers.append(client.post(C4, json={"position": QUICK}))
+            )
+            asking.start()
+            while workload.waiting() == 0:
+                time.sleep(0.01)
+            assert answers == []  # it waits while the thinker is taken
+        asking.join()
+        assert answers[0].json()["solved"]
+
+
+def test_analyses_are_held_to_the_servers_time() -> None:
+    with TestClient(create_app(budgets=Budgets(analysis_seconds=2))) as client:
+        message = error(client.post(C4, json={"position": QUICK, "seconds": 5}), 400)
+        assert "2 s at most on this server" in message
+        message = error(client.post(CHESS, json={"fen": MATE_IN_ONE, "seconds": 3}), 400)
+        assert "plies serve --analysis-seconds" in message
 
 
 # Chess -------------------------------------------------------------------------------------

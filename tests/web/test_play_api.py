@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 from plies.agents.registry import AGENTS, AgentKind
 from plies.games import make_game, registered_games
 from plies.web import sessions as sessions_module
+from plies.web.app import create_app
+from plies.web.workload import Budgets
 
 
 @pytest.fixture(autouse=True)
@@ -105,7 +107,7 @@ def test_undo_takes_back_the_human_move_and_the_reply(client: TestClient) -> Non
 
 
 def test_undo_while_the_agent_thinks_discards_its_move(client: TestClient) -> None:
-    session = create(client, "connect4", X="human", O="engine:time=30")
+    session = create(client, "connect4", X="human", O="engine:depth=40")
     client.post(f"/api/sessions/{session['id']}/move", json={"move": "4"})
     thinking = client.get(f"/api/sessions/{session['id']}").json()
     assert thinking["thinking"]["player"] == "O" and thinking["legal"] == []
@@ -119,7 +121,7 @@ def test_undo_while_the_agent_thinks_discards_its_move(client: TestClient) -> No
 
 
 def test_stop_makes_the_engine_move_at_once(client: TestClient) -> None:
-    session = create(client, "connect4", X="engine:time=60", O="human")
+    session = create(client, "connect4", X="engine:depth=40", O="human")
     time.sleep(0.3)
     began = time.monotonic()
     stopped = client.post(f"/api/sessions/{session['id']}/stop")
@@ -130,13 +132,15 @@ def test_stop_makes_the_engine_move_at_once(client: TestClient) -> None:
     assert "no agent is thinking" in error(client.post(f"/api/sessions/{session['id']}/stop"))
 
 
-def test_the_web_time_limit_stops_a_search_without_one(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(sessions_module, "THINK_SECONDS", 0.5)
-    session = create(client, "othello", B="mcts:iterations=100000000", W="human")
-    session = wait_for(client, session["id"], lambda s: len(s["moves"]) == 1, seconds=10)
-    assert session["moves"][0]["seconds"] < 5
+def test_the_web_time_limit_stops_a_search_without_one() -> None:
+    with TestClient(create_app(budgets=Budgets(think_seconds=0.5))) as client:
+        session = create(client, "othello", B="mcts:iterations=100000000", W="human")
+        session = wait_for(client, session["id"], lambda s: len(s["moves"]) == 1, seconds=10)
+        assert session["moves"][0]["seconds"] < 5
+        asked = client.post(
+            "/api/sessions", json={"game": "othello", "players": {"B": "mcts:time=0.6"}}
+        )
+        assert "0.5 s at most on this server" in error(asked)
 
 
 def test_stopping_a_textbook_search_abandons_it_and_new_game_goes_on(client: TestClient) -> None:
@@ -162,7 +166,7 @@ def test_the_session_survives_a_stop_between_two_agents_moves(
 
 def test_undo_while_the_perfect_agent_thinks_is_safe(client: TestClient) -> None:
     """The agent thinks in one thread at a time: the one told to stop is waited for."""
-    session = create(client, "connect4", X="human", O="perfect:time=100")
+    session = create(client, "connect4", X="human", O="perfect:nodes=10000000000")
     for _ in range(3):
         client.post(f"/api/sessions/{session['id']}/move", json={"move": "4"})
         client.post(f"/api/sessions/{session['id']}/undo")

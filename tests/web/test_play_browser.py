@@ -221,7 +221,7 @@ def test_a_second_tab_follows_the_same_game_live(page: Any, browser: Any, server
 
 
 def test_stop_makes_the_thinking_agent_move_now(page: Any, server: str) -> None:
-    start(page, "connect4", X="human", O="engine:time=60")
+    start(page, "connect4", X="human", O="engine:depth=40")
     wait_for_my_move(page)
     page.click('#board [data-target="col4"]')
     page.wait_for_selector("#stop:not([disabled])")

@@ -8,22 +8,22 @@ Both answer the board to draw (:func:`plies.web.boards.board_view`) and its lega
 from __future__ import annotations
 
 import math
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from plies.capabilities import HasCentipawns, HasPositionNotation, require
+from plies.errors import SpecError
 from plies.games import make_game
 from plies.perfect import PerfectSolver
 from plies.play import line_notation
 from plies.search import Limits, SearchResult, iterate
-from plies.solvers import MoveScores, perfect_solver, score_moves
+from plies.solvers import MoveScores, score_moves
 from plies.web.boards import board_view, move_paths
+from plies.web.sessions import Sessions
 
 router = APIRouter(tags=["analyse"])
 
@@ -33,8 +33,6 @@ CONNECT4_MAX_SECONDS = 60.0
 CHESS_SECONDS = 3.0
 """The chess engine's time unless the request says otherwise."""
 CHESS_MAX_SECONDS = 30.0
-SOLVERS = 2
-"""Connect Four analyses run at once (each solver's table takes 64 MiB); more wait."""
 
 CONNECT4 = make_game("connect4")
 CONNECT4_POSITIONS = require(CONNECT4, HasPositionNotation, "the Connect Four analysis")
@@ -101,45 +99,19 @@ class Connect4Analysis(BaseModel):
     )
 
 
-class SolverPool:
-    """Connect Four solvers, each lent to one request at a time and kept with its table: an
-    analysis after a related one (a move further on) reuses what the earlier one proved."""
-
-    def __init__(self, size: int) -> None:
-        self._idle: list[PerfectSolver] = []
-        self._lock = threading.Lock()
-        self._slots = threading.BoundedSemaphore(size)
-
-    @contextmanager
-    def solver(self, wait: float) -> Iterator[PerfectSolver]:
-        """A solver for the ``with`` block, waiting up to ``wait`` seconds for a free one;
-        raises a 503 when none frees up in time."""
-        if not self._slots.acquire(timeout=wait):
-            raise HTTPException(503, "every Connect Four solver is busy: try again in a moment")
-        try:
-            with self._lock:
-                solver = self._idle.pop() if self._idle else None
-            solver = solver or perfect_solver(CONNECT4)
-            assert solver is not None, "Connect Four has a perfect solver"
-            try:
-                yield solver
-            finally:
-                with self._lock:
-                    self._idle.append(solver)
-        finally:
-            self._slots.release()
+def _store(request: Request) -> Sessions:
+    """The app's sessions: their thinkers (:class:`~plies.web.workload.Workload`) and shared
+    solvers serve the analyses too."""
+    store: Sessions = request.app.state.sessions
+    return store
 
 
-_POOL_LOCK = threading.Lock()
-
-
-def solver_pool(request: Request) -> SolverPool:
-    """The app's solvers (one pool per app)."""
-    with _POOL_LOCK:
-        pool = getattr(request.app.state, "connect4_solvers", None)
-        if pool is None:
-            pool = request.app.state.connect4_solvers = SolverPool(SOLVERS)
-    return pool
+def _check_seconds(seconds: float, store: Sessions) -> None:
+    if seconds > store.budgets.analysis_seconds:
+        raise SpecError(
+            f"seconds={seconds:g}: an analysis may take {store.budgets.analysis_seconds:g} s at "
+            "most on this server (plies serve --analysis-seconds)"
+        )
 
 
 @router.post(
@@ -147,13 +119,22 @@ def solver_pool(request: Request) -> SolverPool:
     response_model=Connect4Analysis,
     summary="Solve a Connect Four position: its score and every column's",
 )
-def analyse_connect4(body: Connect4Request, request: Request) -> Connect4Analysis:
+async def analyse_connect4(body: Connect4Request, request: Request) -> Connect4Analysis:
     """Pascal Pons's perfect solver: the position's score for the side to move, the columns
     that keep it, and every column's exact score, within ``seconds``. Scores count from the
     end: a win scores 22 minus the winner's stones when it wins (a win with the 4th stone is
     18), a loss the negative, a draw 0. When time runs out the answer says what was solved
     (``solved``, ``complete``) and why not the rest (``message``); a position that cannot
-    arise is a 400. With ``solve`` false, only the board and its legal moves."""
+    arise is a 400. With ``solve`` false, only the board and its legal moves. The solving waits
+    for a free thinker; when too many analyses wait, the answer is 503 busy."""
+    store = _store(request)
+    _check_seconds(body.seconds, store)
+    if body.solve:
+        store.workload.check_room(store.budgets.waiting_analyses)
+    return await run_in_threadpool(_analyse_connect4, body, store)
+
+
+def _analyse_connect4(body: Connect4Request, store: Sessions) -> Connect4Analysis:
     began = time.perf_counter()
     text = body.position.strip()
     state = CONNECT4_POSITIONS.parse_position(text)
@@ -177,7 +158,12 @@ def analyse_connect4(body: Connect4Request, request: Request) -> Connect4Analysi
         moves=move_paths(CONNECT4, state),
     )
     if body.solve and not answer.over:
-        with solver_pool(request).solver(body.seconds) as solver:
+        solvers = store.shared.solver_pool(CONNECT4)
+        assert solvers is not None, "Connect Four has a perfect solver"
+        with (
+            store.workload.slot(most_waiting=store.budgets.waiting_analyses),
+            solvers.lend(body.seconds) as solver,
+        ):
             _solve_columns(solver, state, body.seconds, began, answer)
     answer.seconds = round(time.perf_counter() - began, 3)
     return answer
@@ -287,12 +273,20 @@ class ChessAnalysis(BaseModel):
     response_model=ChessAnalysis,
     summary="Evaluate a chess position with the engine",
 )
-def analyse_chess(body: ChessRequest) -> ChessAnalysis:
+async def analyse_chess(body: ChessRequest, request: Request) -> ChessAnalysis:
     """The plies engine (iterative deepening alpha-beta with PeSTO's evaluation) searches the
     position, after ``move`` when one is given, for ``seconds``: the depth reached, the score
     (pawns, or moves to mate) for the side to move and for White, the principal variation,
     nodes and nodes per second, and each iteration. A bad FEN or an illegal move is a 400
-    naming the problem; a finished game is answered without a search."""
+    naming the problem; a finished game is answered without a search. The search waits for
+    a free thinker; when too many analyses wait, the answer is 503 busy."""
+    store = _store(request)
+    _check_seconds(body.seconds, store)
+    store.workload.check_room(store.budgets.waiting_analyses)
+    return await run_in_threadpool(_analyse_chess, body, store)
+
+
+def _analyse_chess(body: ChessRequest, store: Sessions) -> ChessAnalysis:
     state = CHESS_POSITIONS.parse_position(body.fen)
     last = None
     if body.move is not None:
@@ -319,7 +313,8 @@ def analyse_chess(body: ChessRequest) -> ChessAnalysis:
         moves=move_paths(CHESS, state),
     )
     if not answer.over:
-        reports = list(iterate(CHESS, state, Limits(seconds=body.seconds)))
+        with store.workload.slot(most_waiting=store.budgets.waiting_analyses):
+            reports = list(iterate(CHESS, state, Limits(seconds=body.seconds)))
         _report(answer, state, reports)
     return answer
 

@@ -3,6 +3,7 @@ and errors as 4xx JSON answers ``{"error": "one line naming the problem"}``."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -15,9 +16,10 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from plies import __version__
-from plies.errors import PliesError, SpecError, one_line
+from plies.errors import BusyError, PliesError, RateLimitError, SpecError, one_line
 from plies.games import make_game
 from plies.games.registry import is_module_path
+from plies.web.workload import Budgets
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {
@@ -44,6 +46,15 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": Problem, "description": "no such game session (it may have ended)"},
     413: {"model": Problem, "description": "a request body over 1 MiB"},
     422: {"model": Problem, "description": "a request body of the wrong shape or type"},
+    429: {
+        "model": Problem,
+        "description": "too many new games from one address (Retry-After says when to retry)",
+    },
+    503: {
+        "model": Problem,
+        "description": "the server is busy: every thinker taken and too many waiting, or every "
+        "game watched (Retry-After says when to retry)",
+    },
 }
 """The error answers of every route, for the OpenAPI description."""
 
@@ -100,11 +111,14 @@ class BodyLimit:
         return error_answer(413, self._too_large_text())
 
 
-def create_app(games: Sequence[str] = (), models: Path | None = None) -> FastAPI:
+def create_app(
+    games: Sequence[str] = (), models: Path | None = None, budgets: Budgets | None = None
+) -> FastAPI:
     """The application with every router, the static files and the error handlers; ``games``
     are the specs of games named by module path (a developer's own) that it serves besides
     the registered ones, each built once now so that a bad one fails at the start; ``models``
-    is a folder whose ``.pt`` files browsers may name as models besides the shipped ones."""
+    is a folder whose ``.pt`` files browsers may name as models besides the shipped ones;
+    ``budgets`` are the server's limits (:class:`~plies.web.workload.Budgets`)."""
     from plies.web import analyse, play, trees
     from plies.web.sessions import Sessions
 
@@ -121,7 +135,13 @@ def create_app(games: Sequence[str] = (), models: Path | None = None) -> FastAPI
         make_game(spec)
     if models is not None and not models.is_dir():
         raise SpecError(f"--models {str(models)[:80]!r} is not a folder")
-    app.state.sessions = Sessions(served=games, models=models)
+    app.state.sessions = Sessions(served=games, models=models, budgets=budgets)
+
+    @app.exception_handler(BusyError)
+    async def busy(request: Request, error: BusyError) -> JSONResponse:
+        answer = error_answer(429 if isinstance(error, RateLimitError) else 503, str(error))
+        answer.headers["Retry-After"] = f"{math.ceil(error.retry_after)}"
+        return answer
 
     @app.exception_handler(PliesError)
     async def library_error(request: Request, error: PliesError) -> JSONResponse:

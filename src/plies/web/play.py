@@ -51,8 +51,15 @@ def _session(request: Request, session_id: str) -> GameSession:
 @router.get("/games", summary="The games, their options and players")
 def list_games(request: Request) -> list[dict[str, Any]]:
     """The registered games, then those the operator serves by module path."""
+    store = sessions(request)
+    if store.games is None:
+        store.games = _games(store)
+    return store.games
+
+
+def _games(store: Sessions) -> list[dict[str, Any]]:
     named = [(name, entry) for name, entry in registered_games().items()]
-    named += [(spec, spec_entry(spec)[0]) for spec in sessions(request).served]
+    named += [(spec, spec_entry(spec)[0]) for spec in store.served]
     games = []
     for name, entry in named:
         game = make_game(name)
@@ -95,7 +102,8 @@ def create_session(body: NewSession, request: Request) -> dict[str, Any]:
     """Seat the players (every spec checked, including that a textbook search to the end of
     the game is quick enough for the web) and start; an agent that moves first starts
     thinking at once."""
-    session = sessions(request).create(body.game, body.players, body.position, body.seed)
+    client = "" if request.client is None else request.client.host
+    session = sessions(request).create(body.game, body.players, body.position, body.seed, client)
     return session.snapshot()
 
 
@@ -139,10 +147,18 @@ def move_search(session_id: str, ply: int, request: Request) -> dict[str, Any]:
     return _session(request, session_id).turn_tree(ply)
 
 
+SEND_SECONDS = 30.0
+"""The longest one message may take to reach a page: a client that does not read is dropped."""
+
+
 @router.websocket("/sessions/{session_id}/live")
 async def live(websocket: WebSocket, session_id: str) -> None:
     """Every change of the session (``{"type": "state", "session": ...}``, the first sent at
-    once) and the thinking agent's search (``{"type": "search", "player", "report"}``)."""
+    once) and the thinking agent's search (``{"type": "search", "player", "report"}``).
+
+    A page that reads slowly gets the latest of each kind, not every one (nothing queues up
+    behind it); one that does not read for :data:`SEND_SECONDS` is closed. What a page sends is
+    read and ignored."""
     session = websocket.app.state.sessions.get(session_id)
     await websocket.accept()
     if session is None:
@@ -150,25 +166,38 @@ async def live(websocket: WebSocket, session_id: str) -> None:
         await websocket.close(code=4404)
         return
     loop = asyncio.get_running_loop()
-    events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    latest: dict[str, dict[str, Any]] = {}
+    """The newest event of each type not sent yet (a state replaces the search before it)."""
+    ready = asyncio.Event()
+
+    def keep(event: dict[str, Any]) -> None:
+        if event["type"] == "state":
+            latest.pop("search", None)
+        latest[event["type"]] = event
+        ready.set()
 
     def listener(event: dict[str, Any]) -> None:
-        loop.call_soon_threadsafe(events.put_nowait, event)
+        loop.call_soon_threadsafe(keep, event)
 
     session.subscribe(listener)
     closed = asyncio.ensure_future(_until_closed(websocket))
     try:
         first = await asyncio.to_thread(session.snapshot)  # the chess SVG takes a while
-        await websocket.send_json({"type": "state", "session": first})
+        await asyncio.wait_for(
+            websocket.send_json({"type": "state", "session": first}), SEND_SECONDS
+        )
         while True:
-            sending = asyncio.ensure_future(events.get())
-            done, _ = await asyncio.wait({closed, sending}, return_when=asyncio.FIRST_COMPLETED)
+            waiting = asyncio.ensure_future(ready.wait())
+            done, _ = await asyncio.wait({closed, waiting}, return_when=asyncio.FIRST_COMPLETED)
             if closed in done:
-                sending.cancel()
+                waiting.cancel()
                 break
-            await websocket.send_json(sending.result())
-    except WebSocketDisconnect:
-        pass
+            ready.clear()
+            while latest:
+                kind = "state" if "state" in latest else next(iter(latest))
+                await asyncio.wait_for(websocket.send_json(latest.pop(kind)), SEND_SECONDS)
+    except (WebSocketDisconnect, OSError, RuntimeError):  # OSError: timeouts too
+        pass  # the page went away, or stopped reading
     finally:
         session.unsubscribe(listener)
         closed.cancel()
@@ -176,5 +205,8 @@ async def live(websocket: WebSocket, session_id: str) -> None:
 
 async def _until_closed(websocket: WebSocket) -> None:
     """Read, and ignore, whatever the page sends (text or binary) until it goes away."""
-    while (await websocket.receive())["type"] != "websocket.disconnect":
+    try:
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass
+    except (WebSocketDisconnect, RuntimeError):
         pass

@@ -4,8 +4,20 @@ or a reloaded page) follows, whose AI players think in threads off the server's 
 A session holds the game's record, seats a human or an agent in each player's chair, rolls
 the dice of chance games, and lets the agent to move think in a thread of its own, followed
 through :class:`~plies.agents.live.Watch` (its search reported live) and stopped on request,
-on :meth:`GameSession.undo` or :meth:`GameSession.new_game`, or after :data:`THINK_SECONDS`.
-Listeners (the WebSocket connections) receive every change. Nothing here imports FastAPI.
+on :meth:`GameSession.undo` or :meth:`GameSession.new_game`, or after the server's
+:attr:`~plies.web.workload.Budgets.think_seconds`. Listeners (the WebSocket connections)
+receive every change. Nothing here imports FastAPI.
+
+What a server's sessions cost is bounded (:mod:`plies.web.workload`):
+
+- Agents think one move at a time in at most :attr:`~plies.web.workload.Budgets.thinkers`
+  threads, taking turns; a game moves on only while someone watches it (a live page, or a
+  request in the last :attr:`~plies.web.workload.Budgets.watch_seconds`), and resumes when
+  someone looks again.
+- Agents keep nothing between moves (tables and trees are dropped once a move is played); the
+  perfect solvers and the networks are the server's, shared
+  (:class:`~plies.agents.shared.SharedMemory`).
+- Sessions nobody looks at for :attr:`~plies.web.workload.Budgets.idle_minutes` are dropped.
 """
 
 from __future__ import annotations
@@ -14,6 +26,7 @@ import random
 import secrets
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,12 +37,9 @@ from typing import Any
 from plies.agents import Agent, EngineAgent, agent_kind
 from plies.agents.builtin import search_cost_problem
 from plies.agents.live import Watch, choose_move
+from plies.agents.shared import SharedMemory
 from plies.capabilities import HasPositionNotation
-from plies.errors import (
-    GameOverError,
-    IllegalMoveError,
-    SpecError,
-)
+from plies.errors import BusyError, GameOverError, IllegalMoveError, SpecError
 from plies.game import CHANCE, Game, sample_outcome
 from plies.games import make_game
 from plies.games.registry import is_module_path
@@ -38,27 +48,22 @@ from plies.search import SearchResult
 from plies.spec import parse_spec, spec_name
 from plies.web.boards import board_view, move_paths
 from plies.web.reports import search_json, visit_tree_json
+from plies.web.workload import Budgets, NewGameLimit, Workload, give_memory_back
 
-THINK_SECONDS = 60.0
-"""The longest an agent thinks on the web: then it is stopped and plays its best move so far
-(a textbook search, which has none, gives up; those too slow are refused beforehand:
-:func:`check_affordable`)."""
 TEXTBOOK_NODES = 800_000
 """The most positions a textbook search may visit from the start (a few seconds); minimax on
 tic-tac-toe visits 549,946."""
 TEXTBOOK_SECONDS = 4.0
 """The longest a textbook search may take from the start, when it has to be tried (each move
-is also held to :data:`THINK_SECONDS`: past it, the search is abandoned)."""
+is also held to the server's think time: past it, the search is abandoned)."""
 TABLE_MB = 64
-"""The largest transposition table an engine may have here (each session keeps its own)."""
-IDLE_SECONDS = 3600.0
-"""Sessions nobody has looked at for this long, and nobody follows, are dropped."""
+"""The largest transposition table an engine may have here (made for a move, dropped after)."""
 REPORTS_PER_SECOND = 10
 """Live search reports sent to the browsers at most this often (the last one always)."""
 PACE = 0.4
 """Seconds between two agents' moves, so that people watching can follow."""
-MAX_SESSIONS = 512
-"""Sessions kept at once; the least recently used beyond that are dropped."""
+SWEEP_SECONDS = 10.0
+"""How often the idle sessions are looked for (at most; more often with a short idle time)."""
 
 Listener = Callable[[dict[str, Any]], None]
 """Receives every event of a session (called from any thread: it must only hand it over)."""
@@ -115,6 +120,8 @@ class Thinking:
     spec: str
     watch: Watch
     began: float
+    waiting: bool = True
+    """Waiting for a free thinker (:class:`~plies.web.workload.Workload`)."""
     report: dict[str, Any] | None = None
     """The last report sent to the listeners."""
     lines: list[dict[str, Any]] = field(default_factory=list)
@@ -131,8 +138,14 @@ class GameSession:
         players: Mapping[str, str],
         position: str | None = None,
         seed: int | None = None,
+        budgets: Budgets | None = None,
+        workload: Workload | None = None,
+        shared: SharedMemory | None = None,
     ) -> None:
         self.id = session_id
+        self.budgets = budgets or Budgets()
+        self.workload = workload or Workload(self.budgets.thinkers, self.budgets.think_seconds)
+        self.shared = shared
         self.game_spec = game_spec.strip()
         self.game = make_game(self.game_spec)
         self.position = position
@@ -167,6 +180,8 @@ class GameSession:
         self.chance = random.Random(self.seed)
         self.touched = time.monotonic()
         """When someone last looked at or acted on the session (:class:`Sessions` sets it)."""
+        self.paused = False
+        """An agent is to move but nobody watches: it starts when someone looks again."""
 
     def _seat(self) -> dict[str, Agent | None]:
         """An agent for every seat that is not a human's (None), seated as every front end
@@ -179,7 +194,21 @@ class GameSession:
                     f"{self.specs[player]}: the web app does not run programs on the server"
                 )
         roles = {player: str(index) for index, player in enumerate(self.game.players)}
-        seated = seat_agents(self.game, self.specs, seed=self.seed, roles=roles, ask=_from_the_page)
+        for player, kind in kinds.items():
+            seconds = parse_spec(self.specs[player], kind.positional).options.values.get("time")
+            if seconds is not None and _number(seconds) > self.budgets.think_seconds:
+                raise SpecError(
+                    f"{self.specs[player]}: a move may take {self.budgets.think_seconds:g} s at "
+                    "most on this server (plies serve --think-seconds)"
+                )
+        seated = seat_agents(
+            self.game,
+            self.specs,
+            seed=self.seed,
+            roles=roles,
+            ask=_from_the_page,
+            shared=self.shared,
+        )
         agents: dict[str, Agent | None] = {}
         for player, agent in seated.items():
             spec = self.specs[player]
@@ -235,12 +264,14 @@ class GameSession:
                 else {
                     "player": thinking.player,
                     "spec": thinking.spec,
+                    "waiting": thinking.waiting,
                     "stoppable": True,
                     "seconds": time.perf_counter() - thinking.began,
                     "report": thinking.report,
                     "lines": thinking.lines,
                 },
                 "error": self.error,
+                "paused": self.paused,
                 "version": self.version,
             }
 
@@ -274,8 +305,10 @@ class GameSession:
             }
 
     def subscribe(self, listener: Listener) -> None:
+        """Send every change to ``listener`` (someone watches: a paused game moves on)."""
         with self.lock:
             self.listeners.append(listener)
+            self.resume()
 
     def unsubscribe(self, listener: Listener) -> None:
         with self.lock:
@@ -352,6 +385,20 @@ class GameSession:
         with self.lock:
             self._advance()
 
+    def watched(self, now: float | None = None) -> bool:
+        """Whether someone follows the game: a live page, or a request in the last
+        :attr:`~plies.web.workload.Budgets.watch_seconds`."""
+        now = time.monotonic() if now is None else now
+        return bool(self.listeners) or now - self.touched < self.budgets.watch_seconds
+
+    def resume(self) -> None:
+        """Someone looks again: a game paused for want of watchers moves on."""
+        with self.lock:
+            if self.paused:
+                self.paused = False
+                self._changed()
+                self._advance()
+
     # Inside ---------------------------------------------------------------------------------------
 
     def _undo_target(self) -> int | None:
@@ -399,6 +446,9 @@ class GameSession:
         agent = self.agents[player]
         if agent is None:
             return
+        if not self.watched():
+            self.paused = True
+            return
         watch = Watch(lambda result: self._on_report(thinking, result))
         thinking = Thinking(player, self.specs[player], watch, time.perf_counter())
         self.thinking = thinking
@@ -426,11 +476,15 @@ class GameSession:
         stop = thinking.watch.stop
         if delay:
             stop.wait(delay)  # people watching two agents see each move; Stop cuts it short
-        failure = None
-        with self.agents_busy:
+        failure, result = None, None
+        with self.workload.slot(stop), self.agents_busy:
             if self.thinking is not thinking:
                 return  # undone, restarted or dropped before it began
-            timer = threading.Timer(THINK_SECONDS, stop.set)
+            with self.lock:
+                thinking.waiting = False
+                thinking.began = time.perf_counter()
+                self._changed()
+            timer = threading.Timer(self.budgets.think_seconds, stop.set)
             timer.daemon = True
             timer.start()
             try:
@@ -440,17 +494,19 @@ class GameSession:
                         if seated is not None:
                             seated.reset()
                 action = choose_move(agent, self.game, state, thinking.watch)
+                result = agent.last
             except Exception as error:
                 failure = str(error) or type(error).__name__
             finally:
                 timer.cancel()
+                agent.reset()  # nothing kept between moves: memory is the server's budget
         with self.lock:
             if self.thinking is not thinking:
                 return  # undone, restarted or dropped while it thought
             self.thinking = None
             if failure is None:
                 try:
-                    self._record(agent, state, action, thinking)
+                    self._record(agent, state, action, result, thinking)
                 except Exception as error:
                     failure = str(error) or type(error).__name__
             if failure is not None:
@@ -459,9 +515,15 @@ class GameSession:
                 return
             self._advance()
 
-    def _record(self, agent: Agent, state: Any, action: Any, thinking: Thinking) -> None:
+    def _record(
+        self,
+        agent: Agent,
+        state: Any,
+        action: Any,
+        result: SearchResult[Any] | None,
+        thinking: Thinking,
+    ) -> None:
         """Play the agent's move, with its search (and MCTS's tree) as JSON."""
-        result = agent.last
         search = None if result is None else search_json(self.game, state, result, agent)
         tree = None
         if result is not None and result.tree:
@@ -499,21 +561,34 @@ class GameSession:
 
 
 class Sessions:
-    """Every session of the app, by id. Sessions idle for :data:`IDLE_SECONDS` with nobody
-    following them are dropped, and the least recently used beyond :data:`MAX_SESSIONS`."""
+    """Every session of the app, by id, within the server's :class:`Budgets`: sessions nobody
+    has looked at for :attr:`~Budgets.idle_minutes` are dropped (looked for every few seconds,
+    in a thread of their own), and the least recently used unwatched one when
+    :attr:`~Budgets.max_sessions` are kept."""
 
     def __init__(
-        self, limit: int = MAX_SESSIONS, served: Sequence[str] = (), models: Path | None = None
+        self,
+        served: Sequence[str] = (),
+        models: Path | None = None,
+        budgets: Budgets | None = None,
     ) -> None:
-        self.limit = limit
+        self.budgets = budgets or Budgets()
         self.served = tuple(spec.strip() for spec in served)
         """The games named by module path that the operator serves (``plies serve --game``);
         a browser may start these and the registered games, and no other module."""
         self.models = None if models is None else models.resolve()
         """The operator's folder of models (``plies serve --models``): with the shipped ones,
         the only models a browser may name."""
+        self.workload = Workload(self.budgets.thinkers, self.budgets.think_seconds)
+        """The thinkers that agents and analyses share."""
+        self.shared = SharedMemory(solvers=self.budgets.thinkers)
+        """The perfect solvers and networks of every session's agents and of the analyses."""
+        self.new_games = NewGameLimit(self.budgets.new_games_per_minute)
+        self.games: list[dict[str, Any]] | None = None
+        """The games listed to browsers (made on first request: they do not change)."""
         self.lock = threading.Lock()
         self.sessions: OrderedDict[str, GameSession] = OrderedDict()
+        self._sweeper: threading.Thread | None = None
 
     def create(
         self,
@@ -521,20 +596,82 @@ class Sessions:
         players: Mapping[str, str],
         position: str | None = None,
         seed: int | None = None,
+        client: str = "",
     ) -> GameSession:
-        """A new session, its agents seated (specs checked) and started if they move first."""
+        """A new session, its agents seated (specs checked) and started if they move first;
+        :class:`~plies.errors.RateLimitError` past ``client``'s new games a minute,
+        :class:`~plies.errors.BusyError` when the server is full of watched games."""
+        self.new_games.take(client)
         self.check_served(game_spec)
         players = {player: self.admit_model(spec) for player, spec in players.items()}
-        session = GameSession(secrets.token_urlsafe(9), game_spec, players, position, seed)
+        self.sweep()
+        with self.lock:
+            if len(self.sessions) >= self.budgets.max_sessions and not self._make_room():
+                raise BusyError(
+                    f"the server is full ({len(self.sessions)} games, every one watched): "
+                    "try again in a minute",
+                    60,
+                )
+        session = GameSession(
+            secrets.token_urlsafe(9),
+            game_spec,
+            players,
+            position,
+            seed,
+            self.budgets,
+            self.workload,
+            self.shared,
+        )
         with self.lock:
             self.sessions[session.id] = session
-            idle = time.monotonic() - IDLE_SECONDS
-            for old in [s for s in self.sessions.values() if s.touched < idle and not s.listeners]:
-                self._drop(old)
-            while len(self.sessions) > self.limit:
-                self._drop(next(iter(self.sessions.values())))
+            self._start_sweeper()
         session.start_play()
         return session
+
+    def _make_room(self) -> bool:
+        """Drop the least recently used session nobody watches; False when all are watched."""
+        now = time.monotonic()
+        for session in self.sessions.values():
+            if not session.watched(now):
+                self._drop(session)
+                return True
+        return False
+
+    def sweep(self) -> int:
+        """Drop the sessions idle for :attr:`~Budgets.idle_minutes` (and give the memory
+        back); how many."""
+        dropped = self._drop_idle()
+        if dropped:
+            give_memory_back()  # once the sessions are gone (their references die above)
+        return dropped
+
+    def _drop_idle(self) -> int:
+        idle = time.monotonic() - self.budgets.idle_minutes * 60
+        with self.lock:
+            old = [s for s in self.sessions.values() if s.touched < idle and not s.listeners]
+            for session in old:
+                self._drop(session)
+        return len(old)
+
+    def _start_sweeper(self) -> None:
+        """The thread that sweeps every few seconds while the app lives (it holds the store
+        weakly, and ends with it)."""
+        if self._sweeper is not None:
+            return
+        store = weakref.ref(self)
+        every = min(SWEEP_SECONDS, self.budgets.idle_minutes * 60 / 4)
+
+        def sweep_forever() -> None:
+            while True:
+                time.sleep(every)
+                sessions = store()
+                if sessions is None:
+                    return
+                sessions.sweep()
+                del sessions
+
+        self._sweeper = threading.Thread(target=sweep_forever, name="plies-web-sweep", daemon=True)
+        self._sweeper.start()
 
     def check_served(self, game_spec: str) -> None:
         """A :class:`SpecError` unless ``game_spec`` names a registered game or one of the
@@ -571,13 +708,24 @@ class Sessions:
         session.close()
 
     def get(self, session_id: str) -> GameSession | None:
-        """The session (looked at now: not idle), or None."""
+        """The session (looked at now: not idle, and its game resumed if it had paused for
+        want of watchers), or None."""
         with self.lock:
             session = self.sessions.get(session_id)
             if session is not None:
                 self.sessions.move_to_end(session_id)
                 session.touched = time.monotonic()
-            return session
+        if session is not None:
+            session.resume()
+        return session
+
+
+def _number(text: Any) -> float:
+    """An option's value as a number (0 when it is not one: the agent's own check says so)."""
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return 0.0
 
 
 def _module_target(spec: str) -> str:

@@ -138,6 +138,8 @@ function statusText(session) {
   if (session.error) return session.error;
   const seat = session.players.find((p) => p.player === session.to_move);
   if (!seat) return "Rolling the dice…";
+  if (session.thinking && session.thinking.waiting)
+    return `${seat.player} (${seat.spec}) waits for a free thinker (the server is busy)…`;
   if (session.thinking) return `${seat.player} (${seat.spec}) is thinking…`;
   return seat.human ? `${seat.player} to move: your move` : `${seat.player} (${seat.spec}) to move`;
 }

@@ -1,0 +1,167 @@
+"""The server's budgets: how much heavy work runs at once, how long a move or an analysis may
+think, how long an unwatched game lives, how many games a client may start a minute.
+
+Heavy work (agents thinking, analyses) runs in at most :attr:`Budgets.thinkers` threads at
+once, first come first served (:class:`Workload`); light requests (pages, game lists, a
+person's move) never wait for it. Analyses are refused with a "busy, try again in N s" answer
+when too many wait; agents queue, and a session's game only moves on while someone watches it
+(:mod:`plies.web.sessions`). Nothing here imports FastAPI.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import math
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from plies.errors import BusyError, RateLimitError
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """The server's limits (``plies serve`` options of the same names)."""
+
+    think_seconds: float = 5.0
+    """The longest a web agent thinks on a move: an agent spec that asks for more is refused;
+    an agent limited otherwise (depth, nodes, simulations) is stopped then and plays its best
+    move so far."""
+    analysis_seconds: float = 60.0
+    """The longest an analysis may be given (the Analyse page offers up to 60 s)."""
+    thinkers: int = max(2, _cores())
+    """Agents' moves and analyses computed at once; the rest wait their turn."""
+    waiting_analyses: int = 8
+    """Analyses that may wait for a thinker; past them, an analysis is answered 503 busy."""
+    idle_minutes: float = 30.0
+    """A session nobody has looked at for this long (no request, no live page) is dropped."""
+    watch_seconds: float = 20.0
+    """A game between agents moves on while a page follows it live, or for this long after a
+    request about it; then it pauses (nobody is watching) until the next."""
+    new_games_per_minute: int = 60
+    """Games one client address may start a minute (as many at once); past it, 429."""
+    max_sessions: int = 512
+    """Sessions kept at once: past it, the least recently used that nobody watches is
+    dropped, and when everyone is watching, a new game is refused (503)."""
+
+
+class Workload:
+    """At most ``slots`` heavy jobs run at once; the others wait in one queue, first come
+    first served (an agent that has moved goes to the back: sessions take turns)."""
+
+    def __init__(self, slots: int, think_seconds: float) -> None:
+        self.slots, self.think_seconds = slots, think_seconds
+        self.running = 0
+        self._queue: deque[object] = deque()
+        self._turn = threading.Condition()
+
+    def waiting(self) -> int:
+        """Jobs waiting for a slot."""
+        with self._turn:
+            return len(self._queue)
+
+    def retry_after(self, ahead: int) -> float:
+        """A guess of the seconds until a job behind ``ahead`` others starts (each job counted
+        at half the longest a move may take)."""
+        return max(1.0, math.ceil((ahead + 1) / self.slots * self.think_seconds / 2))
+
+    def check_room(self, most_waiting: int) -> None:
+        """:class:`BusyError` when every slot is taken and ``most_waiting`` jobs wait."""
+        with self._turn:
+            ahead = len(self._queue)
+            if self.running >= self.slots and ahead >= most_waiting:
+                seconds = self.retry_after(ahead)
+                raise BusyError(
+                    f"the server is busy ({self.running} searches running, {ahead} waiting): "
+                    f"try again in {seconds:g} s",
+                    seconds,
+                )
+
+    @contextmanager
+    def slot(
+        self, stop: threading.Event | None = None, most_waiting: int | None = None
+    ) -> Iterator[bool]:
+        """Wait for a slot and hold it for the ``with`` block (which gets True); ``stop`` set
+        while waiting gives up the wait (the block gets False and holds no slot: the job is
+        to end at once); ``most_waiting``: refuse (:class:`BusyError`) rather than queue
+        behind that many."""
+        ticket, held = object(), False
+        with self._turn:
+            if most_waiting is not None:
+                self.check_room(most_waiting)
+            self._queue.append(ticket)
+            while self._queue[0] is not ticket or self.running >= self.slots:
+                if stop is not None and stop.is_set():
+                    self._queue.remove(ticket)
+                    self._turn.notify_all()
+                    break
+                self._turn.wait(0.05 if stop is not None else None)
+            else:
+                self._queue.popleft()
+                self.running += 1
+                held = True
+                self._turn.notify_all()
+        try:
+            yield held
+        finally:
+            if held:
+                with self._turn:
+                    self.running -= 1
+                    self._turn.notify_all()
+
+
+class NewGameLimit:
+    """Each client address starts at most ``per_minute`` games a minute, as many at once (a
+    token bucket that refills at ``per_minute / 60`` a second)."""
+
+    KEPT = 10_000
+    """Addresses remembered at most (full buckets are forgotten first)."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> None:
+        """Count a new game of ``client``, or :class:`RateLimitError` when it has none left."""
+        now, rate = time.monotonic(), self.per_minute / 60
+        with self._lock:
+            tokens, then = self._buckets.get(client, (float(self.per_minute), now))
+            tokens = min(float(self.per_minute), tokens + (now - then) * rate)
+            if tokens < 1:
+                wait = math.ceil((1 - tokens) / rate)
+                raise RateLimitError(
+                    f"too many new games from {client}: at most {self.per_minute} a minute "
+                    f"here; try again in {wait} s",
+                    wait,
+                )
+            self._buckets[client] = (tokens - 1, now)
+            if len(self._buckets) > self.KEPT:
+                self._forget_full(now, rate)
+
+    def _forget_full(self, now: float, rate: float) -> None:
+        self._buckets = {
+            client: (tokens, then)
+            for client, (tokens, then) in self._buckets.items()
+            if tokens + (now - then) * rate < self.per_minute
+        }
+
+
+def give_memory_back() -> None:
+    """Return freed heap memory to the system where the C library can (glibc's
+    ``malloc_trim``), so that the process's size falls once dropped sessions are freed."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return
+    trim = getattr(ctypes.CDLL(name), "malloc_trim", None)
+    if trim is not None:
+        trim(0)
