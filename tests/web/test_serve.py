@@ -11,6 +11,8 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from tests.conftest import assert_one_line_error
 from tests.web.conftest import _free_port
 
@@ -54,3 +56,22 @@ def test_a_taken_port_is_one_line(run_cli: Callable[..., Any]) -> None:
 def test_bad_addresses_are_one_line(run_cli: Callable[..., Any]) -> None:
     assert_one_line_error(run_cli("serve", "--port", "70000"), "--port")
     assert_one_line_error(run_cli("serve", "--host", "no.such.host.invalid"), "no such host")
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--think-seconds", "0"),
+        ("--think-seconds", "nan"),
+        ("--think-seconds", "1e400"),
+        ("--analysis-seconds", "61"),
+        ("--thinkers", "0"),
+        ("--thinkers", "99999999999999999999"),
+        ("--idle-minutes", "-1"),
+        ("--new-games-per-minute", "0"),
+    ],
+)
+def test_budgets_out_of_range_are_one_line(
+    run_cli: Callable[..., Any], option: str, value: str
+) -> None:
+    assert_one_line_error(run_cli("serve", option, value), option)

@@ -322,7 +322,8 @@ class GameSession:
     def _changed(self) -> None:
         """A new version: every listener gets the whole session."""
         self.version += 1
-        self._publish({"type": "state", "session": self.snapshot()})
+        if self.listeners:  # the snapshot (a chess board's picture) is made only for someone
+            self._publish({"type": "state", "session": self.snapshot()})
 
     # What people do -----------------------------------------------------------------------------
 
@@ -481,6 +482,10 @@ class GameSession:
             if self.thinking is not thinking:
                 return  # undone, restarted or dropped before it began
             with self.lock:
+                if not self.watched():  # everyone left while it waited its turn
+                    self.thinking, self.paused = None, True
+                    self._changed()
+                    return
                 thinking.waiting = False
                 thinking.began = time.perf_counter()
                 self._changed()

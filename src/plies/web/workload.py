@@ -156,12 +156,26 @@ class NewGameLimit:
         }
 
 
+def _libc() -> ctypes.CDLL | None:
+    name = ctypes.util.find_library("c")
+    return None if name is None else ctypes.CDLL(name)
+
+
 def give_memory_back() -> None:
     """Return freed heap memory to the system where the C library can (glibc's
     ``malloc_trim``), so that the process's size falls once dropped sessions are freed."""
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return
-    trim = getattr(ctypes.CDLL(name), "malloc_trim", None)
+    trim = getattr(_libc(), "malloc_trim", None)
     if trim is not None:
         trim(0)
+
+
+M_ARENA_MAX = -8
+"""glibc's ``mallopt`` parameter for the most heaps (arenas) its allocator keeps."""
+
+
+def few_heaps(arenas: int = 2) -> None:
+    """Have the C library (glibc) keep at most ``arenas`` heaps: a server whose threads come
+    and go otherwise spreads its memory over a heap per thread, where freed memory stays."""
+    mallopt = getattr(_libc(), "mallopt", None)
+    if mallopt is not None:
+        mallopt(M_ARENA_MAX, arenas)
