@@ -76,6 +76,7 @@ SLOW = {
     "plies solve connect4 4453 --weak --json": "9 s",
     "plies effort tictactoe --plot effort.png": "8 s",
     "plies match connect4 engine:time=0.05 alphabeta:depth=2 --games 20": "10 s",
+    "plies match othello engine:depth=4 engine:depth=2 --games 50 --json": "2 to 7 s",
     "plies tournament connect4 engine:depth=4 mcts:time=0.1 perfect:time=0.1 --db c4.sqlite "
     "--games 20": "35 s",
     "plies tournament report c4.sqlite": "reads the standings of the tournament above",
