@@ -35,6 +35,8 @@ MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
 """Rd8# (the back rank)."""
 MATED_IN_ONE = "k7/8/1K6/8/8/8/8/7R b - - 0 1"
 """Black's only move Kb8 allows Rh8#."""
+MATE_IN_TWO = "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1"
+"""Qd8+ Bxd8 Re8#."""
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 SHUFFLE = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
 """Back to the initial position twice: a threefold repetition, drawn only when claimed."""
@@ -61,6 +63,7 @@ def test_handshake_and_options(engine: chess.engine.SimpleEngine) -> None:
         1024,
     )
     assert engine.options["Move Overhead"].type == "spin"
+    assert (engine.options["Ponder"].type, engine.options["Ponder"].default) == ("check", False)
     engine.configure({"Hash": 8, "Move Overhead": 10})
     engine.ping()
 
@@ -98,6 +101,35 @@ def test_infinite_analysis_stops_on_request(engine: chess.engine.SimpleEngine) -
     waited = time.perf_counter() - asked
     assert best.move in chess.Board().legal_moves
     assert waited < 5, f"stop took {waited:.1f} s"  # a liveness bound, not a speed figure
+
+
+def test_searchmoves_from_python_chess(engine: chess.engine.SimpleEngine) -> None:
+    """python-chess's ``root_moves`` is ``go searchmoves``: the mate left out is not played."""
+    board = chess.Board(MATE_IN_ONE)
+    mate = chess.Move.from_uci("d1d8")
+    others = [move for move in board.legal_moves if move != mate][::4]
+    assert engine.play(board, chess.engine.Limit(depth=3), root_moves=others).move in others
+    info = engine.analyse(board, chess.engine.Limit(depth=3), root_moves=others)
+    assert info["pv"][0] in others and info["score"].relative.mate() is None
+    listed = [others[0], mate]
+    assert engine.play(board, chess.engine.Limit(time=0.1), root_moves=listed).move == mate
+
+
+def test_pondering_from_python_chess(engine: chess.engine.SimpleEngine) -> None:
+    """python-chess ponders on the reply a ``bestmove`` names; when that reply is played it
+    sends ``ponderhit`` and waits for the ``bestmove`` (an engine that ignored it would leave
+    it waiting: a timeout), else ``stop``."""
+    board, game = chess.Board(), object()
+    limit = chess.engine.Limit(depth=3)
+    first = engine.play(board, limit, game=game, ponder=True)
+    assert first.ponder is not None
+    board.push(first.move)
+    board.push(first.ponder)  # the reply pondered on: ponderhit
+    second = engine.play(board, limit, game=game, ponder=True)
+    assert second.move in board.legal_moves and second.ponder is not None
+    board.push(second.move)
+    board.push(next(move for move in board.legal_moves if move != second.ponder))  # stop
+    assert engine.play(board, limit, game=game).move in board.legal_moves
 
 
 def test_isready_during_a_search_and_quit() -> None:
@@ -186,6 +218,37 @@ def test_bad_input_never_ends_the_loop() -> None:
     assert sum(line.startswith("info string") for line in lines) == 8
 
 
+def test_every_go_form_ends_with_a_bestmove() -> None:
+    """Piped at once: ``mate``, ``searchmoves``, ``ponder`` then ``ponderhit`` or ``stop``,
+    ``infinite`` then ``stop``: one ``bestmove`` each, within the moves searched."""
+    commands = [
+        "uci",
+        "position startpos",
+        "go mate 1",
+        "go searchmoves a2a3 h2h4 depth 2",
+        "go ponder depth 2",
+        "ponderhit",
+        "go ponder",
+        "stop",
+        "go infinite searchmoves g1h3",
+        "stop",
+        "go ponder movetime 50",
+        "ponderhit",
+        "go ponder searchmoves b1c3 e2e5 wtime 100 btime 100",
+        "ponderhit",
+        "quit",
+    ]
+    done = subprocess.run(
+        COMMAND, input="\n".join(commands) + "\n", capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    best = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("bestmove")]
+    assert len(best) == 7, done.stdout
+    assert all(chess.Move.from_uci(move) in chess.Board().legal_moves for move in best)
+    assert best[1] in ("a2a3", "h2h4") and best[4] == "g1h3" and best[6] == "b1c3"
+    assert "info string go: ignored searchmoves 'e2e5' (not legal)" in done.stdout
+
+
 def test_end_of_input_ends_cleanly() -> None:
     done = subprocess.run(
         COMMAND,
@@ -247,6 +310,7 @@ def test_malformed_commands_are_reported_and_ignored() -> None:
         "setoption name Hash value 99999999999999999999",
         "setoption name Hash value " + "9" * 5000,  # past Python's 4300 digits for int()
         "setoption name Move Overhead value inf",
+        "setoption name Ponder value maybe",
         "setoption name Contempt value 3",
     ]
     for command in bad:
@@ -358,6 +422,106 @@ def test_infinite_search_waits_for_stop_and_answers_isready() -> None:
     assert session.send("stop") == []  # nothing running: nothing to answer
 
 
+def test_searchmoves_restrict_the_root() -> None:
+    session = Session()
+    session.send(f"position fen {MATE_IN_ONE}")
+    listed = ["d1d7", "g1f1", "h2h3"]
+    answer = session.search("go depth 3 searchmoves " + " ".join(listed))
+    infos = [line.split() for line in answer if line.startswith("info depth")]
+    assert [info[2] for info in infos] == ["1", "2", "3"]
+    assert all(info[info.index("pv") + 1] in listed for info in infos)
+    assert all(info[info.index("score") + 1] == "cp" for info in infos)  # no mate among them
+    assert answer[-1].split()[1] in listed
+    answer = session.search("go movetime 100 searchmoves g1f1 d1d8")
+    assert answer[-1] == "bestmove d1d8"
+    session.engine.handle("go infinite searchmoves h2h3")
+    time.sleep(0.2)
+    session.engine.handle("stop")
+    assert session.lines[-1].split()[1] == "h2h3"
+    session.send("position startpos moves e2e4")  # the same words, now Black's moves
+    answer = session.search("go depth 2 searchmoves e2e4 e7e5")
+    assert answer[0] == "info string go: ignored searchmoves 'e2e4' (not legal)"
+    assert answer[-1].split()[1] == "e7e5"
+
+
+def test_go_mate_ends_when_a_mate_is_proved() -> None:
+    """``go mate N`` searches ``2N - 1`` plies at most, and ends as soon as a mate is proved."""
+    session = Session()
+    session.send(f"position fen {MATE_IN_TWO}")
+    answer = session.search("go mate 2")
+    assert answer[-2].split()[2] == "2" and " score mate 2 " in answer[-2]  # check extension
+    assert answer[-1] == "bestmove d5d8 ponder e7d8"
+    session.send(f"position fen {MATE_IN_ONE}")
+    answer = session.search("go mate 5")
+    assert answer[0].startswith("info depth 1 ") and " score mate 1 " in answer[0]
+    assert answer[1:] == ["bestmove d1d8"]
+    session.send("position startpos")
+    answer = session.search("go mate 2")
+    assert [line.split()[2] for line in answer[:-1]] == ["1", "2", "3"]  # no mate: 3 plies
+    assert chess.Move.from_uci(answer[-1].split()[1]) in chess.Board().legal_moves
+
+
+def wait_for(session: Session, prefix: str, start: int, within: float = 30.0) -> str:
+    """The first line from ``start`` on that starts with ``prefix``, waiting ``within``
+    seconds at most for it (a liveness bound, not a speed figure)."""
+    deadline = time.perf_counter() + within
+    while True:
+        found = [line for line in session.lines[start:] if line.startswith(prefix)]
+        if found:
+            return found[0]
+        assert time.perf_counter() < deadline, (prefix, session.lines[start:])
+        time.sleep(0.01)
+
+
+def test_ponder_waits_for_ponderhit_then_keeps_the_time() -> None:
+    """Pondering has no time limit and sends no ``bestmove``; after ``ponderhit`` the search
+    goes on under the ``go``'s clock (a run-out clock: the shortest search), counted from
+    then; without a limit it goes on until ``stop``."""
+    session = Session()
+    session.send("position startpos moves e2e4")
+    session.engine.handle("go ponder wtime 10 btime 10")  # 10 ms: a search of 20 ms at most
+    wait_for(session, "info depth 3", 0)
+    time.sleep(0.3)
+    assert not any(line.startswith("bestmove") for line in session.lines)
+    start = len(session.lines)
+    session.engine.handle("ponderhit")
+    best = wait_for(session, "bestmove", start).split()
+    assert chess.Move.from_uci(best[1]) in chess.Board(AFTER_E4).legal_moves
+    session.engine.wait()
+    assert session.send("ponderhit") == ["info string ponderhit: no 'go ponder' search is running"]
+    start = len(session.lines)
+    session.engine.handle("go ponder depth 2")  # ends by itself, answers at ponderhit
+    wait_for(session, "info depth 2", start)
+    time.sleep(0.2)
+    assert not any(line.startswith("bestmove") for line in session.lines[start:])
+    session.engine.handle("ponderhit")
+    wait_for(session, "bestmove", start)
+    start = len(session.lines)
+    session.engine.handle("go ponder")  # a bare go: after ponderhit, until stop
+    session.engine.handle("ponderhit")
+    time.sleep(0.3)
+    assert not any(line.startswith("bestmove") for line in session.lines[start:])
+    session.engine.handle("stop")
+    assert session.lines[-1].startswith("bestmove ")
+
+
+def test_pondering_ends_at_stop_or_a_new_position() -> None:
+    session = Session()
+    session.send("position startpos moves e2e4")
+    session.engine.handle("go ponder movetime 10")
+    time.sleep(0.2)
+    assert not any(line.startswith("bestmove") for line in session.lines)
+    session.engine.handle("stop")  # the reply was not the one pondered on
+    assert session.lines[-1].split()[1] in {
+        move.uci() for move in chess.Board(AFTER_E4).legal_moves
+    }
+    assert session.send("ponderhit")[0].startswith("info string ponderhit: ")
+    session.engine.handle("go ponder depth 3")
+    answer = session.send("position startpos")  # no stop first: the ponder search is stopped
+    assert sum(line.startswith("bestmove") for line in answer) == 1
+    assert session.send("go depth 1")[-1].startswith("bestmove ")
+
+
 @pytest.mark.parametrize(
     ("command", "reason", "fallback"),
     [
@@ -372,14 +536,19 @@ def test_infinite_search_waits_for_stop_and_answers_isready() -> None:
         ("go btime depth 1", "ignored btime (no value)", False),
         ("go frobnicate", "ignored 'frobnicate' (unknown)", True),
         ("go wibble 3 depth 1", "ignored 'wibble 3' (unknown)", False),
-        ("go ponder frobnicate", "ponder (unsupported); ignored 'frobnicate' (unknown)", True),
-        ("go searchmoves e7e5 mate 2 depth 1", "searchmoves (unsupported); ignored mate", False),
+        ("go mate 0", "ignored mate '0' (less than 1)", True),
+        ("go mate", "ignored mate (no value)", True),
+        ("go searchmoves", "ignored searchmoves (no moves)", True),
+        ("go searchmoves depth 1", "ignored searchmoves (no moves)", False),
+        ("go searchmoves e7e5 e2e4 x depth 1", "searchmoves 'e2e4' (not legal); ignored", False),
+        ("go searchmoves e2e4 mate 1", "no legal move: searching every move", False),
+        ("go searchmoves e7e9 wtime 100", "'e7e9' (not a UCI move); searchmoves names", True),
         ("go depth 99999999999999999999", "(more than 2**63 - 1)", True),
         ("go movetime " + "9" * 400, "ignored movetime '99999999999999999999...'", True),
         ("go btime -" + "9" * 400, "ignored btime '-9999999999999999999...'", True),
-        ("go wtime 1000 winc 10", "no depth, nodes, movetime or btime for the side", True),
-        ("go movestogo 20", "no depth, nodes, movetime or btime for the side", True),
-        ("go binc 0", "no depth, nodes, movetime or btime for the side", True),
+        ("go wtime 1000 winc 10", "no depth, nodes, mate, movetime or btime for the side", True),
+        ("go movestogo 20", "no depth, nodes, mate, movetime or btime for the side", True),
+        ("go binc 0", "no depth, nodes, mate, movetime or btime for the side", True),
         ("go winc -1 binc -1 wtime 900 btime 900", "ignored winc '-1' (less than 0)", False),
         ("go movestogo 0 wtime 900 btime 900", "ignored movestogo '0'", False),
         ("go depth x nodes 300", "ignored depth 'x'", False),
@@ -501,28 +670,31 @@ def test_parse_go() -> None:
     parsed = parse_go(
         ["wtime", "1000", "btime", "2000", "winc", "10", "binc", "20", "movestogo", "5"]
     )
-    assert parsed == (Go(wtime=1000, btime=2000, winc=10, binc=20, movestogo=5), [], [])
-    assert parse_go(["infinite"]) == (Go(infinite=True), [], [])
-    assert parse_go([]) == (Go(), [], [])
+    assert parsed == (Go(wtime=1000, btime=2000, winc=10, binc=20, movestogo=5), [])
+    assert parse_go(["infinite"]) == (Go(infinite=True), [])
+    assert parse_go([]) == (Go(), [])
     assert parse_go(["wtime", "-20", "btime", str(2**63 - 1)]) == (
         Go(wtime=-20, btime=2**63 - 1),
         [],
-        [],
     )
     parsed = parse_go(["searchmoves", "e2e4", "d2d4", "mate", "3", "depth", "4", "ponder"])
-    assert parsed == (Go(depth=4), ["searchmoves", "mate", "ponder"], [])
+    assert parsed == (Go(depth=4, mate=3, ponder=True, searchmoves=("e2e4", "d2d4")), [])
+    assert parsed[0].plies == 4  # the depth limit, fewer than a mate in 3's 5 plies
+    assert parse_go(["mate", "2", "depth", "9"])[0].plies == 3
+    parsed = parse_go(["searchmoves", "e2e4", "bad", "searchmoves"])
+    assert parsed == (Go(searchmoves=("e2e4", "bad")), ["searchmoves (no moves)"])
     parsed = parse_go(["mate", "depth", "4", "nodes", "-1", "wtime", "x", "y", "movetime"])
     assert parsed == (
         Go(depth=4),
-        ["mate"],
         [
+            "mate (no value)",
             "nodes '-1' (less than 1)",
             "wtime 'x' (not a whole number)",
             "'y' (unknown)",
             "movetime (no value)",
         ],
     )
-    assert parse_go(["depth", str(2**63)])[2] == [f"depth '{2**63}' (more than 2**63 - 1)"]
+    assert parse_go(["depth", str(2**63)])[1] == [f"depth '{2**63}' (more than 2**63 - 1)"]
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -23,7 +23,7 @@ so generic code never imports a kernel; a game's compiled rules are data
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
@@ -282,10 +282,12 @@ class NativeSearch(NativeMcts, Protocol):
         generation: int,
         switches: tuple[bool, bool, bool],
         scale: tuple[float, float, float, float, float, float],
+        root_moves: Collection[Any] | None = None,
     ) -> NativeRun:
         """A search of ``state``: ``switches`` are (ordering, pvs, quiescence); ``scale`` the
         normalised utilities of a win, loss and draw for the mover, the engine's centre and
-        unit, and the score of a win at the root."""
+        unit, and the score of a win at the root; ``root_moves`` the legal moves searched at
+        the root (None: all), the root then kept out of the table."""
         ...
 
 

@@ -3,26 +3,47 @@ plies engine over the Universal Chess Interface (Stefan Meyer-Kahlen's protocol 
 April 2006).
 
 The loop reads commands on standard input and answers on standard output. A ``go`` starts the
-engine (:func:`plies.search.engine.iterate`) in a worker thread, so the main thread keeps
-reading: ``isready`` is answered and ``stop`` is obeyed during a search (the engine checks its
-stop event where it checks its clock, every 16 nodes). Each completed iteration prints an
-``info`` line, the end of the search ``bestmove``; after ``go infinite`` the best move waits
-for ``stop``. A command that changes the engine (``position``, ``go``, ``setoption``,
-``ucinewgame``) first lets a running search with a limit end, or stops one without (GUIs send
-``stop`` first; scripts may pipe ``go depth 6`` and ``position`` at once); ``quit`` stops it.
+engine (:func:`plies.search.iterate`) in a worker thread, so the main thread keeps reading:
+``isready`` is answered and ``stop`` and ``ponderhit`` are obeyed during a search (the engine
+checks its stop event where it checks its clock, every 16 nodes). Each completed iteration
+prints an ``info`` line, the end of the search ``bestmove``, with ``ponder <move>`` where its
+line goes on to the opponent's reply. A command that changes the engine (``position``, ``go``,
+``setoption``, ``ucinewgame``) first lets a running search with a limit end, or stops one
+without or one pondering (GUIs send ``stop`` first; scripts may pipe ``go depth 6`` and
+``position`` at once); ``quit`` stops it.
+
+Every ``go`` ends with exactly one ``bestmove``. Its parameters (times in milliseconds):
+
+- ``wtime``, ``btime``, ``winc``, ``binc``, ``movestogo``: the move may take a share of the side
+  to move's clock (:func:`move_seconds`); ``movetime``: the move's time; ``depth`` (plies),
+  ``nodes``: limits. The search ends at the first limit reached, or when it proves a mate.
+- ``mate N``: a depth limit of ``2N - 1`` plies, where a full-width search finds a mate in
+  ``N`` moves (the engine's pruning may miss one); as always the search ends as soon as it
+  proves a mate (for either side), else at that depth or another limit.
+- ``searchmoves <move>...``: only these moves are searched at the root (the ``root_moves`` of
+  :func:`~plies.search.iterate`); a word that is no UCI move, or no legal one, is named in an
+  ``info string`` and left out, and when no legal move is left every move is searched.
+- ``infinite``: search until ``stop``; the ``bestmove`` waits for it, even after a proved mate
+  or the ``depth`` limit.
+- ``ponder``: search the position set (the GUI's, after the move it expects the opponent to
+  play) with no time limit, and send no ``bestmove`` until ``stop`` (the ponder search's best
+  move, which the GUI ignores) or ``ponderhit``, from which the search goes on as the same ``go``
+  without ``ponder`` would, its time counted from the ``ponderhit``. The ``Ponder`` option is
+  declared so that GUIs offer pondering; setting it changes nothing.
+- A bare ``go`` (no parameters but ``ponder`` and ``searchmoves``) searches until ``stop``, as
+  ``go infinite``; any other ``go`` that leaves the side to move no limit (no ``depth``,
+  ``nodes``, ``mate``, ``movetime`` or clock of its own) searches :data:`DEFAULT_MOVETIME_MS`.
 
 Bad input is answered with one ``info string <reason>`` line and never ends the loop:
 
-- An unknown or malformed command is ignored.
+- An unknown or malformed command is ignored, as is ``ponderhit`` when nothing is pondering.
 - ``position``: the moves are played up to the first malformed or illegal one, which is named
   (Stockfish's practice); the rest are ignored. When the base position cannot be set (no
   ``startpos`` or ``fen``, a bad FEN), no position is set: a ``go`` answers ``info string no
   valid position`` and ``bestmove 0000`` (the null move) at once, until a valid ``position``.
-- ``go`` always ends with exactly one ``bestmove``. A parameter without a whole-number value,
-  with one out of its range (see :func:`parse_go`) or unknown is ignored, and the rest are
-  obeyed. ``go infinite`` and a bare ``go`` (unsupported parameters aside) search until
-  ``stop``; any other ``go`` that leaves the side to move no limit (no ``depth``, ``nodes``,
-  ``movetime`` or clock of its own) searches :data:`DEFAULT_MOVETIME_MS`.
+- ``go``: a parameter without a whole-number value, with one out of its range (see
+  :func:`parse_go`) or unknown is ignored (with the fallback above when that leaves no limit),
+  and the rest are obeyed.
 - ``setoption`` with an unknown name, or a value that is no whole number in the option's
   range, changes nothing.
 
@@ -54,7 +75,7 @@ import io
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TextIO
 
 import chess
@@ -94,7 +115,19 @@ class Go:
     movetime: int | None = None
     depth: int | None = None
     nodes: int | None = None
+    mate: int | None = None
+    """Search for a mate in this many moves: at most ``2 * mate - 1`` plies."""
     infinite: bool = False
+    ponder: bool = False
+    searchmoves: tuple[str, ...] = ()
+    """The words after ``searchmoves``, not yet read as moves (none: every move)."""
+
+    @property
+    def plies(self) -> int | None:
+        """The depth limit: ``depth``, or the plies of a mate in ``mate`` moves if fewer."""
+        if self.mate is None:
+            return self.depth
+        return min(self.depth or INT64, 2 * self.mate - 1)
 
 
 INT64 = 2**63 - 1
@@ -108,12 +141,11 @@ GO_NUMBERS = {
     "movetime": 0,
     "depth": 1,
     "nodes": 1,
+    "mate": 1,
 }
 """The numeric ``go`` parameters and the least value of each (a clock below zero has run out:
 the shortest search)."""
-GO_IGNORED = ("ponder", "mate", "searchmoves")
-"""Standard ``go`` parameters this engine does not support: noted and ignored."""
-GO_WORDS = (*GO_NUMBERS, "infinite", *GO_IGNORED)
+GO_WORDS = (*GO_NUMBERS, "infinite", "ponder", "searchmoves")
 DEFAULT_MOVETIME_MS = 1000
 """The search time of a ``go`` whose parameters leave the side to move no limit."""
 
@@ -123,19 +155,22 @@ def shown(text: str) -> str:
     return repr(text if len(text) <= 24 else text[:20] + "...")
 
 
-def parse_go(tokens: Sequence[str]) -> tuple[Go, list[str], list[str]]:
-    """The ``go`` parameters after the word ``go``, the unsupported ones it ignored, and the
-    malformed ones it ignored, each with the reason: a number missing, not whole, or out of
-    range (from :data:`GO_NUMBERS` up to :data:`INT64`), or an unknown word (with the words
-    after it up to the next parameter).
+def parse_go(tokens: Sequence[str]) -> tuple[Go, list[str]]:
+    """The ``go`` parameters after the word ``go``, and the malformed ones it ignored, each
+    with the reason: a number missing, not whole, or out of range (from :data:`GO_NUMBERS` up
+    to :data:`INT64`), ``searchmoves`` without a word after it, or an unknown word (with the
+    words after it up to the next parameter). The words after ``searchmoves`` up to the next
+    parameter are kept as they are (:func:`searched_moves` reads them).
 
     >>> parse_go("wtime 60000 btime 58000 winc 1000 binc 1000".split())[0].btime
     58000
-    >>> parse_go("depth x movestogo 0 wtime 900 nodes".split())[2]
+    >>> parse_go("depth x movestogo 0 wtime 900 nodes".split())[1]
     ["depth 'x' (not a whole number)", "movestogo '0' (less than 1)", 'nodes (no value)']
+    >>> go, _ = parse_go("searchmoves e2e4 d2d4 ponder mate 2".split())
+    >>> go.searchmoves, go.ponder, go.mate, go.plies
+    (('e2e4', 'd2d4'), True, 2, 3)
     """
-    values: dict[str, int | bool] = {}
-    ignored: list[str] = []
+    values: dict[str, int | bool | tuple[str, ...]] = {}
     problems: list[str] = []
     index = 0
     while index < len(tokens):
@@ -158,20 +193,44 @@ def parse_go(tokens: Sequence[str]) -> tuple[Go, list[str], list[str]]:
                 problems.append(f"{word} {shown(text)} (more than 2**63 - 1)")
             else:
                 values[word] = number
-        elif word == "infinite":
-            values["infinite"] = True
-        elif word in GO_IGNORED:
-            ignored.append(word)
-            values_left = 1 if word == "mate" else 0 if word == "ponder" else len(tokens)
-            while values_left and index < len(tokens) and tokens[index] not in GO_WORDS:
-                index, values_left = index + 1, values_left - 1
+        elif word in ("infinite", "ponder"):
+            values[word] = True
+        elif word == "searchmoves":
+            start = index
+            while index < len(tokens) and tokens[index] not in GO_WORDS:
+                index += 1
+            if index == start:
+                problems.append("searchmoves (no moves)")
+            else:
+                values["searchmoves"] = tuple(tokens[start:index])
         else:
             unknown = [word]
             while index < len(tokens) and tokens[index] not in GO_WORDS:
                 unknown.append(tokens[index])
                 index += 1
             problems.append(f"{shown(' '.join(unknown))} (unknown)")
-    return Go(**values), ignored, problems  # type: ignore[arg-type]
+    return Go(**values), problems  # type: ignore[arg-type]
+
+
+def searched_moves(state: ChessState, words: Sequence[str]) -> tuple[list[chess.Move], list[str]]:
+    """The legal moves named by ``words`` (``go searchmoves``) in their order, each once, and
+    the words left out, each with the reason: not a UCI move, or not legal in ``state``.
+
+    >>> moves, left_out = searched_moves(Chess().initial_state(), ["e2e4", "e2e5", "x", "e2e4"])
+    >>> [move.uci() for move in moves], left_out
+    (['e2e4'], ["searchmoves 'e2e5' (not legal)", "searchmoves 'x' (not a UCI move)"])
+    """
+    moves: list[chess.Move] = []
+    left_out: list[str] = []
+    for text in words:
+        move = chess.Move.from_uci(text) if UCI_MOVE.fullmatch(text) else None
+        if move is None:
+            left_out.append(f"searchmoves {shown(text)} (not a UCI move)")
+        elif move not in state.moves:
+            left_out.append(f"searchmoves {shown(text)} (not legal)")
+        elif move not in moves:
+            moves.append(move)
+    return moves, left_out
 
 
 def move_seconds(go: Go, white: bool, overhead_ms: int) -> float | None:
@@ -256,7 +315,16 @@ class UciEngine:
         self.overhead_ms = MOVE_OVERHEAD_MS[0]
         self.table: TranspositionTable | None = None
         self._stop = threading.Event()
-        self._limited = True
+        """Set to end the running search."""
+        self._release = threading.Event()
+        """Set when the running search may send its ``bestmove``: at once for a search with a
+        limit, else at ``stop`` (or at ``ponderhit``, for a ``go ponder`` with a limit)."""
+        self._release.set()
+        self._pondering: tuple[float | None, bool] | None = None
+        """While a ``go ponder`` runs: the seconds its move may take from ``ponderhit`` (None:
+        no time limit) and whether it then has a limit."""
+        self._timer: threading.Timer | None = None
+        """Ends a search that was pondering when its time from ``ponderhit`` is up."""
         self._worker: threading.Thread | None = None
 
     def write(self, line: str) -> None:
@@ -279,6 +347,8 @@ class UciEngine:
                 self.write("readyok")
             elif command == "stop":
                 self.stop()
+            elif command == "ponderhit":
+                self.ponderhit()
             elif command == "debug":
                 pass
             elif command == "ucinewgame":
@@ -307,21 +377,28 @@ class UciEngine:
             f"id author {ENGINE_AUTHOR}",
             f"option name Hash type spin default {default} min {low} max {high}",
             f"option name Move Overhead type spin default {overhead} min {least} max {most}",
+            "option name Ponder type check default false",
             "uciok",
         ):
             self.write(line)
 
     def set_option(self, arguments: Sequence[str]) -> None:
-        """``setoption name <id> value <x>``; option names are not case sensitive."""
+        """``setoption name <id> value <x>``; option names are not case sensitive. ``Ponder``
+        (true or false) tells GUIs the engine can ponder, and changes nothing: the engine
+        ponders when a ``go ponder`` asks, and its time use is the same either way."""
         if not arguments or arguments[0] != "name":
             raise ParseError("setoption: expected 'setoption name <id> value <x>'")
         words = list(arguments[1:])
         split = words.index("value") if "value" in words else len(words)
         name, value = " ".join(words[:split]), " ".join(words[split + 1 :])
+        if name.lower() == "ponder":
+            if value.lower() not in ("true", "false"):
+                raise ParseError(f"setoption: Ponder needs true or false, got {shown(value)}")
+            return
         spins = {"hash": HASH_MB, "move overhead": MOVE_OVERHEAD_MS}
         if name.lower() not in spins:
             raise ParseError(
-                f"setoption: unknown option {shown(name)} (options: Hash, Move Overhead)"
+                f"setoption: unknown option {shown(name)} (options: Hash, Move Overhead, Ponder)"
             )
         _, low, high = spins[name.lower()]
         try:
@@ -371,64 +448,100 @@ class UciEngine:
     def go(self, arguments: Sequence[str]) -> None:
         """Start a search in a worker thread (see :func:`move_seconds` for the clock), or
         answer ``bestmove 0000`` at once when no position is set."""
-        go, unsupported, problems = parse_go(arguments)
+        go, problems = parse_go(arguments)
         if self.state is None:
             self.write("info string no valid position: send 'position startpos|fen <FEN>' first")
             self.write("bestmove 0000")
             return
         white = self.state.board.turn == chess.WHITE
         seconds = move_seconds(go, white, self.overhead_ms)
-        endless = seconds is None and go.depth is None and go.nodes is None
-        fallback = endless and not go.infinite and (bool(problems) or go != Go())
-        notes = [f"ignored {word} (unsupported)" for word in unsupported]
-        notes += [f"ignored {problem}" for problem in problems]
+        endless = seconds is None and go.plies is None and go.nodes is None
+        bare = replace(go, ponder=False, searchmoves=()) == Go()
+        fallback = endless and not go.infinite and (bool(problems) or not bare)
+        moves, left_out = searched_moves(self.state, go.searchmoves)
+        notes = [f"ignored {problem}" for problem in problems + left_out]
+        if go.searchmoves and not moves:
+            notes.append("searchmoves names no legal move: searching every move")
         if fallback:
             clock = "wtime" if white else "btime"
             notes.append(
-                f"no depth, nodes, movetime or {clock} for the side to move: "
+                f"no depth, nodes, mate, movetime or {clock} for the side to move: "
                 f"searching {DEFAULT_MOVETIME_MS} ms"
             )
             seconds = move_seconds(Go(movetime=DEFAULT_MOVETIME_MS), white, self.overhead_ms)
         if notes:
             self.write("info string go: " + "; ".join(notes))
-        self._stop = threading.Event()
-        limits = Limits(depth=go.depth, nodes=go.nodes, seconds=seconds, stop=self._stop)
+        limited = not go.infinite and (fallback or not endless)
+        self._stop, self._release = threading.Event(), threading.Event()
+        if go.ponder:  # no time limit until ponderhit, no bestmove before it or stop
+            self._pondering, seconds = (seconds, limited), None
+        elif limited:
+            self._release.set()
+        limits = Limits(depth=go.plies, nodes=go.nodes, seconds=seconds, stop=self._stop)
         if self.table is None:
             self.table = TranspositionTable(self.hash_mb)
-        self._limited = not go.infinite and (fallback or not endless)
         self._worker = threading.Thread(
             target=self._search,
-            args=(claimable_draws_lifted(self.state), limits, self.table),
+            args=(claimable_draws_lifted(self.state), limits, self.table, moves, self._release),
             daemon=True,
         )
         self._worker.start()
 
-    def _search(self, state: ChessState, limits: Limits, table: TranspositionTable) -> None:
-        """The worker: ``info`` per completed iteration, then ``bestmove`` (after ``stop``
-        when the search has no limit)."""
+    def _search(
+        self,
+        state: ChessState,
+        limits: Limits,
+        table: TranspositionTable,
+        moves: list[chess.Move],
+        release: threading.Event,
+    ) -> None:
+        """The worker: ``info`` per completed iteration of the search of ``moves`` (none: every
+        move), then ``bestmove`` once ``release`` is set, with the reply its line expects to
+        ponder on."""
         best: chess.Move | None = None
+        line: tuple[chess.Move, ...] = ()
         try:
             if self.game.is_terminal(state):  # no legal move, or a dead position: all draw
                 mover = self.game.to_move(state)
                 score = "mate 0" if self.game.utility(state, mover) < 0 else "cp 0"
                 self.write(f"info depth 0 score {score}")
             else:
-                for report in iterate(self.game, state, limits, EngineOptions(), table):
+                reports = iterate(self.game, state, limits, EngineOptions(), table, moves or None)
+                for report in reports:
                     if report.complete:
                         self.write(info_line(report, table.used * 1000 // table.size))
-                    best = report.action
+                    best, line = report.action, report.pv
         except PliesError as error:
             self.write("info string " + one_line(str(error)))
         finally:  # whatever happened, one bestmove, a legal one while any is left
             if best is None and state.moves:
-                best = state.ordered_moves[0]
-            if not self._limited:
-                self._stop.wait()
-            self.write(f"bestmove {'(none)' if best is None else best.uci()}")
+                best = moves[0] if moves else state.ordered_moves[0]
+            release.wait()
+            if best is None:
+                self.write("bestmove (none)")
+            elif line[:1] == (best,) and len(line) > 1:
+                self.write(f"bestmove {best.uci()} ponder {line[1].uci()}")
+            else:
+                self.write(f"bestmove {best.uci()}")
+
+    def ponderhit(self) -> None:
+        """The move pondered on was played: the search goes on as the ``go`` without
+        ``ponder`` would run, its time counted from now."""
+        if self._pondering is None:
+            raise ParseError("ponderhit: no 'go ponder' search is running")
+        seconds, limited = self._pondering
+        self._pondering = None
+        if seconds is not None:
+            self._timer = threading.Timer(seconds, self._stop.set)
+            self._timer.daemon = True
+            self._timer.start()
+        if limited:
+            self._release.set()
 
     def stop(self) -> None:
         """End a running search and wait for its ``bestmove``."""
         self._stop.set()
+        self._release.set()
         self.wait()
 
     def wait(self) -> None:
@@ -436,12 +549,17 @@ class UciEngine:
         if self._worker is not None:
             self._worker.join()
             self._worker = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._pondering = None
 
     def finish(self) -> None:
-        """Let a running search with a limit end; stop one without."""
-        if not self._limited:
-            self._stop.set()
-        self.wait()
+        """Let a running search with a limit end; stop one without, or one pondering."""
+        if self._release.is_set():
+            self.wait()
+        else:
+            self.stop()
 
 
 def run(source: TextIO | None = None, sink: TextIO | None = None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import random
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plies.errors import GameOverError, MissingCapabilityError, SpecError
+from plies.errors import GameOverError, IllegalMoveError, MissingCapabilityError, SpecError
 from plies.game import Game
 from plies.games import make_game
 from plies.search import alphabeta
@@ -68,6 +69,64 @@ def test_fixed_depth_value_equals_textbook_alphabeta(
     result = search(game, state, Limits(depth=depth), options)
     assert result.value == pytest.approx(expected, abs=1e-12)
     assert result.action in list(game.actions(state))
+
+
+def listed(moves: list[Any], seed: int) -> list[Any]:
+    """A random non-empty selection of ``moves``, in a random order."""
+    rng = random.Random(seed)
+    return rng.sample(moves, rng.randint(1, len(moves)))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 10_000), st.integers(0, 30), option_sets)
+def test_root_moves_value_is_the_best_listed_childs(
+    spec: str, seed: int, plies: int, options: EngineOptions
+) -> None:
+    """Searching some root moves (UCI's ``searchmoves``) gives the best of them: the value is
+    the greatest of the listed children's textbook values a ply shallower, and the move is
+    one of them (compiled engine where the game has one, Python engine elsewhere)."""
+    game = make_game(spec)
+    state = random_position(game, seed, range(plies + 1))
+    moves = listed(list(game.actions(state)), seed)
+    depth = GAMES[spec]
+    mover = game.to_move(state)
+    children = {
+        move: alphabeta(game, game.result(state, move), depth=depth - 1, max_player=mover).value
+        for move in moves
+    }
+    result = search(game, state, Limits(depth=depth), options, root_moves=moves)
+    assert result.value == pytest.approx(max(children.values()), abs=1e-12)
+    assert result.action in moves and result.pv[0] == result.action
+    assert children[result.action] == pytest.approx(result.value, abs=1e-12)
+
+
+@pytest.mark.parametrize("native", [True, False])
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4"])
+def test_root_moves_leave_the_table_exact(spec: str, native: bool) -> None:
+    """A restricted root is kept out of the table kept between searches (a UCI engine keeps
+    it between ``go`` commands), whose entries are positions' values: after a search of the
+    worst move of each child, the parent's search still finds the parent's value (a stored
+    restricted entry would be found at that depth and cut the search off with its value)."""
+    game = make_game(spec)
+    options = EngineOptions(tt_mb=1, native=native)
+    spreads = 0
+    for state in random_positions(game, 6, seed=4, plies=range(0, 6)):
+        table = TranspositionTable(1)
+        for move in game.actions(state):
+            child = game.result(state, move)
+            if game.is_terminal(child):
+                continue
+            mover = game.to_move(child)
+            values = {
+                reply: alphabeta(game, game.result(child, reply), depth=0, max_player=mover).value
+                for reply in game.actions(child)
+            }
+            worst = min(values, key=values.__getitem__)
+            spreads += values[worst] < max(values.values())
+            search(game, child, Limits(depth=1), options, table, root_moves=[worst])
+        again = search(game, state, Limits(depth=2), options, table)
+        assert again.value == pytest.approx(alphabeta(game, state, depth=2).value, abs=1e-12)
+    assert spreads >= 10  # children whose worst move is worse than their best
 
 
 def test_solves_tictactoe_with_far_fewer_nodes() -> None:
@@ -149,6 +208,23 @@ def test_bad_requests() -> None:
     game = make_game("tictactoe")
     with pytest.raises(GameOverError):
         search(game, game.parse_position("XXX/OO./..."), Limits(depth=2))
+
+
+def test_root_moves_bad_or_all() -> None:
+    game = make_game("connect4")
+    state = game.parse_position("444444")
+    with pytest.raises(IllegalMoveError, match="root move 3 is not legal"):
+        search(game, state, Limits(depth=2), root_moves=[2, 3])  # column 4 is full
+    with pytest.raises(SpecError, match="at least one move"):
+        search(game, state, Limits(depth=2), root_moves=[])
+    for native in (True, False):  # every move listed, in any order: the same search
+        options = EngineOptions(native=native)
+        every = list(game.actions(state))
+        alone = [
+            (r.pv, r.score, r.stats.nodes) for r in iterate(game, state, Limits(depth=5), options)
+        ]
+        listed = iterate(game, state, Limits(depth=5), options, root_moves=every[::-1])
+        assert [(r.pv, r.score, r.stats.nodes) for r in listed] == alone
 
 
 def test_table_replacement_policy() -> None:
@@ -262,6 +338,17 @@ def test_check_extension_finds_a_mate_one_ply_deeper() -> None:
     assert report.mate == 3 and game.format_action(state, report.action) == "Bxf7+"
     assert report.pv == tuple(game.parse_action(s, m) for s, m in _line(game, state))
     assert list(iterate(game, state, Limits(depth=3), NONE))[-1].mate == 3  # the oracle
+
+
+def test_root_moves_without_the_mate_play_another_move() -> None:
+    """The chess engine with every refinement on: left out, the mate is not played."""
+    game = _chess()
+    state = game.from_uci_moves(game.initial_state(), LEGAL_TRAP.split())
+    mate = game.parse_action(state, "Bxf7+")
+    others = [move for move in game.actions(state) if move != mate]
+    result = search(game, state, Limits(depth=3), root_moves=others)
+    assert result.action in others and result.mate is None
+    assert search(game, state, Limits(depth=3), root_moves=[mate, others[0]]).mate == 3
 
 
 def _line(game: Any, state: Any) -> list[tuple[Any, str]]:

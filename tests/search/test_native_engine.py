@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -45,9 +46,11 @@ def _reports(
     limits: Limits,
     options: EngineOptions,
     table: TranspositionTable | None,
+    root_moves: list[Any] | None = None,
 ) -> list[tuple[Any, ...]]:
     """Every report of a search as a comparable tuple (all but the time)."""
-    return [_fields(report) for report in iterate(game, state, limits, options, table)]
+    reports = iterate(game, state, limits, options, table, root_moves)
+    return [_fields(report) for report in reports]
 
 
 def _fields(report: SearchResult[Any]) -> tuple[Any, ...]:
@@ -104,6 +107,28 @@ def test_every_report_equals_the_python_engines(
     python = _reports(game, state, limits, replace(options, native=False), python_table)
     compiled = _reports(game, state, limits, options, native_table)
     assert compiled == python
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 10_000), st.integers(0, 40), native_options)
+def test_root_moves_search_alike(spec: str, seed: int, plies: int, options: EngineOptions) -> None:
+    """Searching some root moves (``iterate``'s ``root_moves``), the compiled engine still
+    gives the Python engine's reports, node for node, its table kept from one search to the
+    next as a UCI engine keeps it."""
+    game = make_game(spec)
+    state = random_position(game, seed, range(plies + 1))
+    if game.is_terminal(state):
+        return
+    rng = random.Random(seed)
+    moves = list(game.actions(state))
+    python_table, native_table = _tables(game, options.tt_mb)
+    limits = Limits(depth=GAMES[spec])
+    for _ in range(2):
+        listed = rng.sample(moves, rng.randint(1, len(moves)))
+        python = _reports(game, state, limits, replace(options, native=False), python_table, listed)
+        compiled = _reports(game, state, limits, options, native_table, listed)
+        assert compiled == python
+        assert all(report[2] in listed for report in python)
 
 
 @pytest.mark.parametrize("spec", sorted(GAMES))

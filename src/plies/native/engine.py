@@ -21,7 +21,7 @@ another thread can stop it; :class:`Work` names the arrays a search works in.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -101,6 +101,8 @@ class Work(NamedTuple):
     """Per ply, room for the moves, their ranks and their history scores while ordering."""
     generator: NDArray[np.int64]
     """The move generator's work space."""
+    root_moves: NDArray[np.int64]
+    """The root moves to search (empty: all); the root is then kept out of the table."""
 
 
 # Scores ------------------------------------------------------------------------------------
@@ -180,6 +182,20 @@ def history_of(
 
 
 @compiled
+def listed_only(row: NDArray[np.int64], count: int, listed: NDArray[np.int64]) -> int:
+    """The first ``count`` moves of ``row`` less those not ``listed``, kept in order at its
+    start; their number."""
+    kept = 0
+    for i in range(count):
+        for move in listed:
+            if row[i] == move:
+                row[kept] = row[i]
+                kept += 1
+                break
+    return kept
+
+
+@compiled
 def ordered(W: Work, ply: int, has_first: bool, first: int) -> int:
     """The moves of ``states[ply]`` into ``moves[ply]`` in the Python engine's order: the table
     move, captures, killers, then the rest by history (a stable sort over the game's order)."""
@@ -187,6 +203,8 @@ def ordered(W: Work, ply: int, has_first: bool, first: int) -> int:
     keys, used, values = W.history_keys, W.history_used, W.history_values
     row = W.moves[ply]
     count = moves(params, states[ply], row, W.generator)
+    if ply == 0 and W.root_moves.shape[0]:
+        count = listed_only(row, count, W.root_moves)
     if not stats[ORDERING]:
         return count
     spare, ranks = scratch[ply, 0], scratch[ply, 1]
@@ -382,7 +400,7 @@ def node(W: Work, depth: int, alpha: float, beta: float, ply: int, quiescent: bo
             stats[LEAVES] += 1
             return eval_score(params, floats, state)
         return node(W, depth, alpha, beta, ply, not quiescent)
-    use_table = stats[USE_TABLE] != 0
+    use_table = stats[USE_TABLE] != 0 and not (ply == 0 and W.root_moves.shape[0])
     cut, score, has_first, first, slot, position = False, 0.0, False, 0, 0, np.uint64(0)
     if use_table:
         cut, score, has_first, first, slot, position = probe(W, depth, alpha, beta, ply)
@@ -486,12 +504,13 @@ class NativeSearch:
         generation: int,
         switches: tuple[bool, bool, bool],
         scale: tuple[float, float, float, float, float, float],
+        root_moves: Collection[Any] | None = None,
     ) -> NativeRun:
         """A search from ``state``: ``switches`` are (ordering, pvs, quiescence), ``scale`` the
         engine's (win, loss, draw) utilities normalised, its centre and unit and the score of
-        a win at the root."""
+        a win at the root; ``root_moves`` the legal moves it searches at the root (None: all)."""
         self.load(state)
-        return NativeRun(self, state, table, generation, switches, scale)
+        return NativeRun(self, state, table, generation, switches, scale, root_moves)
 
     def load(self, state: Hashable) -> None:
         """Load the compiled engine now (a search of depth 0 from ``state``), not on the clock
@@ -516,6 +535,7 @@ class NativeRun:
         generation: int,
         switches: tuple[bool, bool, bool],
         scale: tuple[float, float, float, float, float, float],
+        root_moves: Collection[Any] | None = None,
     ) -> None:
         self.kernel = kernel
         win, loss, draw, center, unit, mate = scale
@@ -552,6 +572,9 @@ class NativeRun:
             scores=table.scores,
             scratch=np.zeros((rows, 3, MAX_MOVES), np.int64),
             generator=np.zeros(kernel.rules.work, np.int64),
+            root_moves=np.array(
+                [kernel.rules.encode_move(move) for move in root_moves or ()], np.int64
+            ),
         )
 
     def search(self, depth: int, alpha: float, beta: float, hint: Any | None) -> float:

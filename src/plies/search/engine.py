@@ -9,7 +9,8 @@ What it adds to the textbook tier, each switchable for measurement (:class:`Engi
   per-iteration :class:`~plies.search.result.SearchResult` objects (the caller owns the clock
   display and the printing);
   when the clock runs out mid-iteration the best move is the last completed iteration's, or a
-  move the partial iteration proved better;
+  move the partial iteration proved better; optionally over some root moves only (UCI's
+  ``go searchmoves``), the root then kept out of the table;
 * a bounded transposition table (:class:`TranspositionTable`) keyed by the game's ``hash_key``
   (or the state itself), storing depth, bound type, score, best move and whether the subtree
   was solved to the end of the game;
@@ -46,7 +47,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -65,7 +66,7 @@ from plies.capabilities import (
     optional,
     require,
 )
-from plies.errors import GameOverError, SpecError
+from plies.errors import GameOverError, IllegalMoveError, SpecError
 from plies.game import Game, WinLossDrawGame, require_two_player_zero_sum
 from plies.search.result import MATE, Bound, SearchResult, SearchStats
 from plies.search.worker import run_stoppable
@@ -213,6 +214,9 @@ class _Engine(Generic[S, A]):
     root_best: A | None = None
     root_score: float = math.nan
     """The best root move of the running iteration and its score, once one is proven."""
+    only: frozenset[A] | None = None
+    """The root moves to search (None: all); the root is then kept out of the table, whose
+    entries hold positions' values, not the value of some of their moves."""
 
     def __post_init__(self) -> None:
         game, options = self.game, self.options
@@ -298,6 +302,8 @@ class _Engine(Generic[S, A]):
 
     def ordered(self, state: S, ply: int, first: A | None) -> list[A]:
         actions = list(self.moves(state))
+        if ply == 0 and self.only is not None:
+            actions = [action for action in actions if action in self.only]
         if not self.options.ordering:
             return actions
         killers = self.killers.get(ply, ())
@@ -334,7 +340,8 @@ class _Engine(Generic[S, A]):
             depth += 1
         if depth <= 0:
             return self.horizon(state, alpha, beta, ply)
-        key = None if self.table is None else self.key(state)
+        restricted = ply == 0 and self.only is not None
+        key = None if self.table is None or restricted else self.key(state)
         cut, table_move = self.probe(key, depth, alpha, beta, ply)
         if cut is not None:
             return cut
@@ -346,7 +353,7 @@ class _Engine(Generic[S, A]):
                 return cutoff
         hits = self.horizon_hits
         best, best_move = self.search_moves(state, depth, alpha, beta, ply, table_move, in_check)
-        if self.table is not None:
+        if self.table is not None and key is not None:
             flag = Bound.UPPER if best <= alpha else Bound.LOWER if best >= beta else Bound.EXACT
             solved = self.horizon_hits == hits
             self.table.store(key, depth, flag, _to_table(best, ply), best_move, solved)
@@ -355,10 +362,10 @@ class _Engine(Generic[S, A]):
     def probe(
         self, key: Hashable | None, depth: int, alpha: float, beta: float, ply: int
     ) -> tuple[float | None, A | None]:
-        """The table's entry for ``key``: a score that ends the search here (when the entry
-        was searched to this depth, or solved at no greater depth, and its bound decides the
-        window), and the move it stored, to search first."""
-        if self.table is None:
+        """The table's entry for ``key`` (None: the node is not tabled): a score that ends the
+        search here (when the entry was searched to this depth, or solved at no greater depth,
+        and its bound decides the window), and the move it stored, to search first."""
+        if self.table is None or key is None:
             return None, None
         entry = self.table.probe(key)
         if entry is None:
@@ -593,6 +600,7 @@ class _NativeEngine(_Engine[S, A]):
             0 if self.table is None else self.table.generation,
             (options.ordering, options.pvs, options.quiescence),
             (win, loss, draw, self.center, self.unit, MATE),
+            self.only,
         )
 
     def arm_limits(self) -> None:
@@ -646,6 +654,7 @@ def iterate(
     limits: Limits = Limits(),
     options: EngineOptions = EngineOptions(),
     table: TranspositionTable | None = None,
+    root_moves: Collection[A] | None = None,
 ) -> Iterator[SearchResult[A]]:
     """Iterative deepening (AIMA 4th ed., section 5.3.3, with the refinements above).
 
@@ -655,9 +664,14 @@ def iterate(
     best. The first iteration always completes, so every search scores a move. Stops at the
     depth limit, when the game is solved, or when a forced win or loss is proved. A table
     passed in is reused (and aged) across searches.
+
+    ``root_moves`` (legal moves, at least one) restricts the search to those moves at the root
+    (UCI's ``go searchmoves``): the score, line and move are the best of them, as if the others
+    were not legal there (the rest of the tree is searched as usual).
     """
     if game.is_terminal(state):
         raise GameOverError("the game is over in this position: there is nothing to search")
+    only = _only(game, state, root_moves)
     if table is None and options.tt_mb > 0:
         table = TranspositionTable(options.tt_mb)
     if table is not None:
@@ -665,9 +679,9 @@ def iterate(
     kernel = compiled_engine(game, options)
     engine: _Engine[S, A]
     if kernel is None:
-        engine = _Engine(game, limits, options, table)
+        engine = _Engine(game, limits, options, table, only=only)
     else:
-        engine = _NativeEngine(game, limits, options, table, kernel=kernel)
+        engine = _NativeEngine(game, limits, options, table, only=only, kernel=kernel)
         engine.begin(state)
         engine.started = time.perf_counter()  # loading the compiled code is not searching
     engine.root_mover = game.to_move(state)
@@ -694,6 +708,20 @@ def iterate(
         engine.arm_limits()
 
 
+def _only(game: Game[S, A], state: S, root_moves: Collection[A] | None) -> frozenset[A] | None:
+    """The root moves :func:`iterate` searches (None: all); raises for an empty list and for a
+    move not legal in ``state``."""
+    if root_moves is None:
+        return None
+    legal = list(game.actions(state))
+    for move in root_moves:
+        if move not in legal:
+            raise IllegalMoveError(f"root move {move!r} is not legal in this position")
+    if not root_moves:
+        raise SpecError("the root moves to search must name at least one move")
+    return frozenset(root_moves)
+
+
 def _cut_short(engine: _Engine[S, A], last: SearchResult[A]) -> tuple[float, tuple[A, ...]]:
     """Score and line of an interrupted iteration: a move it proved best (its score is exact
     at the new depth), else the last iteration's."""
@@ -710,7 +738,8 @@ def search(
     limits: Limits = Limits(),
     options: EngineOptions = EngineOptions(),
     table: TranspositionTable | None = None,
+    root_moves: Collection[A] | None = None,
 ) -> SearchResult[A]:
     """Run :func:`iterate` to its end and return its last result."""
-    *_, final = iterate(game, state, limits, options, table)
+    *_, final = iterate(game, state, limits, options, table, root_moves)
     return final
