@@ -11,7 +11,7 @@ import click
 from plies.cli.output import Number
 from plies.errors import PliesError
 from plies.spec import NumberRange
-from plies.web.workload import Budgets, few_heaps
+from plies.web.workload import Budgets, few_heaps, freeze_libraries
 
 PORTS = click.IntRange(1, 65535)
 DEFAULTS = Budgets()
@@ -129,6 +129,7 @@ def serve(
     )
     app = create_app(games, models, budgets)
     few_heaps()
+    freeze_libraries()
     _check_free(host, port)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"plies web app: open http://{shown}:{port}/ in a browser (Ctrl-C stops it)")

@@ -7,7 +7,6 @@ the engine's negamax (:mod:`.engine`), MCTS (:mod:`.mcts`) and Go's MCTS with RA
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
 from plies.capabilities import CompiledRules, HasCompiledRules, NativeMcts
 from plies.game import Game, WinLossDrawGame
@@ -18,19 +17,26 @@ if TYPE_CHECKING:
 GO = "go"
 """The kernel of Go's compiled rules, which only :mod:`.go_mcts` runs."""
 
-_searches: WeakKeyDictionary[Game[Any, Any], NativeSearch | None] = WeakKeyDictionary()
-"""Each game's compiled engine, made once (it then loads once)."""
+CACHED = "_plies_native_search"
+"""The attribute of a game that keeps its compiled engine: the engine lives as long as the game
+(a table keyed by games would keep them alive, as the engine's rules refer to their game)."""
 
 
 def native_search(game: Game[Any, Any]) -> NativeSearch | None:
     """The compiled engine of ``game`` (:mod:`.engine`, also the UCB1 MCTS of :mod:`.mcts`),
-    made once per game; None when the game has no compiled rules that the engine runs."""
+    made once per game and kept with it; None when the game has no compiled rules that the
+    engine runs."""
     if not isinstance(game, HasCompiledRules) or not isinstance(game, WinLossDrawGame):
         return None
-    if game not in _searches:
-        rules = game.compiled_rules()
-        _searches[game] = None if rules is None else _compile(game, rules)
-    return _searches[game]
+    kept: dict[str, Any] = getattr(game, "__dict__", {})
+    if CACHED in kept:
+        search: NativeSearch | None = kept[CACHED]
+        return search
+    rules = game.compiled_rules()
+    search = None if rules is None else _compile(game, rules)
+    if hasattr(game, "__dict__"):
+        vars(game)[CACHED] = search  # written directly: a frozen game may keep it too
+    return search
 
 
 def _compile(game: WinLossDrawGame[Any, Any], rules: CompiledRules) -> NativeSearch | None:
