@@ -328,16 +328,18 @@ def main() -> None:
     fresh = server.rss_mb()
     try:
         tally = Tally()
-        for game, players in AGAINST_PEOPLE + BETWEEN_AGENTS:
-            create(server.port, game, players, tally)
         warming = [
             threading.Thread(target=analyse, args=(server.port, path, body, tally))
-            for path, body in ANALYSES[:1] * args.thinkers + ANALYSES[1:]
+            for path, body in ANALYSES[:1] * args.thinkers
         ]  # as many Connect Four analyses at once as thinkers: the server's solvers are made
         for thread in warming:
             thread.start()
         for thread in warming:
             thread.join()
+        for path, body in ANALYSES[1:]:
+            analyse(server.port, path, body, tally)
+        for game, players in AGAINST_PEOPLE + BETWEEN_AGENTS:
+            create(server.port, game, players, tally)
         time.sleep(25)  # the warm-up games pause once unwatched
         start = server.rss_mb()
         print(f"memory: {fresh:.0f} MB fresh, {start:.0f} MB after the warm-up (the start)")

@@ -5,6 +5,7 @@ queue for them."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from typing import Any
@@ -14,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from plies.web import sessions as sessions_module
 from plies.web.app import create_app
+from plies.web.play import Latest
 from plies.web.workload import Budgets, NewGameLimit, Workload
 
 
@@ -154,3 +156,21 @@ def test_bad_frames_from_a_live_page_are_ignored(client: TestClient) -> None:
         client.post(f"/api/sessions/{session_id}/move", json={"move": "b2"})
         event = live.receive_json()
         assert event["type"] == "state" and len(event["session"]["moves"]) == 1
+
+
+def test_a_slow_page_is_sent_the_latest_state_and_search_only() -> None:
+    async def flood() -> list[list[dict[str, Any]]]:
+        latest = Latest()
+        for version in range(1000):
+            latest.keep({"type": "search", "n": version})
+            if version % 100 == 0:
+                latest.keep({"type": "state", "n": version})
+        first = latest.take()
+        assert not latest.ready.is_set()
+        latest.keep({"type": "search", "n": 1000})
+        latest.keep({"type": "state", "n": 1001})  # a state makes the search before it stale
+        return [first, latest.take(), latest.take()]
+
+    first, second, third = asyncio.run(flood())
+    assert first == [{"type": "state", "n": 900}, {"type": "search", "n": 999}]
+    assert second == [{"type": "state", "n": 1001}] and third == []

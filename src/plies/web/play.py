@@ -76,7 +76,14 @@ def _games(store: Sessions) -> list[dict[str, Any]]:
 
 
 @router.get("/agents", summary="The agents and their options")
-def list_agents() -> list[dict[str, Any]]:
+def list_agents(request: Request) -> list[dict[str, Any]]:
+    store = sessions(request)
+    if store.agents is None:
+        store.agents = _agents()
+    return store.agents
+
+
+def _agents() -> list[dict[str, Any]]:
     return [
         {
             "name": kind.name,
@@ -147,6 +154,29 @@ def move_search(session_id: str, ply: int, request: Request) -> dict[str, Any]:
     return _session(request, session_id).turn_tree(ply)
 
 
+class Latest:
+    """The events of a session not sent to a page yet, the newest of each type only: a page
+    that reads slowly gets the latest, and nothing queues up behind it (a state replaces the
+    search reports before it). Used from the event loop's thread only."""
+
+    def __init__(self) -> None:
+        self.events: dict[str, dict[str, Any]] = {}
+        self.ready = asyncio.Event()
+
+    def keep(self, event: dict[str, Any]) -> None:
+        if event["type"] == "state":
+            self.events.clear()
+        self.events[event["type"]] = event
+        self.ready.set()
+
+    def take(self) -> list[dict[str, Any]]:
+        """The events to send, in order (a state, then the search after it)."""
+        events = list(self.events.values())
+        self.events.clear()
+        self.ready.clear()
+        return events
+
+
 SEND_SECONDS = 30.0
 """The longest one message may take to reach a page: a client that does not read is dropped."""
 
@@ -166,18 +196,10 @@ async def live(websocket: WebSocket, session_id: str) -> None:
         await websocket.close(code=4404)
         return
     loop = asyncio.get_running_loop()
-    latest: dict[str, dict[str, Any]] = {}
-    """The newest event of each type not sent yet (a state replaces the search before it)."""
-    ready = asyncio.Event()
-
-    def keep(event: dict[str, Any]) -> None:
-        if event["type"] == "state":
-            latest.pop("search", None)
-        latest[event["type"]] = event
-        ready.set()
+    latest = Latest()
 
     def listener(event: dict[str, Any]) -> None:
-        loop.call_soon_threadsafe(keep, event)
+        loop.call_soon_threadsafe(latest.keep, event)
 
     session.subscribe(listener)
     closed = asyncio.ensure_future(_until_closed(websocket))
@@ -187,15 +209,13 @@ async def live(websocket: WebSocket, session_id: str) -> None:
             websocket.send_json({"type": "state", "session": first}), SEND_SECONDS
         )
         while True:
-            waiting = asyncio.ensure_future(ready.wait())
+            waiting = asyncio.ensure_future(latest.ready.wait())
             done, _ = await asyncio.wait({closed, waiting}, return_when=asyncio.FIRST_COMPLETED)
             if closed in done:
                 waiting.cancel()
                 break
-            ready.clear()
-            while latest:
-                kind = "state" if "state" in latest else next(iter(latest))
-                await asyncio.wait_for(websocket.send_json(latest.pop(kind)), SEND_SECONDS)
+            for event in latest.take():
+                await asyncio.wait_for(websocket.send_json(event), SEND_SECONDS)
     except (WebSocketDisconnect, OSError, RuntimeError):  # OSError: timeouts too
         pass  # the page went away, or stopped reading
     finally:

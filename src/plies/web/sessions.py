@@ -22,6 +22,7 @@ What a server's sessions cost is bounded (:mod:`plies.web.workload`):
 
 from __future__ import annotations
 
+import gc
 import random
 import secrets
 import threading
@@ -591,6 +592,8 @@ class Sessions:
         self.new_games = NewGameLimit(self.budgets.new_games_per_minute)
         self.games: list[dict[str, Any]] | None = None
         """The games listed to browsers (made on first request: they do not change)."""
+        self.agents: list[dict[str, Any]] | None = None
+        """The agents listed to browsers (made on first request)."""
         self.lock = threading.Lock()
         self.sessions: OrderedDict[str, GameSession] = OrderedDict()
         self._sweeper: threading.Thread | None = None
@@ -646,8 +649,9 @@ class Sessions:
         """Drop the sessions idle for :attr:`~Budgets.idle_minutes` (and give the memory
         back); how many."""
         dropped = self._drop_idle()
-        if dropped:
-            give_memory_back()  # once the sessions are gone (their references die above)
+        if dropped:  # a session's objects refer to each other: only a full collection frees them
+            gc.collect()
+            give_memory_back()
         return dropped
 
     def _drop_idle(self) -> int:
