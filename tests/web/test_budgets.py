@@ -141,6 +141,25 @@ def test_the_workload_runs_jobs_first_come_first_served() -> None:
             assert held is False and workload.running == 1
 
 
+def test_an_interrupted_job_leaves_the_queue_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Workload, "STOP_LOOK_SECONDS", 60.0)
+    workload, stop, outcome = Workload(1, 1.0), threading.Event(), []
+
+    def wait() -> None:
+        with workload.slot(stop) as held:
+            outcome.append(held)
+
+    with workload.slot():
+        waiter = threading.Thread(target=wait)
+        waiter.start()
+        while workload.waiting() == 0:
+            time.sleep(0.005)
+        workload.interrupt(stop)
+        waiter.join(timeout=20)  # woken, not left to look at its flag a minute later
+        assert outcome == [False] and workload.waiting() == 0 and workload.running == 1
+    assert workload.running == 0
+
+
 def _run(workload: Workload, order: list[int], index: int) -> None:
     with workload.slot() as held:
         assert held

@@ -375,7 +375,7 @@ class GameSession:
         with self.lock:
             if self.thinking is None:
                 raise SpecError("no agent is thinking")
-            self.thinking.watch.stop.set()
+            self.workload.interrupt(self.thinking.watch.stop)
 
     def close(self) -> None:
         """Stop any thinking for good (the session is dropped)."""
@@ -414,7 +414,7 @@ class GameSession:
     def _cancel_thinking(self) -> None:
         """Stop the thinking agent and forget its move when it comes."""
         if self.thinking is not None:
-            self.thinking.watch.stop.set()
+            self.workload.interrupt(self.thinking.watch.stop)
             self.thinking = None
 
     def _apply(

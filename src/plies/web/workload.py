@@ -55,19 +55,35 @@ class Budgets:
     dropped, and when everyone is watching, a new game is refused (503)."""
 
 
+class _Ticket:
+    """A job's place in the queue: woken when it is given a slot (``granted``) or told to
+    stop."""
+
+    def __init__(self, stop: threading.Event | None) -> None:
+        self.stop = stop
+        self.granted = False
+        self.wake = threading.Event()
+
+
 class Workload:
     """At most ``slots`` heavy jobs run at once; the others wait in one queue, first come
-    first served (an agent that has moved goes to the back: sessions take turns)."""
+    first served (an agent that has moved goes to the back: sessions take turns). A freed slot
+    is handed to the first in the queue, which alone is woken: hundreds of waiting jobs cost
+    nothing while they wait."""
+
+    STOP_LOOK_SECONDS = 1.0
+    """How often a waiting job looks at its stop flag, should it be set without
+    :meth:`interrupt` (which wakes it at once)."""
 
     def __init__(self, slots: int, think_seconds: float) -> None:
         self.slots, self.think_seconds = slots, think_seconds
         self.running = 0
-        self._queue: deque[object] = deque()
-        self._turn = threading.Condition()
+        self._queue: deque[_Ticket] = deque()
+        self._lock = threading.Lock()
 
     def waiting(self) -> int:
         """Jobs waiting for a slot."""
-        with self._turn:
+        with self._lock:
             return len(self._queue)
 
     def retry_after(self, ahead: int) -> float:
@@ -77,15 +93,26 @@ class Workload:
 
     def check_room(self, most_waiting: int) -> None:
         """:class:`BusyError` when every slot is taken and ``most_waiting`` jobs wait."""
-        with self._turn:
-            ahead = len(self._queue)
-            if self.running >= self.slots and ahead >= most_waiting:
-                seconds = self.retry_after(ahead)
-                raise BusyError(
-                    f"the server is busy ({self.running} searches running, {ahead} waiting): "
-                    f"try again in {seconds:g} s",
-                    seconds,
-                )
+        with self._lock:
+            self._check_room(most_waiting)
+
+    def _check_room(self, most_waiting: int) -> None:
+        ahead = len(self._queue)
+        if self.running >= self.slots and ahead >= most_waiting:
+            seconds = self.retry_after(ahead)
+            raise BusyError(
+                f"the server is busy ({self.running} searches running, {ahead} waiting): "
+                f"try again in {seconds:g} s",
+                seconds,
+            )
+
+    def interrupt(self, stop: threading.Event) -> None:
+        """Set ``stop`` and wake the job waiting with it, if one is (it leaves the queue)."""
+        stop.set()
+        with self._lock:
+            for ticket in self._queue:
+                if ticket.stop is stop:
+                    ticket.wake.set()
 
     @contextmanager
     def slot(
@@ -95,29 +122,36 @@ class Workload:
         while waiting gives up the wait (the block gets False and holds no slot: the job is
         to end at once); ``most_waiting``: refuse (:class:`BusyError`) rather than queue
         behind that many."""
-        ticket, held = object(), False
-        with self._turn:
+        ticket = _Ticket(stop)
+        with self._lock:
             if most_waiting is not None:
-                self.check_room(most_waiting)
+                self._check_room(most_waiting)
             self._queue.append(ticket)
-            while self._queue[0] is not ticket or self.running >= self.slots:
+            self._hand_over()
+        while True:
+            with self._lock:
+                if ticket.granted:
+                    break
                 if stop is not None and stop.is_set():
                     self._queue.remove(ticket)
-                    self._turn.notify_all()
                     break
-                self._turn.wait(0.05 if stop is not None else None)
-            else:
-                self._queue.popleft()
-                self.running += 1
-                held = True
-                self._turn.notify_all()
+                ticket.wake.clear()
+            ticket.wake.wait(None if stop is None else self.STOP_LOOK_SECONDS)
         try:
-            yield held
+            yield ticket.granted
         finally:
-            if held:
-                with self._turn:
+            if ticket.granted:
+                with self._lock:
                     self.running -= 1
-                    self._turn.notify_all()
+                    self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Give the free slots to the first in the queue (under the lock)."""
+        while self.running < self.slots and self._queue:
+            first = self._queue.popleft()
+            first.granted = True
+            self.running += 1
+            first.wake.set()
 
 
 class NewGameLimit:
