@@ -121,8 +121,9 @@ def test_worker_processes_play_the_same_games_as_this_process(tmp_path: Path) ->
         assert np.array_equal(here[chunk].planes, there[chunk].planes)
 
 
-def _weights(run: Run) -> dict[str, torch.Tensor]:
-    return torch.load(run.checkpoint(0), weights_only=True)["weights"]  # type: ignore[no-any-return]
+def _weights(run: Run) -> dict[str, np.ndarray]:
+    weights = torch.load(run.checkpoint(0), weights_only=True)["weights"]
+    return {key: tensor.numpy() for key, tensor in weights.items()}
 
 
 def test_ray_actors_play_the_same_games_as_the_process_pool(

@@ -330,7 +330,7 @@ def _self_play(
     played = total - sum(len(c.seeds) for c in missing)
     reporter.games(played, total)
     if missing:
-        weights = {k: v.detach().cpu() for k, v in network.state_dict().items()}
+        weights = {k: v.detach().cpu().numpy().copy() for k, v in network.state_dict().items()}
         shared = Network(game_spec(run.game), run.shape, weights, generation - 1)
         for chunk, data in pool.play(shared, missing, run.selfplay):
             path = run.chunk_file(generation, chunk.index)

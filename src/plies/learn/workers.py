@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
+import numpy as np
 import torch
 
 from plies.errors import PliesError, SpecError
@@ -37,11 +38,13 @@ class Chunk:
 class Network:
     """What a worker needs to rebuild the game and the network: the game's spec
     (:func:`~plies.games.registry.game_spec`: a worker in another process imports a developer's
-    game from it), the network's shape and its weights (CPU tensors)."""
+    game from it), the network's shape and its weights, as NumPy arrays: plain pickles, where
+    tensors would be passed to worker processes as shared files whose handover a stopped pool
+    breaks (with a traceback on stderr)."""
 
     game: str
     shape: NetShape
-    weights: dict[str, torch.Tensor]
+    weights: dict[str, np.ndarray]
     generation: int
 
 
@@ -52,7 +55,7 @@ def play_chunk(network: Network, chunk: Chunk, config: SelfPlayConfig, device: s
     """Play ``chunk`` with ``network``; the network is built once per worker and generation."""
     if _BUILT.get("generation") != (network.generation, device):
         model = build_network(network.shape)
-        model.load_state_dict(network.weights)
+        model.load_state_dict({k: torch.from_numpy(v) for k, v in network.weights.items()})
         model.to(device).eval()
         _BUILT.update(generation=(network.generation, device), model=model)
     game = _game(network.game)
