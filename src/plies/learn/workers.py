@@ -6,6 +6,7 @@ data back to the driver, which alone writes the run folder.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -108,8 +109,15 @@ def _worker_start() -> None:
 
 
 def _play_task(task: tuple[Network, Chunk, SelfPlayConfig]) -> tuple[Chunk, SelfPlayData]:
+    """A chunk played in a worker process, which ends at once, silently, when the driver is
+    gone (killed with ``kill -9``) by the time the chunk is done: sending the result would
+    print a broken pipe's traceback."""
     network, chunk, config = task
-    return chunk, play_chunk(network, chunk, config, "cpu")
+    data = play_chunk(network, chunk, config, "cpu")
+    driver = multiprocessing.parent_process()
+    if driver is not None and not driver.is_alive():
+        os._exit(1)
+    return chunk, data
 
 
 class ProcessPool:
