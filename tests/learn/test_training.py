@@ -1,8 +1,10 @@
 """Self-play and training: data that follows the rules, a tiny run that learns, runs that resume
-exactly, and the same games from every kind of worker pool."""
+exactly (and are scored the same wherever their folder is), and the same games from every kind
+of worker pool."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import torch
 
 from plies.errors import RunFolderError
 from plies.games import game_spec, make_game
+from plies.learn.assess import assess_generation
 from plies.learn.network import NetShape
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
 from plies.learn.training import Run, TrainingConfig, create_run, open_run, train
@@ -181,3 +184,16 @@ def test_run_folders_refuse_what_they_cannot_be(tmp_path: Path) -> None:
     (broken / "config.json").write_text("{not json")
     with pytest.raises(RunFolderError, match="not a readable run configuration"):
         open_run(broken, make_game)
+
+
+def test_a_generation_scores_the_same_wherever_its_run_folder_is(tmp_path: Path) -> None:
+    """The games against random moves come from the seed alone, not from the checkpoint's path
+    (which a match's seeds would include)."""
+    run = _run(tmp_path / "run")
+    paths = [run.checkpoint(0)]
+    for folder in ("a", "b", "elsewhere/c"):
+        paths.append(tmp_path / folder / "model.pt")
+        paths[-1].parent.mkdir(parents=True)
+        shutil.copy(run.checkpoint(0), paths[-1])
+    scores = [assess_generation(TICTACTOE, path, 40, [], 8, 3) for path in paths]
+    assert scores == [scores[0]] * len(paths)
