@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ import torch
 
 from plies.errors import RunFolderError
 from plies.games import game_spec, make_game
+from plies.learn import training
 from plies.learn.assess import assess_generation
 from plies.learn.network import NetShape
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
@@ -184,6 +186,35 @@ def test_run_folders_refuse_what_they_cannot_be(tmp_path: Path) -> None:
     (broken / "config.json").write_text("{not json")
     with pytest.raises(RunFolderError, match="not a readable run configuration"):
         open_run(broken, make_game)
+
+
+def test_a_run_stopped_while_it_is_made_is_made_again_in_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """config.json comes last: a stop before it leaves no run (not one that cannot resume),
+    and the folder, holding only generation 0's files, takes the run when asked again."""
+    written = training.write_atomically
+
+    def stopped_at_config(path: Path, write: Any) -> None:
+        if path.name == "config.json":
+            raise KeyboardInterrupt
+        written(path, write)
+
+    folder = tmp_path / "run"
+    monkeypatch.setattr(training, "write_atomically", stopped_at_config)
+    with pytest.raises(KeyboardInterrupt):
+        _run(folder)
+    monkeypatch.undo()
+    (folder / "checkpoints" / ".gen-0000.pt.k9x.tmp").write_bytes(b"half")  # left by kill -9
+    with pytest.raises(RunFolderError, match=r"no config\.json"):
+        open_run(folder, make_game)
+    _run(folder)
+    assert open_run(folder, make_game).last_generation() == 0
+    other = tmp_path / "other"
+    (other / "checkpoints").mkdir(parents=True)
+    (other / "checkpoints" / "gen-0001.pt").write_bytes(b"")
+    with pytest.raises(RunFolderError, match="not empty"):
+        _run(other)
 
 
 def test_a_generation_scores_the_same_wherever_its_run_folder_is(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ error of the value against the game result), and the new network is saved.
 A run is a folder, written atomically as it goes, so a run stopped at any point (Ctrl-C, a
 crash, a new machine) resumes with nothing lost but the games in flight:
 
-- ``config.json``: the game, network shape, settings and seed;
+- ``config.json``: the game, network shape, settings and seed, written last when a run is
+  made (a folder without it is no run);
 - ``checkpoints/gen-NNNN.pt``: the network (and optimiser) after generation N (0: untrained);
 - ``replay/gen-NNNN/chunk-CCCC.npz``: generation N's self-play positions, a chunk of games at
   a time, each chunk with its own fixed seeds;
@@ -182,15 +183,16 @@ def create_run(
     seed: int,
     initial: Checkpoint | None = None,
 ) -> Run:
-    """A new run folder (refused when ``directory`` already holds files), its generation 0
-    a fresh network of ``shape`` or, given ``initial``, a copy of that network (whose shape
-    must be ``shape``)."""
+    """A new run folder, its generation 0 a fresh network of ``shape`` or, given ``initial``, a
+    copy of that network (whose shape must be ``shape``). ``config.json`` is written last, so a
+    folder without one is no run: ``directory`` must be empty or hold only what a creation
+    stopped before that left (:func:`_left_by_a_stopped_creation`)."""
     require(game, HasTensorEncoding, "training")
     if initial is not None and initial.shape != shape:
         raise SpecError(f"the initial network's shape {initial.shape} is not {shape}")
     if directory.exists() and not directory.is_dir():
         raise RunFolderError(f"{str(directory)!r} is a file: name a new folder for the run")
-    if directory.exists() and any(directory.iterdir()):
+    if directory.exists() and not _left_by_a_stopped_creation(directory):
         raise RunFolderError(
             f"{str(directory)!r} already exists and is not empty; "
             "resume a run with --resume, or choose a new folder"
@@ -199,8 +201,6 @@ def create_run(
     config = run.config_json()
     if initial is not None:
         config["initial"] = {"game": initial.game, **initial.info}
-    text = json.dumps(config, indent=2) + "\n"
-    write_atomically(directory / "config.json", lambda f: f.write(text.encode()))
     torch.manual_seed(seed)
     network = build_network(shape)
     if initial is not None:
@@ -209,7 +209,27 @@ def create_run(
     save_checkpoint(
         run.checkpoint(0), network, shape, game, generation=0, optimiser=optimiser.state_dict()
     )
+    text = json.dumps(config, indent=2) + "\n"
+    write_atomically(directory / "config.json", lambda f: f.write(text.encode()))
     return run
+
+
+def _left_by_a_stopped_creation(directory: Path) -> bool:
+    """Whether the folder ``directory`` holds nothing but what :func:`create_run` leaves when
+    stopped before ``config.json``: a ``checkpoints`` folder with generation 0's checkpoint or
+    its temporary file, or nothing at all."""
+    entries = list(directory.iterdir())
+    if not entries:
+        return True
+    checkpoints = directory / "checkpoints"
+    if entries != [checkpoints] or not checkpoints.is_dir():
+        return False
+    zero = "gen-0000.pt"
+    return all(
+        path.is_file()
+        and (path.name == zero or (path.name.startswith(f".{zero}.") and path.suffix == ".tmp"))
+        for path in checkpoints.iterdir()
+    )
 
 
 def open_run(directory: Path, make_game: Callable[[str], Game[Any, Any]]) -> Run:
