@@ -1,9 +1,10 @@
 """Self-play and training: data that follows the rules, a tiny run that learns, runs that resume
-exactly (and are scored the same wherever their folder is), and the same games from every kind
-of worker pool."""
+exactly (made, trained and scored the same whatever the process's threads, wherever the folder),
+and the same games from every kind of worker pool."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -215,6 +216,26 @@ def test_a_run_stopped_while_it_is_made_is_made_again_in_its_folder(
     (other / "checkpoints" / "gen-0001.pt").write_bytes(b"")
     with pytest.raises(RunFolderError, match="not empty"):
         _run(other)
+
+
+def test_training_runs_on_the_threads_recorded_with_the_run(tmp_path: Path) -> None:
+    """Another thread count sums in another order and trains another network, so a run trains
+    on the count it recorded when it was made, whatever this process is set to."""
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        made_on_two, two_more = _run(tmp_path / "two"), _run(tmp_path / "two-again")
+        one = _run(tmp_path / "one", threads=1)
+        config = json.loads((made_on_two.directory / "config.json").read_text())
+        assert config["training"]["threads"] == 2
+        train(made_on_two, 1, InProcessPool(CPU), CPU)
+        train(one, 1, InProcessPool(CPU), CPU)
+        torch.set_num_threads(1)
+        train(two_more, 1, InProcessPool(CPU), CPU)
+    finally:
+        torch.set_num_threads(threads)
+    assert _files(two_more) == _files(made_on_two)
+    assert _files(one) != _files(made_on_two)
 
 
 def test_a_generation_scores_the_same_wherever_its_run_folder_is(tmp_path: Path) -> None:

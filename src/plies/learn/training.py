@@ -23,7 +23,7 @@ import json
 import math
 import os
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,7 @@ from plies.learn.checkpoint import (
     save_checkpoint,
     write_atomically,
 )
+from plies.learn.evaluator import torch_threads
 from plies.learn.network import POLICY_VALUE, NetShape, build_network
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData
 from plies.learn.workers import Chunk, Network, SelfPlayPool
@@ -60,7 +61,9 @@ class TrainingConfig:
     batches drawn from the last ``window`` generations, each position turned by a random board
     symmetry when ``augment``; the value target mixes the game result with the root's search
     value by ``value_mix``. The network alone is then scored over ``eval_games`` against random
-    moves and, for games with a perfect solver, on ``eval_positions`` fixed positions."""
+    moves and, for games with a perfect solver, on ``eval_positions`` fixed positions. Training
+    runs on ``threads`` PyTorch CPU threads (None: this machine's count, recorded when the run
+    is made), as a different count sums in another order and trains another network."""
 
     games: int = 64
     parallel: int = 32
@@ -73,6 +76,7 @@ class TrainingConfig:
     augment: bool = True
     eval_games: int = 20
     eval_positions: int = 0
+    threads: int | None = None
 
     def __post_init__(self) -> None:
         checks = (
@@ -86,6 +90,7 @@ class TrainingConfig:
             (0 <= self.value_mix <= 1, f"value mix={self.value_mix} must be 0 to 1"),
             (0 <= self.eval_games <= 10_000, f"eval games={self.eval_games} must be 0 to 10000"),
             (0 <= self.eval_positions <= 10_000, "eval positions must be 0 to 10000"),
+            (self.threads is None or 1 <= self.threads <= 1024, "threads must be 1 to 1024"),
         )
         for ok, message in checks:
             if not ok:
@@ -123,6 +128,12 @@ class Run:
     @property
     def encoding(self) -> HasTensorEncoding:
         return require(self.game, HasTensorEncoding, "training")
+
+    @property
+    def threads(self) -> int:
+        """PyTorch's CPU threads for training: those recorded when the run was made (this
+        process's for a run made before they were recorded)."""
+        return self.training.threads or torch.get_num_threads()
 
     def checkpoint(self, generation: int) -> Path:
         return self.directory / "checkpoints" / f"gen-{generation:04d}.pt"
@@ -197,6 +208,7 @@ def create_run(
             f"{str(directory)!r} already exists and is not empty; "
             "resume a run with --resume, or choose a new folder"
         )
+    training = replace(training, threads=training.threads or torch.get_num_threads())
     run = Run(directory, game, spec, shape, selfplay, training, seed)
     config = run.config_json()
     if initial is not None:
@@ -274,15 +286,17 @@ def train(
     evaluate: Evaluate | None = None,
     reporter: Reporter | None = None,
 ) -> list[dict[str, Any]]:
-    """Run generations up to ``generations`` (resuming after the last checkpoint) and return
-    the metrics of those it ran. Stopping it at any point loses only the games in flight."""
+    """Run generations up to ``generations`` (resuming after the last checkpoint) on the run's
+    PyTorch threads and return the metrics of those it ran. Stopping it at any point loses only
+    the games in flight."""
     if not 1 <= generations <= MAX_GENERATIONS:
         raise SpecError(f"generations={generations} must be 1 to {MAX_GENERATIONS}")
     reporter = reporter or Reporter()
     done: list[dict[str, Any]] = []
     for generation in range(run.last_generation() + 1, generations + 1):
         reporter.generation(generation, generations)
-        metrics = run_generation(run, generation, pool, device, evaluate, reporter)
+        with torch_threads(run.threads):
+            metrics = run_generation(run, generation, pool, device, evaluate, reporter)
         reporter.finished(metrics)
         done.append(metrics)
     return done
