@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import torch
+import torch._dynamo  # loaded with PyTorch (plies train holds Ctrl-C then), not by an optimiser
 from torch import nn
 
 from plies import __version__
