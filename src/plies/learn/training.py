@@ -3,18 +3,26 @@ the latest network plays games against itself, the network trains on a window of
 generations' positions (policy cross-entropy against the search's visit counts plus squared
 error of the value against the game result), and the new network is saved.
 
-A run is a folder, written atomically as it goes, so a run stopped at any point (Ctrl-C, a
-crash, a new machine) resumes with nothing lost but the games in flight:
+A run is a folder, written atomically as it goes, so a run stopped at any point (Ctrl-C,
+SIGTERM, kill -9, a crash, a new machine) resumes with nothing lost but the games in flight:
 
-- ``config.json``: the game, network shape, settings and seed, written last when a run is
-  made (a folder without it is no run);
+- ``config.json``: the game, network shape, settings (training's PyTorch threads among them)
+  and seed, written last when a run is made (a folder without it is no run);
 - ``checkpoints/gen-NNNN.pt``: the network (and optimiser) after generation N (0: untrained);
 - ``replay/gen-NNNN/chunk-CCCC.npz``: generation N's self-play positions, a chunk of games at
   a time, each chunk with its own fixed seeds;
 - ``metrics.jsonl``: one line per generation (losses, speed, evaluation).
 
-Every random choice comes from the run's seed, the generation and the chunk, so a run stopped
-and resumed ends with exactly the data and networks of one that was never stopped.
+Every random choice comes from the run's seed, the generation and the chunk (never from the
+worker that plays a chunk or the order chunks finish in), and each generation starts from the
+files of the one before, so a run stopped and resumed ends with what a run never stopped
+writes: the same checkpoints byte for byte, the same arrays in every replay chunk but
+``seconds`` (the wall time it took), the same metrics but ``selfplay_seconds`` and
+``simulations_per_second``. That holds where the arithmetic is the same: the same PyTorch and
+NumPy on the same kind of CPU, training on the CPU (on the run's recorded number of threads,
+whatever the machine's). Resumed with another PyTorch, on another kind of CPU, or training on
+a GPU (PyTorch does not promise repeatable CUDA results), nothing is lost, but the networks
+trained after the stop may differ in their last bits, and the games they play accordingly.
 """
 
 from __future__ import annotations
