@@ -1,10 +1,14 @@
 """Self-play and training: data that follows the rules, a tiny run that learns, runs that resume
-exactly, and the same games from every kind of worker pool."""
+exactly (made, trained and scored the same whatever the process's threads, wherever the folder),
+and the same games from every kind of worker pool."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,6 +16,8 @@ import torch
 
 from plies.errors import RunFolderError
 from plies.games import game_spec, make_game
+from plies.learn import training
+from plies.learn.assess import assess_generation
 from plies.learn.network import NetShape
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
 from plies.learn.training import Run, TrainingConfig, create_run, open_run, train
@@ -121,8 +127,9 @@ def test_worker_processes_play_the_same_games_as_this_process(tmp_path: Path) ->
         assert np.array_equal(here[chunk].planes, there[chunk].planes)
 
 
-def _weights(run: Run) -> dict[str, torch.Tensor]:
-    return torch.load(run.checkpoint(0), weights_only=True)["weights"]  # type: ignore[no-any-return]
+def _weights(run: Run) -> dict[str, np.ndarray]:
+    weights = torch.load(run.checkpoint(0), weights_only=True)["weights"]
+    return {key: tensor.numpy() for key, tensor in weights.items()}
 
 
 def test_ray_actors_play_the_same_games_as_the_process_pool(
@@ -180,3 +187,65 @@ def test_run_folders_refuse_what_they_cannot_be(tmp_path: Path) -> None:
     (broken / "config.json").write_text("{not json")
     with pytest.raises(RunFolderError, match="not a readable run configuration"):
         open_run(broken, make_game)
+
+
+def test_a_run_stopped_while_it_is_made_is_made_again_in_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """config.json comes last: a stop before it leaves no run (not one that cannot resume),
+    and the folder, holding only generation 0's files, takes the run when asked again."""
+    written = training.write_atomically
+
+    def stopped_at_config(path: Path, write: Any) -> None:
+        if path.name == "config.json":
+            raise KeyboardInterrupt
+        written(path, write)
+
+    folder = tmp_path / "run"
+    monkeypatch.setattr(training, "write_atomically", stopped_at_config)
+    with pytest.raises(KeyboardInterrupt):
+        _run(folder)
+    monkeypatch.undo()
+    (folder / "checkpoints" / ".gen-0000.pt.k9x.tmp").write_bytes(b"half")  # left by kill -9
+    with pytest.raises(RunFolderError, match=r"no config\.json"):
+        open_run(folder, make_game)
+    _run(folder)
+    assert open_run(folder, make_game).last_generation() == 0
+    other = tmp_path / "other"
+    (other / "checkpoints").mkdir(parents=True)
+    (other / "checkpoints" / "gen-0001.pt").write_bytes(b"")
+    with pytest.raises(RunFolderError, match="not empty"):
+        _run(other)
+
+
+def test_training_runs_on_the_threads_recorded_with_the_run(tmp_path: Path) -> None:
+    """Another thread count sums in another order and trains another network, so a run trains
+    on the count it recorded when it was made, whatever this process is set to."""
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        made_on_two, two_more = _run(tmp_path / "two"), _run(tmp_path / "two-again")
+        one = _run(tmp_path / "one", threads=1)
+        config = json.loads((made_on_two.directory / "config.json").read_text())
+        assert config["training"]["threads"] == 2
+        train(made_on_two, 1, InProcessPool(CPU), CPU)
+        train(one, 1, InProcessPool(CPU), CPU)
+        torch.set_num_threads(1)
+        train(two_more, 1, InProcessPool(CPU), CPU)
+    finally:
+        torch.set_num_threads(threads)
+    assert _files(two_more) == _files(made_on_two)
+    assert _files(one) != _files(made_on_two)
+
+
+def test_a_generation_scores_the_same_wherever_its_run_folder_is(tmp_path: Path) -> None:
+    """The games against random moves come from the seed alone, not from the checkpoint's path
+    (which a match's seeds would include)."""
+    run = _run(tmp_path / "run")
+    paths = [run.checkpoint(0)]
+    for folder in ("a", "b", "elsewhere/c"):
+        paths.append(tmp_path / folder / "model.pt")
+        paths[-1].parent.mkdir(parents=True)
+        shutil.copy(run.checkpoint(0), paths[-1])
+    scores = [assess_generation(TICTACTOE, path, 40, [], 8, 3) for path in paths]
+    assert scores == [scores[0]] * len(paths)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -72,23 +75,51 @@ def train_command(
     Ctrl-C (or SIGTERM) stops; --resume DIR continues with nothing lost but the games in
     flight.
     """
-    training = learning_module("training", "training")
-    where = learning_module("checkpoint", "training").resolve_device(device)
-    if ray_address is not None:
-        check_ray_address(ray_address)  # before a run folder is made
-    if (out is None) == (resume is None):
-        raise PliesError("give either --out DIR (a new run) or --resume DIR")
-    if resume is not None:
-        if game_spec is not None:
-            raise PliesError("--resume takes the game from the run's config.json; drop GAME")
-        run = training.open_run(resume, make_game)
-    else:
-        if game_spec is None:
-            raise PliesError("name the GAME to train (e.g. plies train tictactoe --out DIR)")
-        assert out is not None
-        run = _new_run(training, game_spec, out, settings)
-    pool = _pool(where, workers, ray_address)
-    _train(training, run, generations, pool, where)
+    with _signals_held() as held:
+        training = learning_module("training", "training")
+        where = learning_module("checkpoint", "training").resolve_device(device)
+    if held:
+        exit_interrupted("nothing was trained; give the same command again")
+    run = None
+    with until_interrupted(terminate=True) as stop:  # SIGTERM stops as Ctrl-C does
+        if ray_address is not None:
+            check_ray_address(ray_address)  # before a run folder is made
+        if (out is None) == (resume is None):
+            raise PliesError("give either --out DIR (a new run) or --resume DIR")
+        if resume is not None:
+            if game_spec is not None:
+                raise PliesError("--resume takes the game from the run's config.json; drop GAME")
+            run = training.open_run(resume, make_game)
+        else:
+            if game_spec is None:
+                raise PliesError("name the GAME to train (e.g. plies train tictactoe --out DIR)")
+            assert out is not None
+            run = _new_run(training, game_spec, out, settings)
+        pool = _pool(where, workers, ray_address)
+        try:
+            _train(training, run, generations, pool, where)
+        finally:
+            pool.close()
+    if run is None:
+        exit_interrupted("nothing was trained; give the same command again")
+    click.echo(f"run {run.directory}: generation {run.last_generation()} of {generations} saved")
+    if stop.happened:
+        exit_interrupted(f"resume with: plies train --resume {run.directory}")
+
+
+@contextmanager
+def _signals_held() -> Iterator[list[int]]:
+    """Ctrl-C and SIGTERM noted inside the block, not raised: PyTorch's import, which an
+    exception raised in its midst can abort or turn into another error. A signal this process
+    ignores (Ctrl-C in a background job) stays ignored."""
+    held: list[int] = []
+    signals = [s for s in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(s) != signal.SIG_IGN]
+    previous = [signal.signal(s, lambda number, frame: held.append(number)) for s in signals]
+    try:
+        yield held
+    finally:
+        for number, handler in zip(signals, previous, strict=True):
+            signal.signal(number, handler)
 
 
 def _new_run(training: Any, spec: str, out: Path, settings: dict[str, Any]) -> Any:
@@ -153,18 +184,8 @@ def _train(training: Any, run: Any, generations: int, pool: Any, device: Any) ->
         )
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    try:
-        with (
-            progress_bar(*columns, TimeElapsedColumn()) as bar,
-            until_interrupted(terminate=True) as stop,
-        ):
-            training.train(run, generations, pool, device, evaluate, _RichReporter(bar))
-    finally:
-        pool.close()
-    last = run.last_generation()
-    click.echo(f"run {run.directory}: generation {last} of {generations} saved")
-    if stop.happened:
-        exit_interrupted(f"resume with: plies train --resume {run.directory}")
+    with progress_bar(*columns, TimeElapsedColumn()) as bar:
+        training.train(run, generations, pool, device, evaluate, _RichReporter(bar))
 
 
 class _RichReporter:

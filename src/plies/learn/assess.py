@@ -1,6 +1,7 @@
 """How each generation of a run is judged: the network alone (``policy``) against random moves
 over paired games, and, for games with a perfect solver, the mistake rate of the network alone
-and of ``az`` on a fixed sample of positions (:mod:`plies.mistakes`)."""
+and of ``az`` on a fixed sample of positions (:mod:`plies.mistakes`). The figures depend on the
+network and the seed alone, not on where the run's folder is."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from typing import Any
 from plies.agents import make_agent
 from plies.capabilities import HasPerfectSolver, HasPositionNotation, require
 from plies.game import Game
-from plies.match import run_match, summarise
 from plies.mistakes import judge_moves, summarise_verdicts
+from plies.openings import random_openings
+from plies.play import play_game
 from plies.solvers.sets import SetEntry, read_set
 from plies.testing import random_position
 
@@ -46,8 +48,7 @@ def assess_generation(
     figures: dict[str, Any] = {}
     policy = f"policy:model={checkpoint},device=cpu"
     if games >= 2:
-        match = summarise(run_match(game, policy, "random", games - games % 2, seed=seed))
-        figures["policy_vs_random"] = round(match.score, 4)
+        figures["policy_vs_random"] = round(_score_against_random(game, policy, games, seed), 4)
     if positions and isinstance(game, HasPerfectSolver):
         az = f"az:model={checkpoint},simulations={simulations},device=cpu"
         for name, spec in (("policy", policy), ("az", az)):
@@ -55,3 +56,22 @@ def assess_generation(
             summary = summarise_verdicts(judge_moves(game, agent, positions))
             figures[f"{name}_mistake_rate"] = round(summary.mistake_rate, 4)
     return figures
+
+
+def _score_against_random(game: Game[Any, Any], spec: str, games: int, seed: int) -> float:
+    """The mean score of agent ``spec`` against random moves over ``games // 2`` pairs of games
+    from random openings, each side first once on the same dice. The games are drawn from
+    ``seed`` alone (a match's seeds would include the spec, and with it the checkpoint's path)."""
+    agent, rival = make_agent(spec, game), make_agent("random", game)
+    pairs = games // 2
+    openings = random_openings(game, pairs, game.opening_plies, seed)
+    total = 0.0
+    for pair in range(pairs):
+        dice = random.Random(f"plies-assess:{seed}:{pair}").getrandbits(63)
+        for seat in game.players:
+            agent.reset(dice)
+            rival.reset(dice)
+            seats = {player: agent if player == seat else rival for player in game.players}
+            start = openings[pair % len(openings)].state
+            total += play_game(game, seats, start, chance=random.Random(dice)).score(seat)
+    return total / (2 * pairs)

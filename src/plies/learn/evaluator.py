@@ -6,7 +6,7 @@ f(s) = (p, v), Silver et al. 2018), answered by one forward pass over the whole 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import numpy as np
@@ -18,16 +18,21 @@ from plies.search.puct import Priors
 
 
 @contextmanager
-def one_thread() -> Iterator[None]:
-    """PyTorch on one CPU thread inside the block. Search evaluates small batches, for which
-    a second thread costs more than it gives (measured: tic-tac-toe self-play at 5,800
-    simulations/s on 2 threads, 17,600 on one)."""
+def torch_threads(count: int) -> Iterator[None]:
+    """PyTorch on ``count`` CPU threads inside the block."""
     threads = torch.get_num_threads()
-    torch.set_num_threads(1)
+    torch.set_num_threads(count)
     try:
         yield
     finally:
         torch.set_num_threads(threads)
+
+
+def one_thread() -> AbstractContextManager[None]:
+    """PyTorch on one CPU thread inside the block. Search evaluates small batches, for which
+    a second thread costs more than it gives (measured: tic-tac-toe self-play at 5,800
+    simulations/s on 2 threads, 17,600 on one)."""
+    return torch_threads(1)
 
 
 def masked_softmax(logits: np.ndarray, indices: Sequence[int]) -> np.ndarray:

@@ -3,17 +3,26 @@ the latest network plays games against itself, the network trains on a window of
 generations' positions (policy cross-entropy against the search's visit counts plus squared
 error of the value against the game result), and the new network is saved.
 
-A run is a folder, written atomically as it goes, so a run stopped at any point (Ctrl-C, a
-crash, a new machine) resumes with nothing lost but the games in flight:
+A run is a folder, written atomically as it goes, so a run stopped at any point (Ctrl-C,
+SIGTERM, kill -9, a crash, a new machine) resumes with nothing lost but the games in flight:
 
-- ``config.json``: the game, network shape, settings and seed;
+- ``config.json``: the game, network shape, settings (training's PyTorch threads among them)
+  and seed, written last when a run is made (a folder without it is no run);
 - ``checkpoints/gen-NNNN.pt``: the network (and optimiser) after generation N (0: untrained);
 - ``replay/gen-NNNN/chunk-CCCC.npz``: generation N's self-play positions, a chunk of games at
   a time, each chunk with its own fixed seeds;
 - ``metrics.jsonl``: one line per generation (losses, speed, evaluation).
 
-Every random choice comes from the run's seed, the generation and the chunk, so a run stopped
-and resumed ends with exactly the data and networks of one that was never stopped.
+Every random choice comes from the run's seed, the generation and the chunk (never from the
+worker that plays a chunk or the order chunks finish in), and each generation starts from the
+files of the one before, so a run stopped and resumed ends with what a run never stopped
+writes: the same checkpoints byte for byte, the same arrays in every replay chunk but
+``seconds`` (the wall time it took), the same metrics but ``selfplay_seconds`` and
+``simulations_per_second``. That holds where the arithmetic is the same: the same PyTorch and
+NumPy on the same kind of CPU, training on the CPU (on the run's recorded number of threads,
+whatever the machine's). Resumed with another PyTorch, on another kind of CPU, or training on
+a GPU (PyTorch does not promise repeatable CUDA results), nothing is lost, but the networks
+trained after the stop may differ in their last bits, and the games they play accordingly.
 """
 
 from __future__ import annotations
@@ -22,12 +31,13 @@ import json
 import math
 import os
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
+import torch._dynamo  # loaded with PyTorch (plies train holds Ctrl-C then), not by an optimiser
 from torch import nn
 
 from plies import __version__
@@ -41,6 +51,7 @@ from plies.learn.checkpoint import (
     save_checkpoint,
     write_atomically,
 )
+from plies.learn.evaluator import torch_threads
 from plies.learn.network import POLICY_VALUE, NetShape, build_network
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData
 from plies.learn.workers import Chunk, Network, SelfPlayPool
@@ -59,7 +70,9 @@ class TrainingConfig:
     batches drawn from the last ``window`` generations, each position turned by a random board
     symmetry when ``augment``; the value target mixes the game result with the root's search
     value by ``value_mix``. The network alone is then scored over ``eval_games`` against random
-    moves and, for games with a perfect solver, on ``eval_positions`` fixed positions."""
+    moves and, for games with a perfect solver, on ``eval_positions`` fixed positions. Training
+    runs on ``threads`` PyTorch CPU threads (None: this machine's count, recorded when the run
+    is made), as a different count sums in another order and trains another network."""
 
     games: int = 64
     parallel: int = 32
@@ -72,6 +85,7 @@ class TrainingConfig:
     augment: bool = True
     eval_games: int = 20
     eval_positions: int = 0
+    threads: int | None = None
 
     def __post_init__(self) -> None:
         checks = (
@@ -85,6 +99,7 @@ class TrainingConfig:
             (0 <= self.value_mix <= 1, f"value mix={self.value_mix} must be 0 to 1"),
             (0 <= self.eval_games <= 10_000, f"eval games={self.eval_games} must be 0 to 10000"),
             (0 <= self.eval_positions <= 10_000, "eval positions must be 0 to 10000"),
+            (self.threads is None or 1 <= self.threads <= 1024, "threads must be 1 to 1024"),
         )
         for ok, message in checks:
             if not ok:
@@ -122,6 +137,12 @@ class Run:
     @property
     def encoding(self) -> HasTensorEncoding:
         return require(self.game, HasTensorEncoding, "training")
+
+    @property
+    def threads(self) -> int:
+        """PyTorch's CPU threads for training: those recorded when the run was made (this
+        process's for a run made before they were recorded)."""
+        return self.training.threads or torch.get_num_threads()
 
     def checkpoint(self, generation: int) -> Path:
         return self.directory / "checkpoints" / f"gen-{generation:04d}.pt"
@@ -182,25 +203,25 @@ def create_run(
     seed: int,
     initial: Checkpoint | None = None,
 ) -> Run:
-    """A new run folder (refused when ``directory`` already holds files), its generation 0
-    a fresh network of ``shape`` or, given ``initial``, a copy of that network (whose shape
-    must be ``shape``)."""
+    """A new run folder, its generation 0 a fresh network of ``shape`` or, given ``initial``, a
+    copy of that network (whose shape must be ``shape``). ``config.json`` is written last, so a
+    folder without one is no run: ``directory`` must be empty or hold only what a creation
+    stopped before that left (:func:`_left_by_a_stopped_creation`)."""
     require(game, HasTensorEncoding, "training")
     if initial is not None and initial.shape != shape:
         raise SpecError(f"the initial network's shape {initial.shape} is not {shape}")
     if directory.exists() and not directory.is_dir():
         raise RunFolderError(f"{str(directory)!r} is a file: name a new folder for the run")
-    if directory.exists() and any(directory.iterdir()):
+    if directory.exists() and not _left_by_a_stopped_creation(directory):
         raise RunFolderError(
             f"{str(directory)!r} already exists and is not empty; "
             "resume a run with --resume, or choose a new folder"
         )
+    training = replace(training, threads=training.threads or torch.get_num_threads())
     run = Run(directory, game, spec, shape, selfplay, training, seed)
     config = run.config_json()
     if initial is not None:
         config["initial"] = {"game": initial.game, **initial.info}
-    text = json.dumps(config, indent=2) + "\n"
-    write_atomically(directory / "config.json", lambda f: f.write(text.encode()))
     torch.manual_seed(seed)
     network = build_network(shape)
     if initial is not None:
@@ -209,7 +230,27 @@ def create_run(
     save_checkpoint(
         run.checkpoint(0), network, shape, game, generation=0, optimiser=optimiser.state_dict()
     )
+    text = json.dumps(config, indent=2) + "\n"
+    write_atomically(directory / "config.json", lambda f: f.write(text.encode()))
     return run
+
+
+def _left_by_a_stopped_creation(directory: Path) -> bool:
+    """Whether the folder ``directory`` holds nothing but what :func:`create_run` leaves when
+    stopped before ``config.json``: a ``checkpoints`` folder with generation 0's checkpoint or
+    its temporary file, or nothing at all."""
+    entries = list(directory.iterdir())
+    if not entries:
+        return True
+    checkpoints = directory / "checkpoints"
+    if entries != [checkpoints] or not checkpoints.is_dir():
+        return False
+    zero = "gen-0000.pt"
+    return all(
+        path.is_file()
+        and (path.name == zero or (path.name.startswith(f".{zero}.") and path.suffix == ".tmp"))
+        for path in checkpoints.iterdir()
+    )
 
 
 def open_run(directory: Path, make_game: Callable[[str], Game[Any, Any]]) -> Run:
@@ -254,15 +295,17 @@ def train(
     evaluate: Evaluate | None = None,
     reporter: Reporter | None = None,
 ) -> list[dict[str, Any]]:
-    """Run generations up to ``generations`` (resuming after the last checkpoint) and return
-    the metrics of those it ran. Stopping it at any point loses only the games in flight."""
+    """Run generations up to ``generations`` (resuming after the last checkpoint) on the run's
+    PyTorch threads and return the metrics of those it ran. Stopping it at any point loses only
+    the games in flight."""
     if not 1 <= generations <= MAX_GENERATIONS:
         raise SpecError(f"generations={generations} must be 1 to {MAX_GENERATIONS}")
     reporter = reporter or Reporter()
     done: list[dict[str, Any]] = []
     for generation in range(run.last_generation() + 1, generations + 1):
         reporter.generation(generation, generations)
-        metrics = run_generation(run, generation, pool, device, evaluate, reporter)
+        with torch_threads(run.threads):
+            metrics = run_generation(run, generation, pool, device, evaluate, reporter)
         reporter.finished(metrics)
         done.append(metrics)
     return done
@@ -330,7 +373,7 @@ def _self_play(
     played = total - sum(len(c.seeds) for c in missing)
     reporter.games(played, total)
     if missing:
-        weights = {k: v.detach().cpu() for k, v in network.state_dict().items()}
+        weights = {k: v.detach().cpu().numpy().copy() for k, v in network.state_dict().items()}
         shared = Network(game_spec(run.game), run.shape, weights, generation - 1)
         for chunk, data in pool.play(shared, missing, run.selfplay):
             path = run.chunk_file(generation, chunk.index)

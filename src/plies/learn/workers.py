@@ -6,11 +6,13 @@ data back to the driver, which alone writes the run folder.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
+import numpy as np
 import torch
 
 from plies.errors import PliesError, SpecError
@@ -37,11 +39,13 @@ class Chunk:
 class Network:
     """What a worker needs to rebuild the game and the network: the game's spec
     (:func:`~plies.games.registry.game_spec`: a worker in another process imports a developer's
-    game from it), the network's shape and its weights (CPU tensors)."""
+    game from it), the network's shape and its weights, as NumPy arrays: plain pickles, where
+    tensors would be passed to worker processes as shared files whose handover a stopped pool
+    breaks (with a traceback on stderr)."""
 
     game: str
     shape: NetShape
-    weights: dict[str, torch.Tensor]
+    weights: dict[str, np.ndarray]
     generation: int
 
 
@@ -52,7 +56,7 @@ def play_chunk(network: Network, chunk: Chunk, config: SelfPlayConfig, device: s
     """Play ``chunk`` with ``network``; the network is built once per worker and generation."""
     if _BUILT.get("generation") != (network.generation, device):
         model = build_network(network.shape)
-        model.load_state_dict(network.weights)
+        model.load_state_dict({k: torch.from_numpy(v) for k, v in network.weights.items()})
         model.to(device).eval()
         _BUILT.update(generation=(network.generation, device), model=model)
     game = _game(network.game)
@@ -105,8 +109,15 @@ def _worker_start() -> None:
 
 
 def _play_task(task: tuple[Network, Chunk, SelfPlayConfig]) -> tuple[Chunk, SelfPlayData]:
+    """A chunk played in a worker process, which ends at once, silently, when the driver is
+    gone (killed with ``kill -9``) by the time the chunk is done: sending the result would
+    print a broken pipe's traceback."""
     network, chunk, config = task
-    return chunk, play_chunk(network, chunk, config, "cpu")
+    data = play_chunk(network, chunk, config, "cpu")
+    driver = multiprocessing.parent_process()
+    if driver is not None and not driver.is_alive():
+        os._exit(1)
+    return chunk, data
 
 
 class ProcessPool:
