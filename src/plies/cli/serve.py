@@ -11,7 +11,7 @@ import click
 from plies.cli.output import Number
 from plies.errors import PliesError
 from plies.spec import NumberRange
-from plies.web.workload import Budgets, few_heaps, freeze_libraries
+from plies.web.workload import Budgets, prepare_server_process
 
 PORTS = click.IntRange(1, 65535)
 DEFAULTS = Budgets()
@@ -128,8 +128,7 @@ def serve(
         new_games_per_minute=int(new_games_per_minute),
     )
     app = create_app(games, models, budgets)
-    few_heaps()
-    freeze_libraries()
+    prepare_server_process()
     _check_free(host, port)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"plies web app: open http://{shown}:{port}/ in a browser (Ctrl-C stops it)")

@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from plies.agents import registered_agents
@@ -115,8 +116,10 @@ def create_session(body: NewSession, request: Request) -> dict[str, Any]:
 
 
 @router.get("/sessions/{session_id}", summary="A game: board, legal moves, moves, thinking")
-def get_session(session_id: str, request: Request) -> dict[str, Any]:
-    return _session(request, session_id).snapshot()
+def get_session(session_id: str, request: Request) -> JSONResponse:
+    """The session as the live page receives it (answered without FastAPI's encoding pass:
+    pages look at their game often)."""
+    return JSONResponse(_session(request, session_id).snapshot())
 
 
 @router.post("/sessions/{session_id}/move", summary="Play a human's move")

