@@ -204,7 +204,9 @@ function renderLive(report, thinking) {
   $("live-who").textContent = thinking
     ? thinking.done
       ? `behind ${thinking.player}'s ${thinking.notation}`
-      : `${thinking.player} thinking (${thinking.spec})`
+      : thinking.waiting
+        ? `${thinking.player} waits for a free thinker (${thinking.spec})`
+        : `${thinking.player} thinking (${thinking.spec})`
     : "";
   const live = $("live");
   page.updates += 1;
