@@ -23,7 +23,7 @@ from plies.play import line_notation
 from plies.search import Limits, SearchResult, iterate
 from plies.solvers import MoveScores, score_moves
 from plies.web.boards import board_view, move_paths
-from plies.web.sessions import Sessions
+from plies.web.sessions import Sessions, sessions_of
 
 router = APIRouter(tags=["analyse"])
 
@@ -99,13 +99,6 @@ class Connect4Analysis(BaseModel):
     )
 
 
-def _store(request: Request) -> Sessions:
-    """The app's sessions: their thinkers (:class:`~plies.web.workload.Workload`) and shared
-    solvers serve the analyses too."""
-    store: Sessions = request.app.state.sessions
-    return store
-
-
 def _check_seconds(seconds: float, store: Sessions) -> None:
     if seconds > store.budgets.analysis_seconds:
         raise SpecError(
@@ -127,7 +120,7 @@ async def analyse_connect4(body: Connect4Request, request: Request) -> Connect4A
     (``solved``, ``complete``) and why not the rest (``message``); a position that cannot
     arise is a 400. With ``solve`` false, only the board and its legal moves. The solving waits
     for a free thinker; when too many analyses wait, the answer is 503 busy."""
-    store = _store(request)
+    store = sessions_of(request)  # its thinkers and solvers serve the analyses too
     _check_seconds(body.seconds, store)
     if body.solve:
         store.workload.check_room(store.budgets.waiting_analyses)
@@ -280,7 +273,7 @@ async def analyse_chess(body: ChessRequest, request: Request) -> ChessAnalysis:
     nodes and nodes per second, and each iteration. A bad FEN or an illegal move is a 400
     naming the problem; a finished game is answered without a search. The search waits for
     a free thinker; when too many analyses wait, the answer is 503 busy."""
-    store = _store(request)
+    store = sessions_of(request)  # its thinkers and solvers serve the analyses too
     _check_seconds(body.seconds, store)
     store.workload.check_room(store.budgets.waiting_analyses)
     return await run_in_threadpool(_analyse_chess, body, store)

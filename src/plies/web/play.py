@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from plies.agents import registered_agents
 from plies.games import make_game, registered_games
 from plies.games.registry import spec_entry
-from plies.web.sessions import GameSession, Sessions
+from plies.web.sessions import GameSession, Sessions, sessions_of
 
 router = APIRouter(tags=["play"])
 
@@ -36,14 +36,8 @@ class Move(BaseModel):
     move: str = Field(description="a move in the game's notation, such as b2, 4, e2e4 or 11x18")
 
 
-def sessions(request: Request) -> Sessions:
-    """The app's sessions (one store per app, made by :func:`plies.web.app.create_app`)."""
-    store: Sessions = request.app.state.sessions
-    return store
-
-
 def _session(request: Request, session_id: str) -> GameSession:
-    session = sessions(request).get(session_id)
+    session = sessions_of(request).get(session_id)
     if session is None:
         raise HTTPException(404, f"no game session {session_id!r} (it may have ended)")
     return session
@@ -52,7 +46,7 @@ def _session(request: Request, session_id: str) -> GameSession:
 @router.get("/games", summary="The games, their options and players")
 def list_games(request: Request) -> list[dict[str, Any]]:
     """The registered games, then those the operator serves by module path."""
-    store = sessions(request)
+    store = sessions_of(request)
     if store.games is None:
         store.games = _games(store)
     return store.games
@@ -78,7 +72,7 @@ def _games(store: Sessions) -> list[dict[str, Any]]:
 
 @router.get("/agents", summary="The agents and their options")
 def list_agents(request: Request) -> list[dict[str, Any]]:
-    store = sessions(request)
+    store = sessions_of(request)
     if store.agents is None:
         store.agents = _agents()
     return store.agents
@@ -111,7 +105,7 @@ def create_session(body: NewSession, request: Request) -> dict[str, Any]:
     the game is quick enough for the web) and start; an agent that moves first starts
     thinking at once."""
     client = "" if request.client is None else request.client.host
-    session = sessions(request).create(body.game, body.players, body.position, body.seed, client)
+    session = sessions_of(request).create(body.game, body.players, body.position, body.seed, client)
     return session.snapshot()
 
 

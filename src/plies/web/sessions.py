@@ -738,6 +738,13 @@ class Sessions:
         return session
 
 
+def sessions_of(request: Any) -> Sessions:
+    """The sessions of the app serving ``request`` (one store per app, made by
+    :func:`plies.web.app.create_app`)."""
+    store: Sessions = request.app.state.sessions
+    return store
+
+
 def _number(text: Any) -> float:
     """An option's value as a number (0 when it is not one: the agent's own check says so)."""
     try:
