@@ -461,8 +461,15 @@ def test_search_native_on_and_off_agree(run_cli: Run) -> None:
     assert (runs[0]["native"], runs[1]["native"]) == (True, False)
     for key in ("move", "score", "pv", "nodes", "depth"):
         assert runs[0][key] == runs[1][key]
-    chess = json.loads(run_cli("search", "chess", "--depth", "1", "--json").out)
-    assert chess["native"] is False
+    chess = [
+        json.loads(run_cli("search", "chess", "--depth", "4", "--json", *flag).out)
+        for flag in ((), ("--native", "off"))
+    ]
+    assert (chess[0]["native"], chess[1]["native"]) == (True, False)
+    for key in ("move", "score", "pv", "nodes", "depth"):
+        assert chess[0][key] == chess[1][key]
+    tiles = json.loads(run_cli("search", "tictactoe:m=7,n=7,k=4", "--depth", "1", "--json").out)
+    assert tiles["native"] is False  # a board beyond the kernel's
 
 
 def test_search_prints_a_line_per_iteration(run_cli: Run) -> None:

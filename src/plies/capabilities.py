@@ -156,6 +156,16 @@ class CompiledRules:
     longest: int | None = None
     """The most plies a game lasts, and the most distinct moves a player has, where bounded."""
     moves: int | None = None
+    words: int = 8
+    """int64 words in a state's row."""
+    checks: bool = False
+    """Whether the kernel tells check and passes the turn (``in_check``, ``pass_turn``): the
+    compiled engine then extends checks, prunes by null moves and reduces late quiet moves,
+    as the Python engine does for a game with ``in_check`` and ``null_move``."""
+    history: Callable[[Any], Sequence[int]] | None = None
+    """The keys of a state's earlier positions that a repetition would recur (since the last
+    irreversible move), oldest first, for a game whose engine scores repetitions as draws
+    (``is_repetition``); None for a game without repetitions."""
 
 
 @runtime_checkable
@@ -280,11 +290,12 @@ class NativeSearch(NativeMcts, Protocol):
         state: Any,
         table: Any | None,
         generation: int,
-        switches: tuple[bool, bool, bool],
+        switches: tuple[bool, ...],
         scale: tuple[float, float, float, float, float, float],
         root_moves: Collection[Any] | None = None,
     ) -> NativeRun:
-        """A search of ``state``: ``switches`` are (ordering, pvs, quiescence); ``scale`` the
+        """A search of ``state``: ``switches`` are the engine options named by
+        :data:`plies.native.SWITCHES`, in that order; ``scale`` the
         normalised utilities of a win, loss and draw for the mover, the engine's centre and
         unit, and the score of a win at the root; ``root_moves`` the legal moves searched at
         the root (None: all), the root then kept out of the table."""

@@ -515,7 +515,7 @@ class UciEngine:
             self.write("info string " + one_line(str(error)))
         finally:  # whatever happened, one bestmove, a legal one while any is left
             if best is None and state.moves:
-                best = moves[0] if moves else state.ordered_moves[0]
+                best = moves[0] if moves else state.moves[0]
             release.wait()
             if best is None:
                 self.write("bestmove (none)")

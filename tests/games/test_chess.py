@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 import chess
 import chess.pgn
-import chess.polyglot
 import pytest
 
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError
@@ -214,13 +213,24 @@ def test_illegal_action_to_result() -> None:
         GAME.result(GAME.initial_state(), chess.Move.from_uci("e2e5"))
 
 
-def test_hash_key_is_polyglot() -> None:
-    """Keys published with the Polyglot book format (start, after 1.e4)."""
+def test_hash_key_is_the_repetition_identity() -> None:
+    """Zobrist keys (plies' own words): equal exactly when the positions are the same for
+    FIDE's repetition rule, so an en passant square counts only when the capture is legal."""
     start = GAME.initial_state()
-    assert GAME.hash_key(start) == 0x463B96181691FC9C
-    assert GAME.hash_key(play(start, "e4")) == 0x823C9B50FD114196
-    for state in random_game(GAME, 3, max_plies=40):
-        assert GAME.hash_key(state) == chess.polyglot.zobrist_hash(state.board)
+    back = GAME.from_uci_moves(start, ["g1f3", "g8f6", "f3g1", "f6g8"])
+    assert GAME.hash_key(back) == GAME.hash_key(start)
+    assert GAME.hash_key(play(start, "e4")) != GAME.hash_key(start)
+    # a double push beside an enemy pawn pinned to its king: the en passant square is no right
+    pinned = GAME.parse_position("8/8/8/1K1pP2r/8/8/8/7k w - d6 0 2")
+    plain = GAME.parse_position("8/8/8/1K1pP2r/8/8/8/7k w - - 0 2")
+    assert not pinned.board.has_legal_en_passant()
+    assert GAME.hash_key(pinned) == GAME.hash_key(plain)
+    free = GAME.parse_position("8/8/8/3pP2r/8/8/8/K6k w - d6 0 2")
+    assert GAME.hash_key(free) != GAME.hash_key(GAME.parse_position("8/8/8/3pP2r/8/8/8/K6k w - -"))
+    seen: dict[int, object] = {}
+    for seed in range(4):
+        for state in random_game(GAME, seed, max_plies=60):
+            assert seen.setdefault(GAME.hash_key(state), state.position) == state.position
 
 
 # Notation ----------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ GAMES = {
     "connect4:width=5,height=4,k=3": 6,
     "othello": 4,
     "checkers": 5,
+    "chess": 3,
 }
 """Game spec -> the depth the comparisons search to."""
 
@@ -88,6 +89,10 @@ native_options = st.builds(
     aspiration=st.booleans(),
     ordering=st.booleans(),
     quiescence=st.booleans(),
+    check_extension=st.booleans(),
+    null_move=st.booleans(),
+    reductions=st.booleans(),
+    repetition=st.booleans(),
 )
 
 
@@ -97,7 +102,8 @@ def test_every_report_equals_the_python_engines(
     spec: str, seed: int, plies: int, options: EngineOptions
 ) -> None:
     """Same score, line, depth and node, leaf and cutoff counts at every iteration, with the
-    table, ordering, PVS, aspiration windows and quiescence (checkers) on or off."""
+    table, ordering, PVS, aspiration windows and quiescence (checkers, chess) on or off, and
+    chess's check extension, null-move pruning, late-move reductions and repetitions."""
     game = make_game(spec)
     state = random_position(game, seed, range(plies + 1))
     if game.is_terminal(state):
@@ -166,9 +172,9 @@ def test_the_rules_kernels_agree_with_the_games() -> None:
         assert kernel is not None
         rules, params = kernel.rules, kernel.params
         out, work = np.zeros(kernels.MAX_MOVES, np.int64), np.zeros(rules.work, np.int64)
-        child = np.zeros(kernels.STATE_WORDS, np.int64)
+        child = np.zeros(rules.words, np.int64)
         for state in random_positions(game, 60, seed=3, plies=range(80)):
-            row = np.zeros(kernels.STATE_WORDS, np.int64)
+            row = np.zeros(rules.words, np.int64)
             words = [to_word(word) for word in rules.encode(state)]
             row[: len(words)] = words
             count = kernels.moves(params, row, out, work)
@@ -178,9 +184,11 @@ def test_the_rules_kernels_agree_with_the_games() -> None:
             assert int(kernels.key(params, row)) == game.hash_key(state)  # type: ignore[attr-defined]
             assert kernels.mover(params, row) == game.players.index(game.to_move(state)), spec
             result = kernels.outcome(params, row)
-            assert (result != NOT_OVER) == game.is_terminal(state), spec
+            earlier = [] if rules.history is None else list(rules.history(state))
+            repeated = earlier.count(game.hash_key(state)) >= 2  # type: ignore[attr-defined]
+            assert (result != NOT_OVER or repeated) == game.is_terminal(state), spec
             for action, code in zip(actions, out[:count], strict=True):
-                assert kernels.is_capture(params, code) == (
+                assert kernels.is_capture(params, row, code) == (
                     rules.noisy and game.is_capture(state, action)  # type: ignore[attr-defined]
                 ), (spec, action)
                 kernels.play(params, row, code, child)
@@ -193,10 +201,11 @@ def test_games_beyond_the_kernels_use_the_python_engine() -> None:
     assert native_search(game) is None
     state = random_position(game, 1, range(30, 31))
     assert next(iterate(game, state, Limits(depth=1))).depth == 1
-    for name in ("chess", "nim", "tiles", "go"):
+    for name in ("nim", "tiles", "go"):
         assert native_search(make_game(name)) is None, name
     assert native_mcts(make_game("go")) is not None
     assert native_mcts(make_game("nim")) is None
+    assert native_mcts(make_game("chess")) is None  # its playouts would not count repetitions
 
 
 def test_the_dispatch_makes_a_games_engine_once() -> None:

@@ -14,6 +14,19 @@ from plies.game import Game, WinLossDrawGame
 if TYPE_CHECKING:
     from plies.native.engine import NativeSearch
 
+SWITCHES = (
+    "ordering",
+    "pvs",
+    "quiescence",
+    "check_extension",
+    "null_move",
+    "reductions",
+    "repetition",
+)
+"""The engine's switches a compiled search takes (:class:`plies.search.engine.EngineOptions`'
+names), in the order :meth:`~plies.native.engine.NativeSearch.start` takes them; the last four
+act where the game's kernel tells check or counts repetitions."""
+
 GO = "go"
 """The kernel of Go's compiled rules, which only :mod:`.go_mcts` runs."""
 
@@ -52,11 +65,15 @@ def _compile(game: WinLossDrawGame[Any, Any], rules: CompiledRules) -> NativeSea
 
 def native_mcts(game: Game[Any, Any]) -> NativeMcts | None:
     """The compiled MCTS of ``game``: Go's with RAVE (:mod:`.go_mcts`) for Go's compiled rules,
-    else its compiled engine's (:func:`native_search`), else None."""
+    else its compiled engine's (:func:`native_search`) where the game has no repetitions to
+    count (its playouts and tree do not), else None."""
     if isinstance(game, HasCompiledRules) and isinstance(game, WinLossDrawGame):
         rules = game.compiled_rules()
         if rules is not None and rules.kernel == GO:
             from plies.native.go_mcts import GoMcts
 
             return GoMcts(game, rules)
-    return native_search(game)
+    search = native_search(game)
+    if search is not None and search.rules.history is not None:
+        return None  # its playouts and tree do not count repetitions (chess)
+    return search

@@ -1,5 +1,5 @@
 """The engine compiled (Numba): the negamax of :mod:`plies.search.engine`, node for node, for the
-built-in games whose rules have a kernel (Connect Four, tic-tac-toe, Othello, checkers).
+built-in games whose rules have a kernel (Connect Four, tic-tac-toe, Othello, checkers, chess).
 
 :func:`node` is :class:`plies.search.engine._Engine`'s ``negamax``, ``probe``,
 ``search_moves``, ``ordered``, ``remember_quiet``, ``horizon`` and ``quiesce`` in one
@@ -7,8 +7,10 @@ self-recursive function (Numba's cache crashes on reloading a recursive function
 another compiled function, numba issue 6061, so the root is called from Python and quiescence is a
 mode of the same function). It searches the same children in the same order with the same
 floating-point evaluation, table and bounds, so at a fixed depth it returns the Python engine's
-score, line and node count. The engine's chess-only refinements (check extension, null moves,
-late-move reductions, repetitions) have no counterpart: no game here has those capabilities.
+score, line and node count. The engine's refinements for games with checks (check extension,
+null moves, late-move reductions) and repetitions act where the rules declare them (``checks``
+and ``history`` of :class:`~plies.capabilities.CompiledRules`: chess), as the Python engine's
+act where the game has those capabilities.
 
 A game's rules are its kernel's functions, reached through the dispatch of
 :mod:`plies.native.kernels` (a state is a row of int64 words, a move an int64 code); what the
@@ -31,15 +33,18 @@ from numpy.typing import NDArray
 from plies.capabilities import CompiledRules
 from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, mix, monotonic
 from plies.game import WinLossDrawGame
+from plies.native import SWITCHES
 from plies.native.kernels import (
     MAX_MOVES,
-    STATE_WORDS,
+    clock,
+    in_check,
     is_capture,
     key,
     lead,
     mover,
     moves,
     outcome,
+    pass_turn,
     play,
 )
 
@@ -60,11 +65,17 @@ NODES, LEAVES, CUTOFFS, SELDEPTH, HITS = 0, 1, 2, 3, 4
 NODE_LIMIT, STOP, ABORTED, GENERATION, USED = 5, 6, 7, 8, 9
 USE_TABLE, ORDERING, PVS, QUIESCENCE = 10, 11, 12, 13
 HINT_SET, HINT, BEST_SET, BEST, CLOCK_ID = 14, 15, 16, 17, 18
-STAT_WORDS = 19
+# The refinements of a game whose kernel tells check (:attr:`CompiledRules.checks`) and counts
+# repetitions (:attr:`CompiledRules.history`), the running iteration's depth and the number of
+# the root's earlier positions at the start of ``path``.
+EXTEND, NULL_MOVE, REDUCE, REPETITION, REPEATS, ITERATION, EARLIER = range(19, 26)
+STAT_WORDS = 26
 # Floats, indices into ``floats``: the mover's normalised utility when it wins, loses or draws
 # (the Python engine's ``(utility - center) / unit``), EVAL's scale (``estimate``), the best
 # root score so far and the engine's score of a win at the root.
 WIN_N, LOSS_N, DRAW_N, DRAW, SPAN, CENTER, UNIT, ROOT_SCORE, MATE, DEADLINE = range(10)
+FULL_DEPTH_MOVES = 3
+"""Late-move reductions spare the first moves searched at a node (as the Python engine)."""
 CLOCK_EVERY = 63
 """The clock is read when the node count has these bits clear (every 64 nodes)."""
 M61 = np.uint64((1 << 61) - 1)
@@ -103,6 +114,13 @@ class Work(NamedTuple):
     """The move generator's work space."""
     root_moves: NDArray[np.int64]
     """The root moves to search (empty: all); the root is then kept out of the table."""
+    path: NDArray[np.int64]
+    """The keys of the root's earlier positions (:data:`EARLIER` of them), then of each ply's
+    position, for counting repetitions."""
+    window: NDArray[np.int64]
+    """Per ply, where in ``path`` the positions that its position may repeat begin."""
+    passed: NDArray[np.int64]
+    """Per ply, 1 where the position came from a pass (null-move pruning passes once)."""
 
 
 # Scores ------------------------------------------------------------------------------------
@@ -215,7 +233,7 @@ def ordered(W: Work, ply: int, has_first: bool, first: int) -> int:
         spare[i] = move
         if has_first and move == first:
             ranks[i] = -3
-        elif is_capture(params, move):
+        elif is_capture(params, states[ply], move):
             ranks[i] = -2
         elif (known > 0 and killers[ply, 0] == move) or (known > 1 and killers[ply, 1] == move):
             ranks[i] = -1
@@ -284,7 +302,7 @@ def stand_pat(W: Work, alpha: float, beta: float, ply: int) -> tuple[bool, float
         return True, stand, 0
     count = 0
     for i in range(moves(params, state, row, W.generator)):
-        if is_capture(params, row[i]):
+        if is_capture(params, state, row[i]):
             row[count] = row[i]
             count += 1
     if count == 0:
@@ -357,12 +375,78 @@ def extend_line(W: Work, ply: int, action: int, score: float) -> None:
 
 
 @compiled
+def repeats(W: Work, ply: int) -> int:
+    """How often the position at ``ply`` occurred before in its window (the game's positions
+    since the last irreversible move and the search's path since, passes cut it), its key now
+    kept in ``path``."""
+    here = W.stats[EARLIER] + ply
+    position = np.int64(key(W.params, W.states[ply]))
+    W.path[here] = position
+    seen = 0
+    for i in range(W.window[ply], here):
+        if W.path[i] == position:
+            seen += 1
+    return seen
+
+
+@compiled
+def enter(W: Work, ply: int, passed: int) -> None:
+    """Open the window of repetitions of the child at ``ply + 1``, reached by a pass or a move:
+    only its own position after a pass or an irreversible move, else its parent's window."""
+    if W.stats[REPEATS]:
+        child = ply + 1
+        fresh = passed or clock(W.params, W.states[child]) == 0
+        W.window[child] = W.stats[EARLIER] + child if fresh else W.window[ply]
+    W.passed[ply + 1] = passed
+
+
+@compiled
+def is_quiet(W: Work, ply: int, action: int) -> bool:
+    """A move late-move reductions (Romstad 2007) may reduce (the Python engine's
+    ``is_quiet``): no capture, no killer, no check given (the child is at ``ply + 1``)."""
+    params, killers = W.params, W.killers
+    known = killers[ply, 2]
+    return not (
+        is_capture(params, W.states[ply], action)
+        or (known > 0 and killers[ply, 0] == action)
+        or (known > 1 and killers[ply, 1] == action)
+        or in_check(params, W.states[ply + 1])
+    )
+
+
+@compiled
+def may_pass(W: Work, depth: int, alpha: float, beta: float, ply: int, checked: bool) -> bool:
+    """Whether null-move pruning tries a pass here (the Python engine's ``may_pass``): a
+    null-window node below the root, deep enough, not in check, not reached by a pass, EVAL
+    already at beta, and the game allows it; the passed position is then at ``ply + 1``."""
+    params, floats, stats = W.params, W.floats, W.stats
+    state = W.states[ply]
+    if not (
+        stats[NULL_MOVE]
+        and ply > 0
+        and depth >= 3
+        and not checked
+        and not W.passed[ply]
+        and beta == np.nextafter(alpha, math.inf)
+        and abs(beta) < 1
+        and eval_score(params, floats, state) >= beta
+        and pass_turn(params, state, W.states[ply + 1])
+    ):
+        return False
+    enter(W, ply, 1)
+    return True
+
+
+@compiled
 def node(W: Work, depth: int, alpha: float, beta: float, ply: int, quiescent: bool) -> float:
     """Fail-soft negamax alpha-beta with the table and PVS at ``states[ply]`` (the Python
-    engine's ``negamax`` and ``search_moves``), or, when ``quiescent``, its ``quiesce``. The
-    score is the mover's; once a limit is reached (``stats[ABORTED]``) every call returns at
-    once with nothing kept. Recursive calls pass variables, never literals: Numba compiles a
-    literal argument as a second signature, which its cache cannot reload (numba issue 6061)."""
+    engine's ``negamax``, ``search_moves`` and ``null_move_cutoff``, with its check extension,
+    null-move pruning (Heinz 1999: R = 3 from depth 7, else 2), late-move reductions and
+    repetitions where the game's kernel has them), or, when
+    ``quiescent``, its ``quiesce``. The score is the mover's; once a limit is reached
+    (``stats[ABORTED]``) every call returns at once with nothing kept. Recursive calls pass
+    variables, never literals: Numba compiles a literal argument as a second signature, which
+    its cache cannot reload (numba issue 6061)."""
     params, floats, stats = W.params, W.floats, W.stats
     state, row, child = W.states[ply], W.moves[ply], W.states[ply + 1]
     who = mover(params, state)
@@ -394,6 +478,18 @@ def node(W: Work, depth: int, alpha: float, beta: float, ply: int, quiescent: bo
     if result != NOT_OVER:
         stats[LEAVES] += 1
         return terminal_score(floats, result, ply)
+    if stats[REPEATS]:
+        seen = repeats(W, ply)
+        if seen >= 2:  # the third time: a draw by the game's rule
+            stats[LEAVES] += 1
+            return terminal_score(floats, 0, ply)
+        if seen and ply > 0 and stats[REPETITION]:  # a draw by the engine's rule
+            stats[HITS] += 1
+            stats[LEAVES] += 1
+            return 0.0
+    checked = in_check(params, state)
+    if checked and stats[EXTEND] and ply < 2 * stats[ITERATION]:
+        depth += 1
     if depth <= 0:
         stats[HITS] += 1
         if not stats[QUIESCENCE]:
@@ -408,17 +504,35 @@ def node(W: Work, depth: int, alpha: float, beta: float, ply: int, quiescent: bo
             return score
     if ply == 0 and stats[HINT_SET]:
         has_first, first = True, stats[HINT]
+    if may_pass(W, depth, alpha, beta, ply, checked):  # Heinz's adaptive null-move pruning
+        reduction = 3 if depth >= 7 else 2
+        above = np.nextafter(-beta, math.inf)
+        score = -node(W, depth - 1 - reduction, -beta, above, ply + 1, quiescent)
+        if stats[ABORTED]:
+            return 0.0
+        if score >= beta:
+            stats[HITS] += 1  # a heuristic cut: the subtree is not solved
+            return float(min(score, np.nextafter(1.0, 0.0)))
     hits = stats[HITS]
+    reduce = stats[REDUCE] != 0 and depth >= 3 and not checked
     best, best_move, low = -math.inf, 0, alpha
     for index in range(ordered(W, ply, has_first, first)):
         action = row[index]
         play(params, state, action, child)
+        enter(W, ply, 0)
         bound = np.nextafter(low, math.inf)
+        full = True
         if mover(params, child) == who:  # a player moving twice: no negation
             score = node(W, depth - 1, low, beta, ply + 1, quiescent)
-        elif index == 0 or not stats[PVS]:
+            full = False
+        elif reduce and index >= FULL_DEPTH_MOVES and is_quiet(W, ply, action):
+            score = -node(W, depth - 2, -bound, -low, ply + 1, quiescent)
+            full = score > low  # beat alpha one ply shallower: search it in full
+        if stats[ABORTED]:
+            return 0.0
+        if full and (index == 0 or not stats[PVS]):
             score = -node(W, depth - 1, -beta, -low, ply + 1, quiescent)
-        else:
+        elif full:
             score = -node(W, depth - 1, -bound, -low, ply + 1, quiescent)
             if not stats[ABORTED] and low < score < beta:
                 score = -node(W, depth - 1, -beta, -low, ply + 1, quiescent)
@@ -431,7 +545,7 @@ def node(W: Work, depth: int, alpha: float, beta: float, ply: int, quiescent: bo
                 extend_line(W, ply, action, score)
         if best >= beta:
             stats[CUTOFFS] += 1
-            if not is_capture(params, action):
+            if not is_capture(params, state, action):
                 remember_quiet(W, who, action, ply, depth)
             break
     if use_table:
@@ -502,11 +616,11 @@ class NativeSearch:
         state: Hashable,
         table: NativeTable | None,
         generation: int,
-        switches: tuple[bool, bool, bool],
+        switches: tuple[bool, ...],
         scale: tuple[float, float, float, float, float, float],
         root_moves: Collection[Any] | None = None,
     ) -> NativeRun:
-        """A search from ``state``: ``switches`` are (ordering, pvs, quiescence), ``scale`` the
+        """A search from ``state``: ``switches`` are :data:`SWITCHES`, ``scale`` the
         engine's (win, loss, draw) utilities normalised, its centre and unit and the score of
         a win at the root; ``root_moves`` the legal moves it searches at the root (None: all)."""
         self.load(state)
@@ -517,7 +631,7 @@ class NativeSearch:
         of a search: the first search of a process would spend about a second on it."""
         if not self.loaded:
             scale = (1.0, -1.0, 0.0, 0.0, 1.0, 1000.0)
-            NativeRun(self, state, None, 1, (True, True, True), scale).search(
+            NativeRun(self, state, None, 1, (True,) * len(SWITCHES), scale).search(
                 0, -math.inf, math.inf, None
             )
             self.loaded = True
@@ -533,7 +647,7 @@ class NativeRun:
         state: Hashable,
         table: NativeTable | None,
         generation: int,
-        switches: tuple[bool, bool, bool],
+        switches: tuple[bool, ...],
         scale: tuple[float, float, float, float, float, float],
         root_moves: Collection[Any] | None = None,
     ) -> None:
@@ -543,15 +657,23 @@ class NativeRun:
             [win, loss, draw, kernel.draw, kernel.span, center, unit, 0.0, mate, math.inf]
         )
         rows = kernel.plies + 1
-        states = np.zeros((rows, STATE_WORDS), np.int64)
-        row = [to_word(word) for word in kernel.rules.encode(state)]
+        rules = kernel.rules
+        states = np.zeros((rows, rules.words), np.int64)
+        row = [to_word(word) for word in rules.encode(state)]
         states[0, : len(row)] = row
+        earlier = [] if rules.history is None else [to_word(k) for k in rules.history(state)]
         stats = np.zeros(STAT_WORDS, np.int64)
         stats[NODE_LIMIT] = np.iinfo(np.int64).max
         stats[GENERATION], stats[CLOCK_ID] = generation, CLOCK
         stats[USE_TABLE] = table is not None
-        stats[ORDERING], stats[PVS] = switches[0], switches[1]
-        stats[QUIESCENCE] = switches[2] and kernel.rules.noisy
+        ordering, pvs, quiescence, extend, null_move, reduce, repetition = switches
+        stats[ORDERING], stats[PVS] = ordering, pvs
+        stats[QUIESCENCE] = quiescence and rules.noisy
+        stats[EXTEND], stats[NULL_MOVE] = extend and rules.checks, null_move and rules.checks
+        stats[REDUCE] = reduce and rules.checks and rules.noisy
+        stats[REPEATS] = rules.history is not None
+        stats[REPETITION] = repetition and rules.history is not None
+        stats[EARLIER] = len(earlier)
         table = table or NativeTable(1)
         self.stats, self.floats = stats, floats
         self.pv = np.zeros((rows, rows), np.int64)
@@ -575,6 +697,9 @@ class NativeRun:
             root_moves=np.array(
                 [kernel.rules.encode_move(move) for move in root_moves or ()], np.int64
             ),
+            path=np.array(earlier + [0] * rows, np.int64),
+            window=np.zeros(rows, np.int64),
+            passed=np.zeros(rows, np.int64),
         )
 
     def search(self, depth: int, alpha: float, beta: float, hint: Any | None) -> float:
@@ -583,7 +708,7 @@ class NativeRun:
         stats = self.stats
         stats[HINT_SET] = hint is not None
         stats[HINT] = 0 if hint is None else self.kernel.rules.encode_move(hint)
-        stats[BEST_SET] = 0
+        stats[BEST_SET], stats[ITERATION] = 0, depth
         return float(node(self.work, depth, alpha, beta, 0, False))
 
     def stop(self) -> None:

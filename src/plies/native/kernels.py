@@ -4,7 +4,7 @@ A game describes its compiled rules as data (:class:`plies.capabilities.Compiled
 :data:`KERNELS` maps its kernel's name to an id, which the searches keep in ``params[0]`` before
 the game's own words. Each function here picks the game's kernel function by that id (Numba
 calls a kernel only by a branch it can resolve when compiling) with one signature for every
-game: a state is a row of :data:`STATE_WORDS` int64 words, a move an int64 code.
+game: a state is a row of int64 words (as many as its rules say), a move an int64 code.
 """
 
 from __future__ import annotations
@@ -14,18 +14,23 @@ from numpy.typing import NDArray
 
 from plies.compiled import NOT_OVER, compiled
 from plies.games.checkers import kernel as _checkers_kernel
+from plies.games.chess import kernel as _chess_kernel
 from plies.games.connect4 import kernel as _connect4_kernel
 from plies.games.othello import kernel as _othello_kernel
 from plies.games.tictactoe import kernel as _tictactoe_kernel
 
-CONNECT4, TICTACTOE, OTHELLO, CHECKERS = 1, 2, 3, 4
+CONNECT4, TICTACTOE, OTHELLO, CHECKERS, CHESS = 1, 2, 3, 4, 5
 """Kernel ids, ``params[0]``."""
-KERNELS = {"connect4": CONNECT4, "tictactoe": TICTACTOE, "othello": OTHELLO, "checkers": CHECKERS}
+KERNELS = {
+    "connect4": CONNECT4,
+    "tictactoe": TICTACTOE,
+    "othello": OTHELLO,
+    "checkers": CHECKERS,
+    "chess": CHESS,
+}
 """The kernels the compiled engine and MCTS run, by :attr:`CompiledRules.kernel
 <plies.capabilities.CompiledRules.kernel>`."""
-STATE_WORDS = 8
-"""int64 words per state row."""
-MAX_MOVES = 128
+MAX_MOVES = 256
 """Room for one position's moves."""
 
 
@@ -46,6 +51,8 @@ def moves(
         return _tictactoe_kernel.native_moves(params, state, out)
     if game == OTHELLO:
         return _othello_kernel.native_moves(state, out)
+    if game == CHESS:
+        return _chess_kernel.legal_moves(state, out, work)
     return _checkers_kernel.native_moves(state, out, work)
 
 
@@ -61,6 +68,8 @@ def play(
         _tictactoe_kernel.native_play(params, state, move, child)
     elif game == OTHELLO:
         _othello_kernel.native_play(state, move, child)
+    elif game == CHESS:
+        _chess_kernel.play(params, state, move, child)
     else:
         _checkers_kernel.native_play(state, move, child)
 
@@ -76,6 +85,8 @@ def outcome(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
         return _tictactoe_kernel.native_outcome(params, state)
     if game == OTHELLO:
         return _othello_kernel.native_outcome(state)
+    if game == CHESS:
+        return _chess_kernel.outcome(state)
     return _checkers_kernel.native_outcome(state)
 
 
@@ -89,6 +100,8 @@ def lead(params: NDArray[np.int64], state: NDArray[np.int64]) -> float:
         return _tictactoe_kernel.native_lead(params, state)
     if game == OTHELLO:
         return _othello_kernel.native_lead(state)
+    if game == CHESS:
+        return _chess_kernel.lead(params, state)
     return _checkers_kernel.native_lead(state)
 
 
@@ -102,25 +115,59 @@ def key(params: NDArray[np.int64], state: NDArray[np.int64]) -> np.uint64:
         return _tictactoe_kernel.native_key(params, state)
     if game == OTHELLO:
         return _othello_kernel.native_key(state)
+    if game == CHESS:
+        return np.uint64(state[_chess_kernel.KEY])
     return _checkers_kernel.native_key(state)
 
 
 @compiled
 def mover(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
     """The player to move, 0 (the first player) or 1: the parity of Connect Four's stone count
-    (its row's word 2), word 4 of a checkers row, word 2 of the others' (read here: calling a
-    function of each kernel for it slows the engine by some 3%)."""
-    if params[0] == CONNECT4:
+    (its row's word 2), word 4 of a checkers row, bit 0 of chess's word 8, word 2 of the
+    others' (read here: calling a function of each kernel for it slows the engine by some
+    3%)."""
+    game = params[0]
+    if game == CONNECT4:
         return int(state[2] & 1)
-    return int(state[2] if params[0] != CHECKERS else state[4])
+    if game == CHESS:
+        return int(state[_chess_kernel.INFO] & 1)
+    return int(state[2] if game != CHECKERS else state[4])
 
 
 @compiled
-def is_capture(params: NDArray[np.int64], move: int) -> bool:
-    """Whether ``move`` is one the Python game's ``is_capture`` marks: a capture of checkers,
-    whose rules declare noisy moves (:attr:`CompiledRules.noisy
-    <plies.capabilities.CompiledRules.noisy>`); False in the other games."""
+def is_capture(params: NDArray[np.int64], state: NDArray[np.int64], move: int) -> bool:
+    """Whether ``move`` from ``state`` is one the Python game's ``is_capture`` marks: a capture
+    of checkers or chess (a queen promotion too), whose rules declare noisy moves
+    (:attr:`CompiledRules.noisy <plies.capabilities.CompiledRules.noisy>`); False in the other
+    games."""
+    if params[0] == CHESS:
+        return _chess_kernel.is_noisy(state, move)
     return params[0] == CHECKERS and _checkers_kernel.native_is_capture(move)
+
+
+@compiled
+def in_check(params: NDArray[np.int64], state: NDArray[np.int64]) -> bool:
+    """Whether the mover is in check, in a game whose rules declare checks
+    (:attr:`CompiledRules.checks <plies.capabilities.CompiledRules.checks>`: chess)."""
+    return params[0] == CHESS and _chess_kernel.in_check(state)
+
+
+@compiled
+def pass_turn(
+    params: NDArray[np.int64], state: NDArray[np.int64], child: NDArray[np.int64]
+) -> bool:
+    """Write the position with the turn passed (the Python game's ``null_move``) into
+    ``child``; False where the game allows no pass there."""
+    return params[0] == CHESS and _chess_kernel.pass_turn(state, child)
+
+
+@compiled
+def clock(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
+    """Plies since the last irreversible move (chess's halfmove clock), in a game with
+    repetitions: 0 means no earlier position can recur; -1 in the other games."""
+    if params[0] == CHESS:
+        return int(state[_chess_kernel.INFO] >> _chess_kernel.CLOCK_SHIFT & 1023)
+    return -1
 
 
 @compiled

@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, monotonic
 from plies.native.engine import NativeSearch, to_word
-from plies.native.kernels import MAX_MOVES, STATE_WORDS, mover, moves, outcome, play, playout
+from plies.native.kernels import MAX_MOVES, mover, moves, outcome, play, playout
 
 PARENT, MOVE, FIRST, COUNT, ADDED, VISITS, OWNER, MOVER, PROVEN = range(9)
 TREE_WORDS = 9
@@ -99,7 +99,7 @@ def _playout(W: TreeWork, node: int) -> int:
         result = playout(params, states[node], _random(info, 1 << 62) * 2 + 1)
         return DRAW if result == 0 else who if result == 1 else 1 - who
     here, there = W.playout_states[0], W.playout_states[1]
-    for i in range(STATE_WORDS):
+    for i in range(states.shape[1]):
         here[i] = states[node, i]
     while True:
         result = outcome(params, here)
@@ -325,7 +325,7 @@ class NativeTree:
         self.info[OWN_PLAYOUT] = kernel.rules.playout
         self.nodes = np.zeros((capacity, TREE_WORDS), np.int64)
         self.values = np.zeros((capacity, 3), np.float64)
-        self.states = np.zeros((capacity, STATE_WORDS), np.int64)
+        self.states = np.zeros((capacity, kernel.rules.words), np.int64)
 
     def _work(self) -> TreeWork:
         return TreeWork(
@@ -336,13 +336,13 @@ class NativeTree:
             info=self.info,
             floats=self.floats,
             path=np.zeros(MAX_PATH, np.int64),
-            playout_states=np.zeros((2, STATE_WORDS), np.int64),
+            playout_states=np.zeros((2, self.states.shape[1]), np.int64),
             row=np.zeros(MAX_MOVES, np.int64),
             generator=np.zeros(self.kernel.rules.work, np.int64),
         )
 
     def _row(self, state: Hashable) -> NDArray[np.int64]:
-        row = np.zeros(STATE_WORDS, np.int64)
+        row = np.zeros(self.states.shape[1], np.int64)
         words = [to_word(word) for word in self.kernel.rules.encode(state)]
         row[: len(words)] = words
         return row
@@ -400,7 +400,7 @@ class NativeTree:
         size = 2 * self.nodes.shape[0]
         self.nodes = np.resize(self.nodes, (size, TREE_WORDS))
         self.values = np.resize(self.values, (size, 3))
-        self.states = np.resize(self.states, (size, STATE_WORDS))
+        self.states = np.resize(self.states, (size, self.states.shape[1]))
 
     def run(self, iterations: int) -> int:
         """Up to ``iterations`` iterations without the GIL; fewer when stopped, proven or full."""

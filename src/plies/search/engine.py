@@ -36,7 +36,7 @@ alpha-beta's with the same EVAL, table and ordering on or off: the property test
 EVAL must be zero-sum (EVAL(s, p) and EVAL(s, opponent) equally far either side of a draw).
 
 **Native search.** Where the game has a compiled engine (:func:`plies.native.native_search`:
-Connect Four, tic-tac-toe, Othello, checkers) and ``EngineOptions.native`` is on, each
+Connect Four, tic-tac-toe, Othello, checkers, chess) and ``EngineOptions.native`` is on, each
 iteration's root call runs it instead of :meth:`_Engine.negamax`: the same search node for node
 (same scores, lines and counts; its table has as many slots), tens of times faster. The
 iteration loop, the limits and the reports stay here.
@@ -598,7 +598,7 @@ class _NativeEngine(_Engine[S, A]):
             state,
             native_table,
             0 if self.table is None else self.table.generation,
-            (options.ordering, options.pvs, options.quiescence),
+            tuple(getattr(options, name) for name in native.SWITCHES),
             (win, loss, draw, self.center, self.unit, MATE),
             self.only,
         )

@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 
 import chess
 import chess.pgn
-import chess.polyglot
 
-from plies.capabilities import BoardView
+from plies.capabilities import BoardView, CompiledRules
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, SpecError
 from plies.game import Scoring, WinLossDrawGame
+from plies.games.chess import zobrist
 
 STARTPOS = "startpos"
 """The word that names the standard initial position, as in the UCI protocol."""
@@ -54,6 +54,35 @@ PestoSums = tuple[int, int, int]
 PositionKey = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
 """What makes two positions the same for repetition: piece bitboards, side to move, castling
 rights and the en passant square when a capture there is legal."""
+
+
+_PIECE_BOARDS = tuple(range(6))
+_CASTLING_SQUARES = (chess.BB_H1, chess.BB_A1, chess.BB_H8, chess.BB_A8)
+"""The rook squares of the castling rights in :mod:`.zobrist`'s order."""
+
+
+def position_hash(position: PositionKey) -> int:
+    """The Zobrist key (:mod:`.zobrist`) of a :func:`position_key`: the compiled kernel's key
+    of the same position, so equal exactly when the positions are the same for repetition."""
+    white_pieces = position[6]
+    key = 0
+    for index in _PIECE_BOARDS:
+        board = position[index]
+        while board:
+            bit = board & -board
+            square = bit.bit_length() - 1
+            key ^= zobrist.piece_key(index + 1, bool(bit & white_pieces), square)
+            board ^= bit
+    rights = position[9]
+    for index, rook in enumerate(_CASTLING_SQUARES):
+        if rights & rook:
+            key ^= zobrist.KEYS[zobrist.CASTLING + index]
+    en_passant = position[10]
+    if en_passant is not None:
+        key ^= zobrist.KEYS[zobrist.EN_PASSANT + (en_passant & 7)]
+    if not position[8]:
+        key ^= zobrist.KEYS[zobrist.BLACK_TO_MOVE]
+    return key
 
 
 def position_key(board: chess.Board) -> PositionKey:
@@ -88,8 +117,7 @@ class ChessState:
     history: tuple[PositionKey, ...] = ()
     position: PositionKey = field(init=False)
     _moves: tuple[chess.Move, ...] | None = field(init=False, default=None)
-    _ordered: tuple[chess.Move, ...] | None = field(init=False, default=None)
-    _zobrist: int | None = field(init=False, default=None)
+    _key: int | None = field(init=False, default=None)
     _hash: int | None = field(init=False, default=None)
     _pesto: PestoSums | None = field(init=False, default=None)
 
@@ -98,31 +126,20 @@ class ChessState:
 
     @property
     def moves(self) -> tuple[chess.Move, ...]:
-        """The legal moves (python-chess's generation order), computed once."""
+        """The legal moves in the canonical order (:func:`canonical_order`), computed once."""
         moves = self._moves
         if moves is None:
-            moves = tuple(self.board.generate_legal_moves())
+            moves = canonical_order(self.board, self.board.generate_legal_moves())
             object.__setattr__(self, "_moves", moves)
         return moves
 
     @property
-    def ordered_moves(self) -> tuple[chess.Move, ...]:
-        """The legal moves, captures first (most valuable victim, then least valuable
-        attacker first: MVV-LVA), then promotions, then the rest in python-chess's order;
-        computed once."""
-        ordered = self._ordered
-        if ordered is None:
-            ordered = _mvv_lva_order(self.board, self.moves)
-            object.__setattr__(self, "_ordered", ordered)
-        return ordered
-
-    @property
-    def zobrist(self) -> int:
-        """The Polyglot Zobrist hash of the board, computed once."""
-        key = self._zobrist
+    def key(self) -> int:
+        """The position's Zobrist key (:func:`position_hash`), computed once."""
+        key = self._key
         if key is None:
-            key = chess.polyglot.zobrist_hash(self.board)
-            object.__setattr__(self, "_zobrist", key)
+            key = position_hash(self.position)
+            object.__setattr__(self, "_key", key)
         return key
 
     @property
@@ -172,22 +189,92 @@ def _captures(board: chess.Board, move: chess.Move) -> bool:
     )
 
 
-def _mvv_lva_order(board: chess.Board, moves: Iterable[chess.Move]) -> tuple[chess.Move, ...]:
-    """``moves`` in the order of :attr:`ChessState.ordered_moves`."""
-    noisy: list[tuple[int, chess.Move]] = []
-    quiet: list[chess.Move] = []
+def canonical_order(board: chess.Board, moves: Iterable[chess.Move]) -> tuple[chess.Move, ...]:
+    """``moves`` in the order of the compiled kernel (:mod:`.kernel`): the noisy ones
+    (captures, en passant too, and promotions) first, by most valuable victim, then least
+    valuable attacker, then promotion piece (MVV-LVA); then the quiet ones; each group by
+    origin square, target square and promotion piece."""
+    noisy: list[tuple[int, int, chess.Move]] = []
+    quiet: list[tuple[int, chess.Move]] = []
     for move in moves:
         promotion = move.promotion or 0
+        square_order = (move.from_square << 9) | (move.to_square << 3) | promotion
         if _captures(board, move):
             victim = board.piece_type_at(move.to_square) or chess.PAWN  # None: en passant
             attacker = board.piece_type_at(move.from_square) or chess.PAWN
-            noisy.append((attacker - 8 * victim - 64 * promotion, move))
+            noisy.append((attacker - 8 * victim - 64 * promotion, square_order, move))
         elif promotion:
-            noisy.append((-64 * promotion, move))
+            noisy.append((-64 * promotion, square_order, move))
         else:
-            quiet.append(move)
-    noisy.sort(key=lambda pair: pair[0])
-    return (*(move for _, move in noisy), *quiet)
+            quiet.append((square_order, move))
+    noisy.sort(key=lambda entry: (entry[0], entry[1]))
+    quiet.sort(key=lambda entry: entry[0])
+    return (*(move for _, _, move in noisy), *(move for _, move in quiet))
+
+
+def move_code(move: chess.Move) -> int:
+    """The compiled kernel's code of a move: ``from | to << 6 | promotion << 12``."""
+    return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+
+def code_move(code: int) -> chess.Move:
+    """The move of a kernel code (:func:`move_code`)."""
+    return chess.Move(code & 63, code >> 6 & 63, (code >> 12) or None)
+
+
+def compiled_row(state: ChessState) -> tuple[int, ...]:
+    """The position as the kernel's row (:mod:`.kernel`): colour and piece bitboards, the
+    packed side to move, castling rights, en passant square, clocks, the key and PeSTO's
+    sums."""
+    board = state.board
+    position = state.position
+    rights = position[9]
+    castling = sum(1 << index for index, rook in enumerate(_CASTLING_SQUARES) if rights & rook)
+    ep = 64 if board.ep_square is None else board.ep_square
+    info = (
+        (0 if board.turn else 1)
+        | castling << 1
+        | ep << 5
+        | (position[10] is not None) << 12
+        | min(board.halfmove_clock, 1023) << 13
+        | board.fullmove_number << 23
+    )
+    midgame, endgame, _ = state.pesto
+    mask = (1 << 64) - 1
+    return (
+        board.occupied_co[chess.WHITE],
+        board.occupied_co[chess.BLACK],
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        info,
+        state.key,
+        midgame & mask,
+        endgame & mask,
+    )
+
+
+def history_keys(state: ChessState) -> tuple[int, ...]:
+    """The keys of the positions in the state's repetition history, oldest first."""
+    return tuple(position_hash(position) for position in state.history)
+
+
+def compiled_params() -> tuple[int, ...]:
+    """The kernel's parameters (:mod:`.kernel`): PeSTO's signed square values by colour (White
+    first), piece type (0 unused) and square, midgame then endgame, the phase weights and
+    :data:`CENTIPAWN_SCALE`."""
+    words: list[int] = []
+    for tables in (_MIDGAME, _ENDGAME):
+        for color in (chess.WHITE, chess.BLACK):
+            words.extend([0] * 64)
+            for piece in chess.PIECE_TYPES:
+                words.extend(tables[color][piece])
+    words.extend([0, *(PHASE_WEIGHT[piece] for piece in chess.PIECE_TYPES), CENTIPAWN_SCALE])
+    mask = (1 << 64) - 1
+    return tuple(word & mask for word in words)
 
 
 def uci(move: chess.Move) -> str:
@@ -196,8 +283,9 @@ def uci(move: chess.Move) -> str:
 
 
 class Chess(WinLossDrawGame[ChessState, chess.Move]):
-    """Chess, White first. Actions are :class:`chess.Move` objects in python-chess's order;
-    :meth:`ordered_actions` and :meth:`is_capture` guide the engine."""
+    """Chess, White first. Actions are :class:`chess.Move` objects in the canonical order
+    (:func:`canonical_order`, captures first), which guides the engine with
+    :meth:`is_capture`, :meth:`in_check`, :meth:`null_move` and :meth:`is_repetition`."""
 
     name = "chess"
     searchable_to_end = False
@@ -286,9 +374,28 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         return state.repetitions >= REPETITIONS or board.is_insufficient_material()
 
     def hash_key(self, state: ChessState) -> int:
-        """The Polyglot Zobrist hash (``chess.polyglot.zobrist_hash``): the same position in
-        every process; it ignores the halfmove clock and the repetition history."""
-        return state.zobrist
+        """The position's Zobrist key (:func:`position_hash`), the compiled kernel's: the same
+        position in every process; it ignores the clocks and the repetition history."""
+        return state.key
+
+    def compiled_rules(self) -> CompiledRules:
+        """These rules and EVAL as :mod:`plies.games.chess.kernel` reads them: a position as
+        its row of words, PeSTO's tables as the kernel's parameters, the repetition history
+        as keys; captures are noisy, and the kernel tells check and passes the turn."""
+        from plies.games.chess import kernel
+
+        return CompiledRules(
+            "chess",
+            compiled_row,
+            params=compiled_params(),
+            encode_move=move_code,
+            decode_move=code_move,
+            noisy=True,
+            work=kernel.WORK_SHAPE,
+            words=kernel.WORDS,
+            checks=True,
+            history=history_keys,
+        )
 
     # Search hints ------------------------------------------------------------------------------
 
@@ -296,24 +403,18 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         """Noisy moves for quiescence search: captures (en passant too) and queen promotions."""
         return action.promotion == chess.QUEEN or _captures(state.board, action)
 
-    def ordered_actions(self, state: ChessState) -> Sequence[chess.Move]:
-        """The legal moves in the order :attr:`ChessState.ordered_moves` gives them."""
-        if self._drawn_by_rule(state):
-            return ()
-        return state.ordered_moves
-
     def captures(self, state: ChessState) -> Sequence[chess.Move]:
-        """The noisy moves of :meth:`is_capture` (legal captures and queen promotions) in
-        MVV-LVA order, generated without the quiet moves (python-chess's
+        """The noisy moves of :meth:`is_capture` (legal captures and queen promotions) in the
+        canonical order, generated without the quiet moves (python-chess's
         ``generate_legal_captures``); the quiescence search's generator."""
         board = state.board
         if state._moves is not None:
-            return tuple(m for m in state.ordered_moves if self.is_capture(state, m))
+            return tuple(m for m in state.moves if self.is_capture(state, m))
         promotions = board.generate_legal_moves(
             board.pawns & board.occupied_co[board.turn], chess.BB_BACKRANKS & ~board.occupied
         )
         quiet_queens = (m for m in promotions if m.promotion == chess.QUEEN)
-        return _mvv_lva_order(board, (*board.generate_legal_captures(), *quiet_queens))
+        return canonical_order(board, (*board.generate_legal_captures(), *quiet_queens))
 
     def in_check(self, state: ChessState) -> bool:
         """Whether the side to move is in check (for the engine's check extension)."""
@@ -358,10 +459,13 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
     def perft(self, state: ChessState, depth: int) -> int:
         """Legal move paths of exactly ``depth`` plies, as published (Chess Programming Wiki,
         "Perft Results"): only checkmate and stalemate end a path, not the draw rules. Counted
-        on one board with push/pop; the last ply in bulk."""
+        by the compiled kernel (:func:`.kernel.perft`), the last ply in bulk;
+        :func:`python_perft` counts the same with python-chess."""
         if depth < 0:
             raise SpecError(f"perft depth must be at least 0, got {depth}")
-        return _perft(state.board.copy(stack=False), depth)
+        from plies.games.chess import kernel  # Numba loads only when perft is asked for
+
+        return kernel.perft_of(compiled_params(), compiled_row(state), depth)
 
     # Notation ----------------------------------------------------------------------------------
 
@@ -499,8 +603,9 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         return "\n".join(rows)
 
 
-def _perft(board: chess.Board, depth: int) -> int:
-    """Legal move paths of ``depth`` plies from ``board`` (restored on return)."""
+def python_perft(board: chess.Board, depth: int) -> int:
+    """Legal move paths of ``depth`` plies from ``board`` (restored on return), counted with
+    python-chess's move generation: the reference of the compiled :meth:`Chess.perft`."""
     if depth == 0:
         return 1
     if depth == 1:
@@ -508,7 +613,7 @@ def _perft(board: chess.Board, depth: int) -> int:
     total = 0
     for move in board.generate_legal_moves():
         board.push(move)
-        total += _perft(board, depth - 1)
+        total += python_perft(board, depth - 1)
         board.pop()
     return total
 
