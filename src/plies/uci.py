@@ -91,7 +91,7 @@ from plies.errors import (
     one_line,
 )
 from plies.games.chess.rules import FIFTY_MOVES, UCI_MOVE, Chess, ChessState, centipawns
-from plies.search import EngineOptions, Limits, SearchResult, TranspositionTable, iterate
+from plies.search import EngineOptions, Limits, SearchResult, TranspositionTable, iterate, prepare
 
 ENGINE_NAME = f"plies {__version__}"
 ENGINE_AUTHOR = "the plies authors"
@@ -326,6 +326,8 @@ class UciEngine:
         self._timer: threading.Timer | None = None
         """Ends a search that was pondering when its time from ``ponderhit`` is up."""
         self._worker: threading.Thread | None = None
+        self._prepared = False
+        """Whether the compiled engine is loaded (at the first ``isready``)."""
 
     def write(self, line: str) -> None:
         with self._lock:
@@ -344,6 +346,9 @@ class UciEngine:
             if command == "uci":
                 self.identify()
             elif command == "isready":
+                if not self._prepared:  # the compiled engine loads now, on no one's clock
+                    prepare(self.game, EngineOptions())
+                    self._prepared = True
                 self.write("readyok")
             elif command == "stop":
                 self.stop()
@@ -509,7 +514,7 @@ class UciEngine:
                 reports = iterate(self.game, state, limits, EngineOptions(), table, moves or None)
                 for report in reports:
                     if report.complete:
-                        self.write(info_line(report, table.used * 1000 // table.size))
+                        self.write(info_line(report, table.permille_full()))
                     best, line = report.action, report.pv
         except PliesError as error:
             self.write("info string " + one_line(str(error)))

@@ -68,7 +68,14 @@ from plies.games.registry import game_identity
 from plies.perfect import Decision, PerfectSolver, SolverPool
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
 from plies.search.analysis import estimate_tree_size
-from plies.search.engine import EngineOptions, Limits, TranspositionTable, compiled_engine, iterate
+from plies.search.engine import (
+    EngineOptions,
+    Limits,
+    TranspositionTable,
+    compiled_engine,
+    iterate,
+    prepare,
+)
 from plies.search.maxn import maxn, paranoid
 from plies.search.mcts import (
     DEFAULT_C,
@@ -590,9 +597,7 @@ def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -
         seconds = 1.0
     switches = {field: values[key] for key, field in ENGINE_SWITCHES.items()}
     settings = EngineOptions(tt_mb=values["tt"], **switches)
-    kernel = compiled_engine(game, settings)
-    if kernel is not None:
-        kernel.load(game.initial_state())  # now, not on the clock of the first move
+    prepare(game, settings)  # now, not on the clock of the first move
     return EngineAgent(Limits(depth=depth, nodes=nodes, seconds=seconds), settings, context.name)
 
 

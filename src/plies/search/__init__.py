@@ -1,7 +1,7 @@
 """Search algorithms: pure functions of (game, state, limits) returning a SearchResult; this
 package is their public API (front ends import searches from here, not from its modules)."""
 
-from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate
+from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate, prepare
 from plies.search.expectimax import expectiminimax, star1
 from plies.search.maxn import maxn, paranoid
 from plies.search.mcts import MCTS, declared_bounds
@@ -45,5 +45,6 @@ __all__ = [
     "maxn",
     "minimax",
     "paranoid",
+    "prepare",
     "star1",
 ]
