@@ -99,6 +99,14 @@ class HasNullMove(Protocol):
 
 
 @runtime_checkable
+class HasExchange(Protocol):
+    """Whether a noisy move loses no material by static exchange evaluation (the engine's
+    quiescence then skips the ones that do, and orders them last)."""
+
+    def wins_exchange(self, state: Any, action: Any) -> bool: ...
+
+
+@runtime_checkable
 class HasRepetition(Protocol):
     """Whether the state repeats one of its history's (scored as a draw inside a search)."""
 
@@ -160,8 +168,11 @@ class CompiledRules:
     """int64 words in a state's row."""
     checks: bool = False
     """Whether the kernel tells check and passes the turn (``in_check``, ``pass_turn``): the
-    compiled engine then extends checks, prunes by null moves and reduces late quiet moves,
-    as the Python engine does for a game with ``in_check`` and ``null_move``."""
+    compiled engine then extends checks, prunes by null moves and futility and reduces late
+    quiet moves, as the Python engine does for a game with ``in_check`` and ``null_move``."""
+    exchange: bool = False
+    """Whether the kernel evaluates exchanges (``wins_exchange``), as the game's
+    :class:`HasExchange`."""
     history: Callable[[Any], Sequence[int]] | None = None
     """The keys of a state's earlier positions that a repetition would recur (since the last
     irreversible move), oldest first, for a game whose engine scores repetitions as draws
@@ -441,6 +452,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasCaptures: "captures generator (captures)",
     HasCheck: "check test (in_check)",
     HasNullMove: "null move (null_move)",
+    HasExchange: "static exchange evaluation (wins_exchange)",
     HasRepetition: "repetition test (is_repetition)",
     HasRandomPlayout: "compiled playout (random_playout)",
     HasPerft: "perft counter (perft)",

@@ -93,6 +93,9 @@ native_options = st.builds(
     null_move=st.booleans(),
     reductions=st.booleans(),
     repetition=st.booleans(),
+    deeper_cutoffs=st.booleans(),
+    futility=st.booleans(),
+    exchange=st.booleans(),
 )
 
 

@@ -583,6 +583,9 @@ ENGINE_SWITCHES = {
     "nullmove": "null_move",
     "lmr": "reductions",
     "repetition": "repetition",
+    "deeper": "deeper_cutoffs",
+    "futility": "futility",
+    "see": "exchange",
     "native": "native",
 }
 """The engine's switches: spec option -> :class:`EngineOptions` field."""
@@ -721,6 +724,9 @@ register(
             _switch("nullmove", "chess: null-move pruning"),
             _switch("lmr", "chess: late-move reductions"),
             _switch("repetition", "chess: repetitions are draws in the search"),
+            _switch("deeper", "table entries searched deeper end a search too"),
+            _switch("futility", "chess: reverse futility pruning"),
+            _switch("see", "chess: quiescence skips captures that lose by exchange"),
             _switch("native", "the compiled engine where the game has one (same moves)"),
         ),
         _engine,

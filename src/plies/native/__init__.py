@@ -22,10 +22,17 @@ SWITCHES = (
     "null_move",
     "reductions",
     "repetition",
+    "deeper_cutoffs",
+    "futility",
+    "exchange",
 )
 """The engine's switches a compiled search takes (:class:`plies.search.engine.EngineOptions`'
-names), in the order :meth:`~plies.native.engine.NativeSearch.start` takes them; the last four
-act where the game's kernel tells check or counts repetitions."""
+names), in the order :meth:`~plies.native.engine.NativeSearch.start` takes them; the
+refinements for checks, repetitions and exchanges act where the game's kernel has them."""
+FUTILITY_DEPTH = 3
+"""Reverse futility pruning acts at this remaining depth and below (both engines)."""
+FUTILITY_MARGIN = 0.1
+"""EVAL's margin a ply for reverse futility pruning: about 90 centipawns in chess."""
 
 GO = "go"
 """The kernel of Go's compiled rules, which only :mod:`.go_mcts` runs."""

@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 from plies.capabilities import CompiledRules
 from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, mix, monotonic
 from plies.game import WinLossDrawGame
-from plies.native import SWITCHES
+from plies.native import FUTILITY_DEPTH, FUTILITY_MARGIN, SWITCHES
 from plies.native.kernels import (
     MAX_MOVES,
     clock,
@@ -46,6 +46,7 @@ from plies.native.kernels import (
     outcome,
     pass_turn,
     play,
+    wins_exchange,
 )
 
 if TYPE_CHECKING:
@@ -69,13 +70,16 @@ HINT_SET, HINT, BEST_SET, BEST, CLOCK_ID = 14, 15, 16, 17, 18
 # repetitions (:attr:`CompiledRules.history`), the running iteration's depth and the number of
 # the root's earlier positions at the start of ``path``.
 EXTEND, NULL_MOVE, REDUCE, REPETITION, REPEATS, ITERATION, EARLIER = range(19, 26)
-STAT_WORDS = 26
+DEEPER, FUTILITY, EXCHANGE = 26, 27, 28
+STAT_WORDS = 29
 # Floats, indices into ``floats``: the mover's normalised utility when it wins, loses or draws
 # (the Python engine's ``(utility - center) / unit``), EVAL's scale (``estimate``), the best
 # root score so far and the engine's score of a win at the root.
 WIN_N, LOSS_N, DRAW_N, DRAW, SPAN, CENTER, UNIT, ROOT_SCORE, MATE, DEADLINE = range(10)
 FULL_DEPTH_MOVES = 3
 """Late-move reductions spare the first moves searched at a node (as the Python engine)."""
+LOSING = np.iinfo(np.int64).max
+"""The rank ``ordered`` gives a capture that loses material (searched last)."""
 CLOCK_EVERY = 63
 """The clock is read when the node count has these bits clear (every 64 nodes)."""
 M61 = np.uint64((1 << 61) - 1)
@@ -216,7 +220,8 @@ def listed_only(row: NDArray[np.int64], count: int, listed: NDArray[np.int64]) -
 @compiled
 def ordered(W: Work, ply: int, has_first: bool, first: int) -> int:
     """The moves of ``states[ply]`` into ``moves[ply]`` in the Python engine's order: the table
-    move, captures, killers, then the rest by history (a stable sort over the game's order)."""
+    move, captures, killers, then the rest by history (a stable sort over the game's order),
+    and with static exchange evaluation the captures that lose material last."""
     params, states, killers, stats, scratch = W.params, W.states, W.killers, W.stats, W.scratch
     keys, used, values = W.history_keys, W.history_used, W.history_values
     row = W.moves[ply]
@@ -234,7 +239,8 @@ def ordered(W: Work, ply: int, has_first: bool, first: int) -> int:
         if has_first and move == first:
             ranks[i] = -3
         elif is_capture(params, states[ply], move):
-            ranks[i] = -2
+            losing = stats[EXCHANGE] and not wins_exchange(params, states[ply], move)
+            ranks[i] = LOSING if losing else -2
         elif (known > 0 and killers[ply, 0] == move) or (known > 1 and killers[ply, 1] == move):
             ranks[i] = -1
         else:
@@ -248,7 +254,7 @@ def ordered(W: Work, ply: int, has_first: bool, first: int) -> int:
     start, by_history = n, scratch[ply, 2]
     for i in range(count):
         score = ranks[i]
-        if score < 0:
+        if score < 0 or score == LOSING:
             continue
         j = n
         while j > start and by_history[j - 1] < score:
@@ -256,6 +262,10 @@ def ordered(W: Work, ply: int, has_first: bool, first: int) -> int:
             j -= 1
         row[j], by_history[j] = spare[i], score
         n += 1
+    for i in range(count):  # last, captures that lose material
+        if ranks[i] == LOSING:
+            row[n] = spare[i]
+            n += 1
     return n
 
 
@@ -301,8 +311,10 @@ def stand_pat(W: Work, alpha: float, beta: float, ply: int) -> tuple[bool, float
         stats[LEAVES] += 1
         return True, stand, 0
     count = 0
+    exchange = stats[EXCHANGE]
     for i in range(moves(params, state, row, W.generator)):
-        if is_capture(params, state, row[i]):
+        move = row[i]
+        if is_capture(params, state, move) and (not exchange or wins_exchange(params, state, move)):
             row[count] = row[i]
             count += 1
     if count == 0:
@@ -325,7 +337,8 @@ def probe(
     if packed == 0 or entries[slot, 0] != np.int64(position):
         return False, 0.0, False, 0, slot, position
     stored_depth, flag, solved = (packed & 0xFFFFFFFF) >> 3, packed & 3, packed >> 2 & 1
-    if stored_depth == depth or (solved and stored_depth <= depth):
+    deeper = W.stats[DEEPER] and stored_depth > depth
+    if stored_depth == depth or deeper or (solved and stored_depth <= depth):
         score = from_table(scores[slot, 1], ply)
         if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
             if not solved:
@@ -504,6 +517,18 @@ def node(W: Work, depth: int, alpha: float, beta: float, ply: int, quiescent: bo
             return score
     if ply == 0 and stats[HINT_SET]:
         has_first, first = True, stats[HINT]
+    if (  # reverse futility pruning, as the Python engine's ``is_futile``
+        stats[FUTILITY]
+        and ply > 0
+        and depth <= FUTILITY_DEPTH
+        and not checked
+        and beta == np.nextafter(alpha, math.inf)
+        and abs(beta) < 1
+    ):
+        stand = eval_score(params, floats, state)
+        if stand - FUTILITY_MARGIN * depth >= beta:
+            stats[HITS] += 1
+            return stand
     if may_pass(W, depth, alpha, beta, ply, checked):  # Heinz's adaptive null-move pruning
         reduction = 3 if depth >= 7 else 2
         above = np.nextafter(-beta, math.inf)
@@ -666,7 +691,8 @@ class NativeRun:
         stats[NODE_LIMIT] = np.iinfo(np.int64).max
         stats[GENERATION], stats[CLOCK_ID] = generation, CLOCK
         stats[USE_TABLE] = table is not None
-        ordering, pvs, quiescence, extend, null_move, reduce, repetition = switches
+        ordering, pvs, quiescence, extend, null_move, reduce, repetition, *more = switches
+        deeper, futility, exchange = more
         stats[ORDERING], stats[PVS] = ordering, pvs
         stats[QUIESCENCE] = quiescence and rules.noisy
         stats[EXTEND], stats[NULL_MOVE] = extend and rules.checks, null_move and rules.checks
@@ -674,6 +700,8 @@ class NativeRun:
         stats[REPEATS] = rules.history is not None
         stats[REPETITION] = repetition and rules.history is not None
         stats[EARLIER] = len(earlier)
+        stats[DEEPER], stats[FUTILITY] = deeper, futility and rules.checks
+        stats[EXCHANGE] = exchange and rules.exchange
         table = table or NativeTable(1)
         self.stats, self.floats = stats, floats
         self.pv = np.zeros((rows, rows), np.int64)

@@ -146,6 +146,14 @@ def is_capture(params: NDArray[np.int64], state: NDArray[np.int64], move: int) -
 
 
 @compiled
+def wins_exchange(params: NDArray[np.int64], state: NDArray[np.int64], move: int) -> bool:
+    """Whether the noisy ``move`` loses no material by static exchange evaluation, in a game
+    whose rules declare it (:attr:`CompiledRules.exchange
+    <plies.capabilities.CompiledRules.exchange>`: chess); True in the others."""
+    return params[0] != CHESS or _chess_kernel.wins_exchange(state, move)
+
+
+@compiled
 def in_check(params: NDArray[np.int64], state: NDArray[np.int64]) -> bool:
     """Whether the mover is in check, in a game whose rules declare checks
     (:attr:`CompiledRules.checks <plies.capabilities.CompiledRules.checks>`: chess)."""

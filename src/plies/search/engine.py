@@ -58,6 +58,7 @@ from plies.capabilities import (
     HasCaptures,
     HasCheck,
     HasEvaluation,
+    HasExchange,
     HasHashKey,
     HasMoveOrdering,
     HasNoisyMoves,
@@ -125,6 +126,17 @@ class EngineOptions:
     into check, searched one ply shallower and re-searched when they beat alpha."""
     repetition: bool = True
     """A position repeated in the history the state carries (``is_repetition``) is a draw."""
+    deeper_cutoffs: bool = False
+    """A table entry searched deeper than needed also ends a search (engines' practice; off,
+    only one searched to the same depth does, which keeps the value exact)."""
+    futility: bool = False
+    """Reverse futility pruning ("static null-move pruning"): at a null-window node of
+    depth 1 to :data:`~plies.native.FUTILITY_DEPTH`, not in check, EVAL at least
+    :data:`~plies.native.FUTILITY_MARGIN` a ply above beta is taken as the node's value
+    (games with ``in_check``)."""
+    exchange: bool = False
+    """Static exchange evaluation (``wins_exchange``): quiescence skips noisy moves that lose
+    material, and the ordering puts them after the quiet moves."""
     native: bool = True
     """Run the game's compiled engine where it has one (:mod:`plies.native`): the same search,
     node for node, at native speed."""
@@ -254,6 +266,11 @@ class _Engine(Generic[S, A]):
         self.repeated: Callable[[S], bool] | None = (
             None if repeats is None else repeats.is_repetition
         )
+        exchange = optional(game, HasExchange, options.exchange)
+        self.wins_exchange: Callable[[S, A], bool] | None = (
+            None if exchange is None else exchange.wins_exchange
+        )
+        self.futile = options.futility and self.in_check is not None
         captures = optional(game, HasCaptures, options.captures)
         self.captures: Callable[[S], Any] | None = None if captures is None else captures.captures
         self.iteration_depth = 0
@@ -320,11 +337,13 @@ class _Engine(Generic[S, A]):
         mover = self.game.to_move(state)
         noisy = self.noisy
 
+        exchange = self.wins_exchange
+
         def rank(action: A) -> tuple[int, int]:
             if action == first:
                 return (0, 0)
             if noisy is not None and noisy(state, action):
-                return (1, 0)
+                return (1, 0) if exchange is None or exchange(state, action) else (4, 0)
             if action in killers:
                 return (2, 0)
             return (3, -self.history.get((mover, action), 0))
@@ -357,6 +376,9 @@ class _Engine(Generic[S, A]):
             return cut
         if ply == 0 and self.root_hint is not None:
             table_move = self.root_hint
+        if self.futile and self.is_futile(state, depth, alpha, beta, ply, in_check):
+            self.horizon_hits += 1  # a heuristic cut: the subtree is not solved
+            return self.eval_score(state)
         if may_pass and self.may_pass(state, depth, alpha, beta, ply, in_check):
             cutoff = self.null_move_cutoff(state, depth, beta, ply)
             if cutoff is not None:
@@ -381,7 +403,8 @@ class _Engine(Generic[S, A]):
         if entry is None:
             return None, None
         _, stored_depth, flag, stored, table_move, solved, _ = entry
-        if stored_depth == depth or (solved and stored_depth <= depth):
+        deeper = self.options.deeper_cutoffs and stored_depth > depth
+        if stored_depth == depth or deeper or (solved and stored_depth <= depth):
             score = _from_table(stored, ply)
             if (
                 flag == Bound.EXACT
@@ -442,6 +465,21 @@ class _Engine(Generic[S, A]):
                     self.remember_quiet(mover, action, ply, depth)
                 break
         return best, best_move
+
+    def is_futile(
+        self, state: S, depth: int, alpha: float, beta: float, ply: int, in_check: bool
+    ) -> bool:
+        """Reverse futility pruning (Heinz's "futility pruning" turned on beta, as Stockfish and
+        the small engines do): a null-window node below the root, shallow, not in check, whose
+        EVAL stands :data:`~plies.native.FUTILITY_MARGIN` a ply above beta fails high."""
+        return (
+            ply > 0
+            and depth <= native.FUTILITY_DEPTH
+            and not in_check
+            and beta == math.nextafter(alpha, math.inf)
+            and abs(beta) < 1
+            and self.eval_score(state) - native.FUTILITY_MARGIN * depth >= beta
+        )
 
     def may_pass(
         self, state: S, depth: int, alpha: float, beta: float, ply: int, in_check: bool
@@ -514,6 +552,8 @@ class _Engine(Generic[S, A]):
             noisy = list(self.captures(state))
         else:
             noisy = [a for a in self.moves(state) if self.noisy(state, a)]
+        if self.wins_exchange is not None:
+            noisy = [a for a in noisy if self.wins_exchange(state, a)]
         if not noisy:
             self.leaves += 1
             return stand

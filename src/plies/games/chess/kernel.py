@@ -415,6 +415,59 @@ def legal_moves(state: NDArray[np.int64], out: NDArray[np.int64], work: NDArray[
     return count
 
 
+# Static exchange evaluation ---------------------------------------------------------------------
+
+EXCHANGE_VALUES = (0, 100, 300, 300, 500, 900, 0)
+"""Piece values of the static exchange evaluation, by piece type (the king's is never taken)."""
+
+
+@compiled
+def wins_exchange(state: NDArray[np.int64], move: int) -> bool:
+    """Whether ``move`` loses no material when both sides capture on its target square with
+    their least valuable attacker first, each free to stop (Stockfish's ``see_ge`` with a
+    threshold of 0: x-rays count, pins do not; en passant, castling and promotions count as
+    even)."""
+    origin, target = move & 63, move >> 6 & 63
+    mover = piece_on(state, origin)
+    ep = int(state[INFO] >> EP_SHIFT & 127)
+    castles = mover == KING and (target - origin == 2 or origin - target == 2)
+    if move >> 12 or castles or (mover == PAWN and target == ep):
+        return True
+    swap = EXCHANGE_VALUES[piece_on(state, target)]
+    swap = EXCHANGE_VALUES[mover] - swap
+    if swap <= 0:
+        return True
+    occupied = np.uint64(state[WHITE_WORD]) | np.uint64(state[BLACK_WORD])
+    occupied ^= (_ONE << np.uint64(origin)) | (_ONE << np.uint64(target))
+    side = side_to_move(state)
+    found = attackers(state, target, 0, occupied) | attackers(state, target, 1, occupied)
+    queens = np.uint64(state[QUEEN + 1])
+    diagonal = np.uint64(state[BISHOP + 1]) | queens
+    straight = np.uint64(state[ROOK + 1]) | queens
+    result = 1
+    while True:
+        side = 1 - side
+        found &= occupied
+        mine = found & np.uint64(state[side])
+        if not mine:
+            break
+        result ^= 1
+        piece = PAWN
+        while not mine & np.uint64(state[piece + 1]):
+            piece += 1
+        if piece == KING:  # the king takes last: only if nothing defends the square
+            return bool(result ^ 1) if found & np.uint64(state[1 - side]) else bool(result)
+        swap = EXCHANGE_VALUES[piece] - swap
+        if swap < result:
+            break
+        occupied ^= _ONE << np.uint64(lowest(mine & np.uint64(state[piece + 1])))
+        if piece != KNIGHT and piece != ROOK:  # a pawn, bishop or queen: x-rays behind it
+            found |= ray_attacks(target, occupied, 1) & diagonal
+        if piece >= ROOK:
+            found |= ray_attacks(target, occupied, 0) & straight
+    return bool(result)
+
+
 # Making moves -----------------------------------------------------------------------------------
 
 

@@ -394,6 +394,7 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
             work=kernel.WORK_SHAPE,
             words=kernel.WORDS,
             checks=True,
+            exchange=True,
             history=history_keys,
         )
 
@@ -415,6 +416,39 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         )
         quiet_queens = (m for m in promotions if m.promotion == chess.QUEEN)
         return canonical_order(board, (*board.generate_legal_captures(), *quiet_queens))
+
+    def wins_exchange(self, state: ChessState, action: chess.Move) -> bool:
+        """Whether ``action`` loses no material when both sides capture on its target square
+        with their least valuable attacker first, each free to stop: Stockfish's ``see_ge``
+        with a threshold of 0 (x-rays count, pins do not; en passant, castling and promotions
+        count as even), on python-chess's attack masks, the compiled kernel's reference."""
+        board = state.board
+        if action.promotion or board.is_castling(action) or board.is_en_passant(action):
+            return True
+        origin, target = action.from_square, action.to_square
+        victim = board.piece_type_at(target)
+        mover = board.piece_type_at(origin)
+        assert mover is not None
+        swap = EXCHANGE_VALUES[mover] - (EXCHANGE_VALUES[victim] if victim else 0)
+        if swap <= 0:
+            return True
+        occupied = board.occupied ^ chess.BB_SQUARES[origin] ^ chess.BB_SQUARES[target]
+        side, result = board.turn, 1
+        while True:
+            side = not side
+            found = board.attackers_mask(chess.WHITE, target, occupied)
+            found = (found | board.attackers_mask(chess.BLACK, target, occupied)) & occupied
+            mine = found & board.occupied_co[side]
+            if not mine:
+                return bool(result)
+            result ^= 1
+            piece = next(p for p in chess.PIECE_TYPES if mine & board.pieces_mask(p, side))
+            if piece == chess.KING:  # the king takes last: only if nothing defends the square
+                return bool(result ^ 1) if found & board.occupied_co[not side] else bool(result)
+            swap = EXCHANGE_VALUES[piece] - swap
+            if swap < result:
+                return bool(result)
+            occupied ^= chess.BB_SQUARES[chess.lsb(mine & board.pieces_mask(piece, side))]
 
     def in_check(self, state: ChessState) -> bool:
         """Whether the side to move is in check (for the engine's check extension)."""
@@ -644,6 +678,16 @@ _STATUS_TEXT = {
 # Piece values, piece-square tables and game-phase weights of Ronald Friederich's PeSTO, as
 # published on the Chess Programming Wiki ("PeSTO's Evaluation Function"). Each table lists
 # the squares as White sees the board, a8 first and h1 last; Black uses the mirror image.
+
+EXCHANGE_VALUES = {
+    chess.PAWN: 100,
+    chess.KNIGHT: 300,
+    chess.BISHOP: 300,
+    chess.ROOK: 500,
+    chess.QUEEN: 900,
+    chess.KING: 0,
+}
+"""Piece values of the static exchange evaluation (:meth:`Chess.wins_exchange`)."""
 
 CENTIPAWN_SCALE = 800
 """The lead is ``cp / (|cp| + CENTIPAWN_SCALE)``: 800 centipawns ahead is a lead of 1/2."""
