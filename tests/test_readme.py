@@ -59,6 +59,13 @@ SKIPPED = {
         "100 searches of the network: a minute"
     ),
     "plies learn distill connect4 --out runs/distilled --positions 20000": "trains: minutes",
+    "plies tournament chess engine:depth=4 engine:depth=4,tt=8 --db selfplay.sqlite --games 2000 "
+    "--openings random:8": "2,000 games: about 15 minutes",
+    "plies learn tune chess --records selfplay.sqlite --out runs/tuned --steps 500": (
+        "tunes on the games above, not played here"
+    ),
+    "plies match chess engine:time=0.1,weights=runs/tuned/weights.json engine:time=0.1 "
+    "--games 100": "plays the weights tuned above: minutes",
     'plies play go:size=9 --position "$(cat game.sgf)"': (
         "goes on from the game.sgf of the game played by a person above"
     ),
@@ -80,7 +87,6 @@ SLOW = {
     "plies tournament connect4 engine:depth=4 mcts:time=0.1 perfect:time=0.1 --db c4.sqlite "
     "--games 20": "35 s",
     "plies tournament report c4.sqlite": "reads the standings of the tournament above",
-    "plies perft chess 5": "6 s",
 }
 """Examples run only with ``PLIES_README_SLOW=1``, by their command, with the time they take
 on a 2-core machine."""

@@ -47,6 +47,26 @@ class HasEvaluation(Protocol):
 
 
 @runtime_checkable
+class HasLinearEvaluation(Protocol):
+    """EVAL as a weighted sum of features, ``w1 f1 + ... + wn fn`` (the lectures' linear
+    evaluation function), whose weights Texel's method fits to data (:mod:`plies.learn.tune`).
+
+    ``evaluation_features`` gives the features of a state from the first player's view (by
+    weight index; None where EVAL is no weighted sum, as Othello's disc count near the end), so
+    that the first player's evaluation is their weighted sum, in the game's own units;
+    ``with_evaluation_weights`` makes the same game evaluating with other weights (``source``
+    says where they come from)."""
+
+    def evaluation_weights(self) -> Sequence[float]: ...
+
+    def evaluation_names(self) -> Sequence[str]: ...
+
+    def evaluation_features(self, state: Any) -> Mapping[int, float] | None: ...
+
+    def with_evaluation_weights(self, weights: Sequence[float], source: str) -> Any: ...
+
+
+@runtime_checkable
 class HasHashKey(Protocol):
     """A fast hash key (e.g. Zobrist) where hashing the state itself is slow."""
 
@@ -453,6 +473,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasCheck: "check test (in_check)",
     HasNullMove: "null move (null_move)",
     HasExchange: "static exchange evaluation (wins_exchange)",
+    HasLinearEvaluation: "a linear evaluation (evaluation_weights, evaluation_features)",
     HasRepetition: "repetition test (is_repetition)",
     HasRandomPlayout: "compiled playout (random_playout)",
     HasPerft: "perft counter (perft)",

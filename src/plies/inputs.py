@@ -1,6 +1,7 @@
 """Reading what a user hands plies, bounded before it is parsed: a file, or standard input,
 larger than the limit (or endless, such as ``/dev/zero``) is refused in one line after reading
-no more than the limit.
+no more than the limit. And writing a file atomically (:func:`write_atomically`), so a reader
+never sees half of one.
 
 >>> import io
 >>> read_text(io.BytesIO(b"[[3, 12], [2, 4]]"), "tree")
@@ -13,6 +14,8 @@ plies.errors.SpecError: the tree is longer than 10 bytes, the most plies reads
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 from typing import IO, Any
 
@@ -46,3 +49,20 @@ def read_text(source: str | Path | IO[Any], what: str, limit: int | None = None)
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise PliesError(f"the {what} {name} is not UTF-8 text ({error.reason})") from None
+
+
+def write_atomically(path: Path, write: Any) -> None:
+    """Call ``write(file)`` on a temporary file beside ``path``, then rename it into place: a
+    reader sees the old file or the whole new one, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            write(file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide a shared model from others
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -14,18 +14,21 @@ import chess
 import chess.pgn
 import pytest
 
-from plies.errors import IllegalMoveError, InvalidPositionError, ParseError
+from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, SpecError
 from plies.game import random_move
 from plies.games import make_game
-from plies.games.chess.rules import (
+from plies.games.chess.evaluation import (
     ENDGAME_TABLE,
     ENDGAME_VALUE,
     MIDGAME_TABLE,
     MIDGAME_VALUE,
+    PESTO,
     PHASE_WEIGHT,
+    blend,
+)
+from plies.games.chess.rules import (
     Chess,
     ChessState,
-    pesto_white_centipawns,
     position_key,
     uci,
 )
@@ -351,34 +354,74 @@ def plain_pesto(board: chess.Board) -> int:
     return total // 24 if total >= 0 else -(-total // 24)
 
 
+PESTO_GAME = Chess(evaluation=PESTO)
+
+
+def pesto_white_centipawns(board: chess.Board) -> int:
+    return blend(PESTO.sums(board))
+
+
 def test_pesto_matches_plain_definition() -> None:
+    """The weights of PeSTO's evaluation are its published values and tables."""
     states = random_game(GAME, 5, max_plies=120) + [
         GAME.parse_position(f) for f, _ in PERFT_POSITIONS
     ]
     for state in states:
         assert pesto_white_centipawns(state.board) == plain_pesto(state.board)
+        white = PESTO_GAME.centipawns(state)
+        assert white == (
+            plain_pesto(state.board) if state.board.turn else -plain_pesto(state.board)
+        )
+
+
+def test_features_weigh_to_the_score() -> None:
+    """EVAL is a weighted sum of the features (a linear evaluation): the sum before rounding
+    is the score, for the shipped weights and PeSTO's."""
+    for game in (GAME, PESTO_GAME):
+        weights = game.evaluation_weights()
+        assert len(weights) == len(game.evaluation_names())
+        for state in random_game(game, 9, max_plies=120):
+            features = game.evaluation_features(state)
+            total = sum(weights[index] * value for index, value in features.items())
+            white = game.centipawns(state) * (1 if state.board.turn else -1)
+            assert abs(total - white) < 1 + 1e-9
+
+
+def test_evaluation_weights_are_checked() -> None:
+    with pytest.raises(SpecError, match="768"):
+        GAME.with_evaluation_weights([1.0, 2.0], "a test")
+    doubled = GAME.with_evaluation_weights([2 * w for w in PESTO.weights], "doubled")
+    state = random_game(GAME, 3, max_plies=30)[-1]
+    assert doubled.centipawns(state) in range(
+        2 * PESTO_GAME.centipawns(state) - 1, 2 * PESTO_GAME.centipawns(state) + 2
+    )
 
 
 def test_incremental_pesto_matches_a_full_count() -> None:
-    """``result`` carries PeSTO's sums over to the child (``_pesto``, set without a full
+    """``result`` carries PeSTO's sums over to the child (``_sums``, set without a full
     count): castling, en passant, promotions and captures of every kind, two plies deep from
     the perft positions, and along a long random game."""
-    starts = [GAME.parse_position(fen) for fen, _ in PERFT_POSITIONS]
-    starts.append(GAME.parse_position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2"))
+    game = PESTO_GAME
+    starts = [game.parse_position(fen) for fen, _ in PERFT_POSITIONS]
+    starts.append(game.parse_position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2"))
+
+    def carried(state: ChessState) -> object:
+        return None if state._sums is None else state._sums[1]
+
     for start in starts:
-        assert start.pesto == plain_sums(start.board)
-        for move in GAME.actions(start):
-            child = GAME.result(start, move)
-            assert child._pesto == plain_sums(child.board)
-            for reply in GAME.actions(child):
-                grandchild = GAME.result(child, reply)
-                assert grandchild._pesto == plain_sums(grandchild.board)
+        assert start.sums(PESTO) == plain_sums(start.board)
+        for move in game.actions(start):
+            child = game.result(start, move)
+            assert carried(child) == plain_sums(child.board)
+            for reply in game.actions(child):
+                grandchild = game.result(child, reply)
+                assert carried(grandchild) == plain_sums(grandchild.board)
     rng = random.Random(13)
-    state = GAME.initial_state()
-    assert state.pesto == plain_sums(state.board)  # from here on carried over by ``result``
-    while not GAME.is_terminal(state):
-        state = GAME.result(state, random_move(GAME, state, rng))
-        assert state._pesto == plain_sums(state.board)
+    state = game.initial_state()
+    assert state.sums(PESTO) == plain_sums(state.board)  # from here on carried by ``result``
+    while not game.is_terminal(state):
+        state = game.result(state, random_move(game, state, rng))
+        assert carried(state) == plain_sums(state.board)
 
 
 def test_evaluation_is_symmetric() -> None:

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from plies.compiled import NOT_OVER
 from plies.games.chess import kernel, zobrist
+from plies.games.chess.evaluation import DEFAULT
 from plies.games.chess.rules import (
     CENTIPAWN_SCALE,
     Chess,
@@ -31,7 +32,6 @@ from plies.games.chess.rules import (
     compiled_row,
     history_keys,
     move_code,
-    pesto_sums,
     position_key,
     python_perft,
 )
@@ -368,7 +368,7 @@ def _zobrist(board: chess.Board) -> int:
 
 def _check_from_scratch(row: Row, board: chess.Board) -> None:
     """The row's key and PeSTO sums are the position's own, computed afresh."""
-    midgame, endgame, _ = pesto_sums(board)
+    midgame, endgame, _ = DEFAULT.sums(board)
     words = _words(row)
     mask = (1 << 64) - 1
     assert words[kernel.KEY :] == (_zobrist(board), midgame & mask, endgame & mask), board.fen()

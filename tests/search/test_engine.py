@@ -52,9 +52,13 @@ option_sets = st.builds(
     null_move=st.booleans(),
     reductions=st.booleans(),
     repetition=st.booleans(),
+    deeper_cutoffs=st.just(False),
+    futility=st.booleans(),
+    exchange=st.booleans(),
 )
 """The chess refinements are switched at random too: no-ops for games without the chess
-capabilities (``in_check``, ``null_move``, ``is_repetition``, ``captures``)."""
+capabilities (``in_check``, ``null_move``, ``is_repetition``, ``captures``,
+``wins_exchange``). Deeper table cutoffs stay off: they give up the exact value."""
 
 
 @settings(max_examples=300, deadline=None)
@@ -108,7 +112,7 @@ def test_root_moves_leave_the_table_exact(spec: str, native: bool) -> None:
     worst move of each child, the parent's search still finds the parent's value (a stored
     restricted entry would be found at that depth and cut the search off with its value)."""
     game = make_game(spec)
-    options = EngineOptions(tt_mb=1, native=native)
+    options = EngineOptions(tt_mb=1, native=native, deeper_cutoffs=False)
     spreads = 0
     for state in random_positions(game, 6, seed=4, plies=range(0, 6)):
         table = TranspositionTable(1)

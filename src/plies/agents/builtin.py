@@ -35,6 +35,7 @@ spec                         agent
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import threading
@@ -54,7 +55,7 @@ from plies.agents.registry import (
     Option,
     register,
 )
-from plies.capabilities import HasEvaluation, HasValueBounds, require
+from plies.capabilities import HasEvaluation, HasLinearEvaluation, HasValueBounds, require
 from plies.clock import MIN_MOVE_SECONDS, move_budget
 from plies.errors import BudgetExhaustedError, BusyError, SpecError, UnsupportedGameError
 from plies.game import (
@@ -65,6 +66,7 @@ from plies.game import (
     require_two_player_zero_sum,
 )
 from plies.games.registry import game_identity
+from plies.inputs import read_text
 from plies.perfect import Decision, PerfectSolver, SolverPool
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
 from plies.search.analysis import estimate_tree_size
@@ -252,6 +254,9 @@ class EngineAgent:
     table: TranspositionTable | None = field(default=None, repr=False)
     move_seconds: float | None = field(default=None, repr=False)
     """The next move's time from a clock (:meth:`set_clock`), instead of the spec's."""
+    evaluated: Game[Any, Any] | None = field(default=None, repr=False)
+    """The game searched in place of the one played, evaluating with other weights
+    (``weights=FILE``); its states and moves are the played game's."""
 
     def set_clock(self, remaining: float, increment: float) -> None:
         """Budget the next move from this clock (:func:`plies.clock.move_budget`)."""
@@ -278,13 +283,15 @@ class EngineAgent:
         limits = replace(self.limits, stop=stop)
         if self.move_seconds is not None:
             limits = replace(limits, seconds=self.move_seconds)
-        for result in iterate(game, state, limits, self.options, self.table):
+        searched = game if self.evaluated is None else self.evaluated
+        for result in iterate(searched, state, limits, self.options, self.table):
             self.last = result
             yield result
 
     def compiled(self, game: Game[Any, Any]) -> bool:
         """Whether the agent's searches of ``game`` run compiled (:mod:`plies.native`)."""
-        return compiled_engine(game, self.options) is not None
+        searched = game if self.evaluated is None else self.evaluated
+        return compiled_engine(searched, self.options) is not None
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the table and the clock (nothing is random)."""
@@ -600,8 +607,36 @@ def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -
         seconds = 1.0
     switches = {field: values[key] for key, field in ENGINE_SWITCHES.items()}
     settings = EngineOptions(tt_mb=values["tt"], **switches)
-    prepare(game, settings)  # now, not on the clock of the first move
-    return EngineAgent(Limits(depth=depth, nodes=nodes, seconds=seconds), settings, context.name)
+    evaluated = None if values["weights"] is None else load_weights(game, values["weights"])
+    prepare(evaluated or game, settings)  # now, not on the clock of the first move
+    limits = Limits(depth=depth, nodes=nodes, seconds=seconds)
+    return EngineAgent(limits, settings, context.name, evaluated=evaluated)
+
+
+WEIGHTS_FORMAT = "plies-weights-1"
+"""The ``format`` of a weights file (``plies learn tune`` writes them)."""
+
+
+def load_weights(game: Game[Any, Any], path: str) -> Game[Any, Any]:
+    """``game`` evaluating with the weights of the file ``path`` (written by ``plies learn
+    tune``); a :class:`SpecError` naming what is wrong with the file."""
+    linear = require(game, HasLinearEvaluation, "weights=")
+    try:
+        record = json.loads(read_text(path, "weights file"))
+        weights = record["weights"]
+        if record.get("format") != WEIGHTS_FORMAT:
+            raise ValueError(f"format {record.get('format')!r} is not {WEIGHTS_FORMAT}")
+        if record.get("game") != game_identity(game):
+            raise ValueError(f"weights of {record.get('game')!r}, not of {game_identity(game)}")
+        expected = len(linear.evaluation_weights())
+        if len(weights) != expected:
+            raise ValueError(f"{len(weights)} weights, {game_identity(game)} has {expected}")
+        if not all(isinstance(w, int | float) and math.isfinite(w) for w in weights):
+            raise ValueError("a weight is not a finite number")
+    except (ValueError, KeyError, TypeError) as error:
+        raise SpecError(f"engine: weights file {path!r}: {error}") from None
+    evaluated: Game[Any, Any] = linear.with_evaluation_weights(weights, path)
+    return evaluated
 
 
 def _perfect(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
@@ -728,6 +763,7 @@ register(
             _switch("futility", "chess: reverse futility pruning"),
             _switch("see", "chess: quiescence skips captures that lose by exchange"),
             _switch("native", "the compiled engine where the game has one (same moves)"),
+            Option("weights", "text", "EVAL's weights: a file of plies learn tune", None),
         ),
         _engine,
     )

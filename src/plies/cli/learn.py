@@ -3,6 +3,7 @@ level chess without search", Ruoss et al. 2024), and the curves of a training ru
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,9 @@ POSITIONS = NumberRange(1, 10_000_000, integer=True)
 EPOCHS = NumberRange(1, 10_000, integer=True)
 BINS = NumberRange(2, 256, integer=True)
 PLY = NumberRange(0, 1000, integer=True)
+STEPS = NumberRange(1, 1_000_000, integer=True)
+TUNE_RATE = NumberRange(0, 1e6, above_minimum=True)
+HELD_OUT = NumberRange(0, 0.9)
 
 
 @click.group("learn")
@@ -120,6 +124,84 @@ class _RichReporter:
     def finished(self, metrics: dict[str, Any]) -> None:
         figures = ", ".join(f"{k} {v}" for k, v in metrics.items() if k != "epoch")
         self.bar.console.print(f"epoch {metrics['epoch']}: {figures}", soft_wrap=True)
+
+
+@learn.command("tune")
+@click.argument("game_spec", metavar="GAME")
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The folder.")
+@click.option(
+    "--records",
+    multiple=True,
+    required=True,
+    type=click.Path(path_type=Path),
+    help="A tournament file of played games (again for more).",
+)
+@click.option("--steps", type=Number(STEPS), default=500, show_default=True, help="Adam steps.")
+@click.option("--lr", type=Number(TUNE_RATE), default=1.0, show_default=True,
+              help="Adam's step, in the weights' units.")  # fmt: skip
+@click.option("--min-ply", type=Number(PLY), default=8, show_default=True)
+@click.option("--held-out", type=Number(HELD_OUT), default=0.1, show_default=True,
+              help="The share of games kept to measure the fit.")  # fmt: skip
+@click.option("--seed", type=Number(RUN_SEED), default=0, show_default=True)
+def tune_command(
+    game_spec: str,
+    out: Path,
+    records: tuple[Path, ...],
+    steps: int,
+    lr: float,
+    min_ply: int,
+    held_out: float,
+    seed: int,
+) -> None:
+    """Fit the weights of GAME's linear evaluation to the results of played games.
+
+    Texel's method: the positions of the games in the tournament files --records (from ply
+    --min-ply, quiet ones), each labelled with its game's result, fitted by the mean squared
+    error of a sigmoid of EVAL. Writes the folder --out as it goes: Ctrl-C stops, and the same
+    command goes on (a larger --steps fits further). The best weights are in OUT/weights.json:
+    agents play them with engine:weights=OUT/weights.json.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    from plies.learn import tune
+
+    game = make_game(game_spec)
+    config = tune.TuneConfig(tuple(str(path) for path in records), min_ply, held_out, seed)
+    tuning = tune.open_tuning(out, game, config)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
+        task = bar.add_task("reading games", total=None)
+
+        def report(progress: tune.Progress) -> None:
+            losses = "" if math.isnan(progress.loss) else (
+                f" (loss {progress.loss:.5f}, held out {progress.held_loss:.5f})"
+            )  # fmt: skip
+            bar.update(task, description=progress.stage + losses, completed=progress.done,
+                       total=progress.total)  # fmt: skip
+
+        positions = tune.load_positions(tuning, report)
+        held = int(positions.held.sum())
+        bar.console.print(
+            f"{len(positions) - held:,} positions to fit, {held:,} held out, from "
+            f"{positions.games:,} games",
+            soft_wrap=True,
+        )
+        tune.tune(tuning, positions, steps, lr, report)
+    state = tune.saved_state(tuning)
+    if state is None:  # stopped before the first step
+        exit_interrupted(f"nothing fitted yet in {out}; the same command starts again")
+    start = tuning.linear.evaluation_weights()
+    click.echo(
+        f"step {state.step}: scale K {state.scale:.6f}; held-out loss {state.start_loss:.5f} "
+        f"with the game's weights, {state.best_loss:.5f} with the best"
+    )
+    changes = tune.names_of_changes(tuning.linear.evaluation_names(), start, state.best, 5)
+    for name, before, after in changes:
+        click.echo(f"  {name}: {before:g} -> {after:.1f}")
+    click.echo(f"weights written to {tuning.weights_file}; play them with "
+               f"engine:weights={tuning.weights_file}")  # fmt: skip
+    if stop.happened:
+        exit_interrupted(f"{state.step} steps saved in {out}; the same command goes on")
 
 
 @learn.command("plot")

@@ -5,8 +5,6 @@ or network shape is refused with one line instead of failing inside PyTorch.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from plies.capabilities import HasTensorEncoding
 from plies.errors import CheckpointError, DeviceError, SpecError
 from plies.game import Game
 from plies.games.registry import game_identity
+from plies.inputs import write_atomically
 from plies.learn import DEVICES
 from plies.learn.network import NetShape, build_network
 
@@ -51,23 +50,6 @@ def made_for(recorded: object, game: Game[Any, Any]) -> bool:
     identity (:func:`~plies.games.registry.game_identity`), or the ``repr`` that checkpoints
     recorded before identities were specs (``ConnectFour(width=7, height=6, k=4)``)."""
     return recorded in (game_identity(game), repr(game))
-
-
-def write_atomically(path: Path, write: Any) -> None:
-    """Call ``write(file)`` on a temporary file beside ``path``, then rename it into place: a
-    reader sees the old file or the whole new one, never half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            write(file)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide a shared model from others
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def save_checkpoint(

@@ -44,7 +44,8 @@ from plies.capabilities import HasPerfectSolver, HasTensorEncoding, require
 from plies.errors import RunFolderError, SpecError, UnsupportedGameError
 from plies.game import Game, random_move
 from plies.games.registry import game_identity
-from plies.learn.checkpoint import made_for, save_checkpoint, write_atomically
+from plies.inputs import write_atomically
+from plies.learn.checkpoint import made_for, save_checkpoint
 from plies.learn.network import (
     ACTION_VALUE,
     MAX_BINS,

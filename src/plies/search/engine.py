@@ -24,15 +24,19 @@ What it adds to the textbook tier, each switchable for measurement (:class:`Engi
   the game's captures-only generator (``captures(state)``) when it has one;
 * for games that offer the capabilities (chess): check extension (``in_check(state)``),
   null-move pruning (``null_move(state)``), late-move reductions (quiet moves need
-  ``is_capture`` and ``in_check``) and repetitions scored as draws (``is_repetition(state)``).
-  These prune or extend by heuristics, so they give up the exactness below; each is a no-op
-  for a game without its capability.
+  ``is_capture`` and ``in_check``), reverse futility pruning (needs ``in_check``), static
+  exchange evaluation in quiescence and ordering (``wins_exchange(state, action)``) and
+  repetitions scored as draws (``is_repetition(state)``). These prune or extend by
+  heuristics, so they give up the exactness below; each is a no-op for a game without its
+  capability. BENCHMARKS.md gives the arena runs that keep each.
 
-**Exactness.** A table entry cuts off a search only when it was searched to the same remaining
-depth (or was solved to the end of the game at no greater depth); deeper entries still order
-moves. So, with quiescence off (and for a game without the chess capabilities above, or with
-their switches off), the engine's value at a fixed depth is exactly textbook
-alpha-beta's with the same EVAL, table and ordering on or off: the property tests check this.
+**Exactness.** With ``deeper_cutoffs`` off, a table entry cuts off a search only when it was
+searched to the same remaining depth (or was solved to the end of the game at no greater
+depth); deeper entries still order moves. So, with quiescence and deeper cutoffs off (and for a
+game without the chess capabilities above, or with their switches off), the engine's value at
+a fixed depth is exactly textbook alpha-beta's with the same EVAL, table and ordering on or off:
+the property tests check this. By default deeper entries cut off too, as in every strong
+engine: faster, and no longer exact (``engine:deeper=false`` restores it).
 EVAL must be zero-sum (EVAL(s, p) and EVAL(s, opponent) equally far either side of a draw).
 
 **Native search.** Where the game has a compiled engine (:func:`plies.native.native_search`:
@@ -103,8 +107,8 @@ class Limits:
 
 @dataclass(frozen=True)
 class EngineOptions:
-    """Switches for the engine's refinements (all on but aspiration: see BENCHMARKS.md and
-    ``benchmarks/chess_engine_ladder.py``)."""
+    """Switches for the engine's refinements (all on but aspiration: see BENCHMARKS.md, its
+    arena runs and ``benchmarks/chess_engine_ladder.py``)."""
 
     tt_mb: float = 16.0
     """Transposition table size in MB; 0 turns the table off."""
@@ -126,15 +130,15 @@ class EngineOptions:
     into check, searched one ply shallower and re-searched when they beat alpha."""
     repetition: bool = True
     """A position repeated in the history the state carries (``is_repetition``) is a draw."""
-    deeper_cutoffs: bool = False
+    deeper_cutoffs: bool = True
     """A table entry searched deeper than needed also ends a search (engines' practice; off,
     only one searched to the same depth does, which keeps the value exact)."""
-    futility: bool = False
+    futility: bool = True
     """Reverse futility pruning ("static null-move pruning"): at a null-window node of
     depth 1 to :data:`~plies.native.FUTILITY_DEPTH`, not in check, EVAL at least
     :data:`~plies.native.FUTILITY_MARGIN` a ply above beta is taken as the node's value
     (games with ``in_check``)."""
-    exchange: bool = False
+    exchange: bool = True
     """Static exchange evaluation (``wins_exchange``): quiescence skips noisy moves that lose
     material, and the ordering puts them after the quiet moves."""
     native: bool = True

@@ -37,6 +37,13 @@ from plies.capabilities import BoardView, CompiledRules
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.chess import zobrist
+from plies.games.chess.evaluation import (
+    DEFAULT,
+    Evaluation,
+    PestoSums,
+    blend,
+    weight_names,
+)
 
 STARTPOS = "startpos"
 """The word that names the standard initial position, as in the UCI protocol."""
@@ -48,8 +55,6 @@ REPETITIONS = 3
 
 UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 
-PestoSums = tuple[int, int, int]
-"""PeSTO's midgame sum, endgame sum (for White) and game phase of a position."""
 
 PositionKey = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
 """What makes two positions the same for repetition: piece bitboards, side to move, castling
@@ -119,7 +124,7 @@ class ChessState:
     _moves: tuple[chess.Move, ...] | None = field(init=False, default=None)
     _key: int | None = field(init=False, default=None)
     _hash: int | None = field(init=False, default=None)
-    _pesto: PestoSums | None = field(init=False, default=None)
+    _sums: tuple[Evaluation, PestoSums] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "position", position_key(self.board))
@@ -142,14 +147,14 @@ class ChessState:
             object.__setattr__(self, "_key", key)
         return key
 
-    @property
-    def pesto(self) -> PestoSums:
-        """PeSTO's (midgame, endgame, phase) sums for White (:func:`pesto_sums`): carried over
-        from the parent by :meth:`Chess.result` when it knew them, else computed once."""
-        sums = self._pesto
-        if sums is None:
-            sums = pesto_sums(self.board)
-            object.__setattr__(self, "_pesto", sums)
+    def sums(self, evaluation: Evaluation) -> PestoSums:
+        """The evaluation's (midgame, endgame, phase) sums for White: carried over from the
+        parent by :meth:`Chess.result` when it knew them, else counted once."""
+        known = self._sums
+        if known is not None and known[0] is evaluation:
+            return known[1]
+        sums = evaluation.sums(self.board)
+        object.__setattr__(self, "_sums", (evaluation, sums))
         return sums
 
     @property
@@ -222,10 +227,10 @@ def code_move(code: int) -> chess.Move:
     return chess.Move(code & 63, code >> 6 & 63, (code >> 12) or None)
 
 
-def compiled_row(state: ChessState) -> tuple[int, ...]:
+def compiled_row(state: ChessState, evaluation: Evaluation = DEFAULT) -> tuple[int, ...]:
     """The position as the kernel's row (:mod:`.kernel`): colour and piece bitboards, the
-    packed side to move, castling rights, en passant square, clocks, the key and PeSTO's
-    sums."""
+    packed side to move, castling rights, en passant square, clocks, the key and the
+    evaluation's sums."""
     board = state.board
     position = state.position
     rights = position[9]
@@ -239,7 +244,7 @@ def compiled_row(state: ChessState) -> tuple[int, ...]:
         | min(board.halfmove_clock, 1023) << 13
         | board.fullmove_number << 23
     )
-    midgame, endgame, _ = state.pesto
+    midgame, endgame, _ = state.sums(evaluation)
     mask = (1 << 64) - 1
     return (
         board.occupied_co[chess.WHITE],
@@ -262,19 +267,11 @@ def history_keys(state: ChessState) -> tuple[int, ...]:
     return tuple(position_hash(position) for position in state.history)
 
 
-def compiled_params() -> tuple[int, ...]:
-    """The kernel's parameters (:mod:`.kernel`): PeSTO's signed square values by colour (White
-    first), piece type (0 unused) and square, midgame then endgame, the phase weights and
-    :data:`CENTIPAWN_SCALE`."""
-    words: list[int] = []
-    for tables in (_MIDGAME, _ENDGAME):
-        for color in (chess.WHITE, chess.BLACK):
-            words.extend([0] * 64)
-            for piece in chess.PIECE_TYPES:
-                words.extend(tables[color][piece])
-    words.extend([0, *(PHASE_WEIGHT[piece] for piece in chess.PIECE_TYPES), CENTIPAWN_SCALE])
+def compiled_params(evaluation: Evaluation = DEFAULT) -> tuple[int, ...]:
+    """The kernel's parameters (:mod:`.kernel`): the evaluation's signed weights and phase
+    weights (:meth:`Evaluation.kernel_params`) and :data:`CENTIPAWN_SCALE`, as words."""
     mask = (1 << 64) - 1
-    return tuple(word & mask for word in words)
+    return tuple(word & mask for word in (*evaluation.kernel_params(), CENTIPAWN_SCALE))
 
 
 def uci(move: chess.Move) -> str:
@@ -293,11 +290,15 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
     players = ("White", "Black")
     uci = staticmethod(uci)
 
-    def __init__(self, scoring: Scoring = Scoring.PLUS_MINUS) -> None:
+    def __init__(
+        self, scoring: Scoring = Scoring.PLUS_MINUS, evaluation: Evaluation = DEFAULT
+    ) -> None:
         self.scoring = scoring
+        self.evaluation = evaluation
+        """EVAL's weights (:mod:`.evaluation`): plies' tuned ones unless given others."""
 
     def __repr__(self) -> str:
-        return "Chess()"
+        return "Chess()" if self.evaluation is DEFAULT else f"Chess({self.evaluation!r})"
 
     def score_centipawns(self, score: float) -> int:
         """An engine score in centipawns (:func:`centipawns`)."""
@@ -329,11 +330,15 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         if not legal:
             raise IllegalMoveError(f"move {action.uci()} is not legal in this position")
         history = () if board.is_irreversible(action) else (*state.history, state.position)
-        sums = None if state._pesto is None else _pesto_after(board, action, state._pesto)
+        known = state._sums
+        evaluation = self.evaluation
+        sums = None
+        if known is not None and known[0] is evaluation:
+            sums = (evaluation, evaluation.after(board, action, known[1]))
         child = board.copy(stack=False)
         child.push(action)
         new = ChessState(child, history)
-        object.__setattr__(new, "_pesto", sums)
+        object.__setattr__(new, "_sums", sums)
         return new
 
     def is_terminal(self, state: ChessState) -> bool:
@@ -384,10 +389,11 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         as keys; captures are noisy, and the kernel tells check and passes the turn."""
         from plies.games.chess import kernel
 
+        evaluation = self.evaluation
         return CompiledRules(
             "chess",
-            compiled_row,
-            params=compiled_params(),
+            lambda state: compiled_row(state, evaluation),
+            params=compiled_params(evaluation),
             encode_move=move_code,
             decode_move=code_move,
             noisy=True,
@@ -473,8 +479,9 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
     # Evaluation --------------------------------------------------------------------------------
 
     def centipawns(self, state: ChessState) -> int:
-        """PeSTO's tapered evaluation in centipawns, from the side to move's point of view."""
-        white = _blend(state.pesto)
+        """The tapered evaluation (:mod:`.evaluation`) in centipawns, from the side to move's
+        point of view."""
+        white = blend(state.sums(self.evaluation))
         return white if state.board.turn else -white
 
     def evaluate(self, state: ChessState, player: str) -> float:
@@ -487,6 +494,22 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         if player != self.to_move(state):
             cp = -cp
         return self.estimate(cp / (abs(cp) + CENTIPAWN_SCALE), player)
+
+    def evaluation_weights(self) -> tuple[int, ...]:
+        """EVAL's weights, a linear evaluation's (:mod:`.evaluation`)."""
+        return self.evaluation.weights
+
+    def evaluation_names(self) -> tuple[str, ...]:
+        return weight_names()
+
+    def evaluation_features(self, state: ChessState) -> dict[int, float]:
+        """The features EVAL's weights multiply, from White's view: its score for White is
+        their weighted sum (before rounding)."""
+        return self.evaluation.features(state.board)
+
+    def with_evaluation_weights(self, weights: Sequence[float], source: str) -> Chess:
+        """Chess evaluated with ``weights`` (rounded to whole centipawns) from ``source``."""
+        return Chess(self.scoring, Evaluation([round(w) for w in weights], source))
 
     # Perft -------------------------------------------------------------------------------------
 
@@ -674,10 +697,7 @@ _STATUS_TEXT = {
 }
 
 
-# PeSTO's evaluation ---------------------------------------------------------------------------
-# Piece values, piece-square tables and game-phase weights of Ronald Friederich's PeSTO, as
-# published on the Chess Programming Wiki ("PeSTO's Evaluation Function"). Each table lists
-# the squares as White sees the board, a8 first and h1 last; Black uses the mirror image.
+# Evaluation constants -------------------------------------------------------------------------
 
 EXCHANGE_VALUES = {
     chess.PAWN: 100,
@@ -701,236 +721,3 @@ def centipawns(score: float) -> int:
     (150, 0, -800)
     """
     return round(CENTIPAWN_SCALE * score / (1 - abs(score)))
-
-
-MIDGAME_VALUE = {
-    chess.PAWN: 82,
-    chess.KNIGHT: 337,
-    chess.BISHOP: 365,
-    chess.ROOK: 477,
-    chess.QUEEN: 1025,
-    chess.KING: 0,
-}
-ENDGAME_VALUE = {
-    chess.PAWN: 94,
-    chess.KNIGHT: 281,
-    chess.BISHOP: 297,
-    chess.ROOK: 512,
-    chess.QUEEN: 936,
-    chess.KING: 0,
-}
-PHASE_WEIGHT = {
-    chess.PAWN: 0,
-    chess.KNIGHT: 1,
-    chess.BISHOP: 1,
-    chess.ROOK: 2,
-    chess.QUEEN: 4,
-    chess.KING: 0,
-}
-MIDGAME_PHASE = 24
-"""The phase of the full set of pieces (more after promotions counts as 24): pure middlegame."""
-
-# fmt: off
-MIDGAME_TABLE = {
-    chess.PAWN: (
-          0,   0,   0,   0,   0,   0,  0,   0,
-         98, 134,  61,  95,  68, 126, 34, -11,
-         -6,   7,  26,  31,  65,  56, 25, -20,
-        -14,  13,   6,  21,  23,  12, 17, -23,
-        -27,  -2,  -5,  12,  17,   6, 10, -25,
-        -26,  -4,  -4, -10,   3,   3, 33, -12,
-        -35,  -1, -20, -23, -15,  24, 38, -22,
-          0,   0,   0,   0,   0,   0,  0,   0,
-    ),
-    chess.KNIGHT: (
-        -167, -89, -34, -49,  61, -97, -15, -107,
-         -73, -41,  72,  36,  23,  62,   7,  -17,
-         -47,  60,  37,  65,  84, 129,  73,   44,
-          -9,  17,  19,  53,  37,  69,  18,   22,
-         -13,   4,  16,  13,  28,  19,  21,   -8,
-         -23,  -9,  12,  10,  19,  17,  25,  -16,
-         -29, -53, -12,  -3,  -1,  18, -14,  -19,
-        -105, -21, -58, -33, -17, -28, -19,  -23,
-    ),
-    chess.BISHOP: (
-        -29,   4, -82, -37, -25, -42,   7,  -8,
-        -26,  16, -18, -13,  30,  59,  18, -47,
-        -16,  37,  43,  40,  35,  50,  37,  -2,
-         -4,   5,  19,  50,  37,  37,   7,  -2,
-         -6,  13,  13,  26,  34,  12,  10,   4,
-          0,  15,  15,  15,  14,  27,  18,  10,
-          4,  15,  16,   0,   7,  21,  33,   1,
-        -33,  -3, -14, -21, -13, -12, -39, -21,
-    ),
-    chess.ROOK: (
-         32,  42,  32,  51, 63,  9,  31,  43,
-         27,  32,  58,  62, 80, 67,  26,  44,
-         -5,  19,  26,  36, 17, 45,  61,  16,
-        -24, -11,   7,  26, 24, 35,  -8, -20,
-        -36, -26, -12,  -1,  9, -7,   6, -23,
-        -45, -25, -16, -17,  3,  0,  -5, -33,
-        -44, -16, -20,  -9, -1, 11,  -6, -71,
-        -19, -13,   1,  17, 16,  7, -37, -26,
-    ),
-    chess.QUEEN: (
-        -28,   0,  29,  12,  59,  44,  43,  45,
-        -24, -39,  -5,   1, -16,  57,  28,  54,
-        -13, -17,   7,   8,  29,  56,  47,  57,
-        -27, -27, -16, -16,  -1,  17,  -2,   1,
-         -9, -26,  -9, -10,  -2,  -4,   3,  -3,
-        -14,   2, -11,  -2,  -5,   2,  14,   5,
-        -35,  -8,  11,   2,   8,  15,  -3,   1,
-         -1, -18,  -9,  10, -15, -25, -31, -50,
-    ),
-    chess.KING: (
-        -65,  23,  16, -15, -56, -34,   2,  13,
-         29,  -1, -20,  -7,  -8,  -4, -38, -29,
-         -9,  24,   2, -16, -20,   6,  22, -22,
-        -17, -20, -12, -27, -30, -25, -14, -36,
-        -49,  -1, -27, -39, -46, -44, -33, -51,
-        -14, -14, -22, -46, -44, -30, -15, -27,
-          1,   7,  -8, -64, -43, -16,   9,   8,
-        -15,  36,  12, -54,   8, -28,  24,  14,
-    ),
-}
-ENDGAME_TABLE = {
-    chess.PAWN: (
-          0,   0,   0,   0,   0,   0,   0,   0,
-        178, 173, 158, 134, 147, 132, 165, 187,
-         94, 100,  85,  67,  56,  53,  82,  84,
-         32,  24,  13,   5,  -2,   4,  17,  17,
-         13,   9,  -3,  -7,  -7,  -8,   3,  -1,
-          4,   7,  -6,   1,   0,  -5,  -1,  -8,
-         13,   8,   8,  10,  13,   0,   2,  -7,
-          0,   0,   0,   0,   0,   0,   0,   0,
-    ),
-    chess.KNIGHT: (
-        -58, -38, -13, -28, -31, -27, -63, -99,
-        -25,  -8, -25,  -2,  -9, -25, -24, -52,
-        -24, -20,  10,   9,  -1,  -9, -19, -41,
-        -17,   3,  22,  22,  22,  11,   8, -18,
-        -18,  -6,  16,  25,  16,  17,   4, -18,
-        -23,  -3,  -1,  15,  10,  -3, -20, -22,
-        -42, -20, -10,  -5,  -2, -20, -23, -44,
-        -29, -51, -23, -15, -22, -18, -50, -64,
-    ),
-    chess.BISHOP: (
-        -14, -21, -11,  -8, -7,  -9, -17, -24,
-         -8,  -4,   7, -12, -3, -13,  -4, -14,
-          2,  -8,   0,  -1, -2,   6,   0,   4,
-         -3,   9,  12,   9, 14,  10,   3,   2,
-         -6,   3,  13,  19,  7,  10,  -3,  -9,
-        -12,  -3,   8,  10, 13,   3,  -7, -15,
-        -14, -18,  -7,  -1,  4,  -9, -15, -27,
-        -23,  -9, -23,  -5, -9, -16,  -5, -17,
-    ),
-    chess.ROOK: (
-        13, 10, 18, 15, 12,  12,   8,   5,
-        11, 13, 13, 11, -3,   3,   8,   3,
-         7,  7,  7,  5,  4,  -3,  -5,  -3,
-         4,  3, 13,  1,  2,   1,  -1,   2,
-         3,  5,  8,  4, -5,  -6,  -8, -11,
-        -4,  0, -5, -1, -7, -12,  -8, -16,
-        -6, -6,  0,  2, -9,  -9, -11,  -3,
-        -9,  2,  3, -1, -5, -13,   4, -20,
-    ),
-    chess.QUEEN: (
-         -9,  22,  22,  27,  27,  19,  10,  20,
-        -17,  20,  32,  41,  58,  25,  30,   0,
-        -20,   6,   9,  49,  47,  35,  19,   9,
-          3,  22,  24,  45,  57,  40,  57,  36,
-        -18,  28,  19,  47,  31,  34,  39,  23,
-        -16, -27,  15,   6,   9,  17,  10,   5,
-        -22, -23, -30, -16, -16, -23, -36, -32,
-        -33, -28, -22, -43,  -5, -32, -20, -41,
-    ),
-    chess.KING: (
-        -74, -35, -18, -18, -11,  15,   4, -17,
-        -12,  17,  14,  17,  17,  38,  23,  11,
-         10,  17,  23,  15,  20,  45,  44,  13,
-         -8,  22,  24,  27,  26,  33,  26,   3,
-        -18,  -4,  21,  24,  27,  23,   9, -11,
-        -19,  -3,  11,  21,  23,  16,   7,  -9,
-        -27, -11,   4,  13,  14,   4,  -5, -17,
-        -53, -34, -21, -11, -28, -14, -24, -43,
-    ),
-}
-# fmt: on
-
-
-def _square_values(
-    values: Mapping[int, int], tables: Mapping[int, tuple[int, ...]], color: chess.Color
-) -> dict[int, tuple[int, ...]]:
-    """Piece value plus table entry for each python-chess square (a1 = 0), signed for
-    ``color``: a White piece on square s reads the table at ``s ^ 56`` (the table starts at
-    a8), a Black piece at ``s`` (the mirror image)."""
-    sign, flip = (1, 56) if color == chess.WHITE else (-1, 0)
-    return {
-        piece: tuple(sign * (values[piece] + tables[piece][square ^ flip]) for square in range(64))
-        for piece in chess.PIECE_TYPES
-    }
-
-
-_MIDGAME = {color: _square_values(MIDGAME_VALUE, MIDGAME_TABLE, color) for color in chess.COLORS}
-_ENDGAME = {color: _square_values(ENDGAME_VALUE, ENDGAME_TABLE, color) for color in chess.COLORS}
-
-
-def pesto_white_centipawns(board: chess.Board) -> int:
-    """PeSTO's score of ``board`` for White: midgame and endgame sums of piece values and
-    piece-square entries, blended by the game phase (the weights of the pieces left, out of
-    24), rounded toward zero as PeSTO's integer division does."""
-    return _blend(pesto_sums(board))
-
-
-def pesto_sums(board: chess.Board) -> PestoSums:
-    """White's midgame sum, endgame sum (values plus table entries, Black's subtracted) and
-    the phase (the weights of all the pieces on the board)."""
-    midgame = endgame = phase = 0
-    for color in chess.COLORS:
-        midgame_tables, endgame_tables = _MIDGAME[color], _ENDGAME[color]
-        for piece in chess.PIECE_TYPES:
-            midgame_table, endgame_table = midgame_tables[piece], endgame_tables[piece]
-            weight = PHASE_WEIGHT[piece]
-            for square in chess.scan_forward(board.pieces_mask(piece, color)):
-                midgame += midgame_table[square]
-                endgame += endgame_table[square]
-                phase += weight
-    return midgame, endgame, phase
-
-
-def _blend(sums: PestoSums) -> int:
-    """The tapered score: midgame and endgame sums weighted by the phase (capped at 24)."""
-    midgame, endgame, phase = sums
-    phase = min(phase, MIDGAME_PHASE)
-    blended = midgame * phase + endgame * (MIDGAME_PHASE - phase)
-    return int(blended / MIDGAME_PHASE)
-
-
-def _pesto_after(board: chess.Board, move: chess.Move, sums: PestoSums) -> PestoSums:
-    """:func:`pesto_sums` after legal ``move`` on ``board``, updated from ``sums`` (those of
-    ``board``) for the squares the move changes."""
-    midgame, endgame, phase = sums
-    mover, origin, target = board.turn, move.from_square, move.to_square
-    piece = board.piece_type_at(origin)
-    assert piece is not None
-    placed = move.promotion or piece
-    own_midgame, own_endgame = _MIDGAME[mover], _ENDGAME[mover]
-    midgame += own_midgame[placed][target] - own_midgame[piece][origin]
-    endgame += own_endgame[placed][target] - own_endgame[piece][origin]
-    phase += PHASE_WEIGHT[placed] - PHASE_WEIGHT[piece]
-    if _captures(board, move):
-        square = target
-        if not chess.BB_SQUARES[target] & board.occupied:  # en passant: the pawn beside
-            square = target - 8 if mover == chess.WHITE else target + 8
-        victim = board.piece_type_at(square)
-        assert victim is not None
-        midgame -= _MIDGAME[not mover][victim][square]
-        endgame -= _ENDGAME[not mover][victim][square]
-        phase -= PHASE_WEIGHT[victim]
-    elif piece == chess.KING and abs(target - origin) == 2:  # castling: the rook moves too
-        rook_from, rook_to = (
-            (target + 1, target - 1) if target > origin else (target - 2, target + 1)
-        )
-        midgame += own_midgame[chess.ROOK][rook_to] - own_midgame[chess.ROOK][rook_from]
-        endgame += own_endgame[chess.ROOK][rook_to] - own_endgame[chess.ROOK][rook_from]
-    return midgame, endgame, phase

@@ -1,0 +1,480 @@
+"""Texel's tuning method (Peter Österlund, 2014; Chess Programming Wiki, "Texel's Tuning
+Method"): the weights of a linear evaluation, EVAL = w1 f1 + ... + wn fn, fitted to the results
+of played games by minimising the mean squared error between each position's result and a
+sigmoid of its evaluation, ``(result - 1 / (1 + exp(-K * EVAL)))**2``.
+
+Positions come from tournament files (:mod:`plies.arena`, e.g. engine self-play with random
+openings): every position of every game from ply ``min_ply`` on, but those whose mover is in
+check or whose move played was noisy (a capture), where EVAL is least reliable; each labelled
+with its game's result for the first player (1, 1/2 or 0). A share of the games is held out to
+measure the fit on games it did not see. The game gives the features and the weights
+(:class:`~plies.capabilities.HasLinearEvaluation`); NumPy does the rest: the scale K is fitted
+first with the game's weights, then the weights by Adam (Kingma and Ba 2015) on the full batch.
+
+A tuning is a folder, written atomically as it goes, so Ctrl-C or a crash loses at most the
+steps since the last save and the same command goes on:
+
+- ``config.json``: the game, the data settings;
+- ``data.npz``: the positions' features (sparse rows) and labels, extracted once;
+- ``state.npz``: the weights, Adam's moments, the step and K;
+- ``metrics.jsonl``: a line per saved step (losses on the training and held-out positions);
+- ``weights.json``: the weights with the lowest held-out loss so far, and how they were got
+  (``engine:weights=FILE`` plays them).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import time
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from plies import __version__
+from plies.agents.builtin import WEIGHTS_FORMAT
+from plies.arena.records import Records
+from plies.arena.tournament import opening_state
+from plies.capabilities import HasCheck, HasLinearEvaluation, HasNoisyMoves, optional, require
+from plies.errors import RunFolderError, SpecError
+from plies.game import Game
+from plies.games.registry import game_identity
+from plies.inputs import write_atomically
+
+FORMAT = "plies-tune-1"
+SAVE_EVERY = 10
+"""Steps between saves."""
+MAX_STEPS = 1_000_000
+
+
+@dataclass(frozen=True)
+class TuneConfig:
+    """Where the positions come from: ``records`` (tournament files), positions from ply
+    ``min_ply``; ``held_out`` of the games (drawn by ``seed``) kept for measuring."""
+
+    records: tuple[str, ...]
+    min_ply: int = 8
+    held_out: float = 0.1
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.records:
+            raise SpecError("tuning needs at least one tournament file of played games")
+        if not 0 <= self.held_out < 1:
+            raise SpecError(f"the held-out share must be in [0, 1), got {self.held_out}")
+
+
+class Positions(NamedTuple):
+    """Labelled positions as sparse feature rows: row ``i`` has the entries
+    ``starts[i]:starts[i + 1]`` of ``indices`` and ``values``; ``labels`` are the first
+    player's results; ``held`` marks the held-out ones."""
+
+    starts: NDArray[np.int64]
+    indices: NDArray[np.int32]
+    values: NDArray[np.float32]
+    labels: NDArray[np.float32]
+    held: NDArray[np.bool_]
+    games: int
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def part(self, held: bool) -> Positions:
+        """The training (``held`` False) or held-out positions."""
+        chosen = np.flatnonzero(self.held == held)
+        lengths = np.diff(self.starts)
+        entries = np.flatnonzero(np.repeat(self.held, lengths) == held)
+        starts = np.concatenate([[0], np.cumsum(lengths[chosen])]).astype(np.int64)
+        return Positions(
+            starts,
+            self.indices[entries],
+            self.values[entries],
+            self.labels[chosen],
+            self.held[chosen],
+            self.games,
+        )
+
+
+@dataclass
+class Progress:
+    """What a tuning reports as it goes: ``done`` of ``total`` games read or steps taken."""
+
+    stage: str
+    done: int
+    total: int
+    loss: float = math.nan
+    held_loss: float = math.nan
+
+
+Reporter = Callable[[Progress], None]
+
+
+# Positions -------------------------------------------------------------------------------------
+
+
+def _first_player_result(game: Game[Any, Any], start: Any, result: float) -> float:
+    """A record's result (its first mover's score) as the game's first player's."""
+    return result if game.to_move(start) == game.players[0] else 1.0 - result
+
+
+def _held(seed: int, key: str, share: float) -> bool:
+    """Whether the game of ``key`` is held out: a fixed share, drawn by hashing."""
+    return zlib.crc32(f"{seed}|{key}".encode()) / 2**32 < share
+
+
+def extract_positions(
+    game: Game[Any, Any], config: TuneConfig, report: Reporter | None = None
+) -> Positions:
+    """The labelled positions of the games in ``config.records`` (see the module's doc)."""
+    linear = require(game, HasLinearEvaluation, "tuning")
+    check = optional(game, HasCheck)
+    noisy = optional(game, HasNoisyMoves)
+    played = []
+    for path in config.records:
+        if not Path(path).is_file():
+            raise SpecError(f"no tournament file {path!r}")
+        records = Records(path, _spec_of(path), None)
+        try:
+            played.extend(records.games())
+        finally:
+            records.close()
+    starts, labels, held = [0], [], []
+    indices: list[int] = []
+    values: list[float] = []
+    for number, record in enumerate(played):
+        state = opening_state(game, record.opening)
+        label = _first_player_result(game, state, record.result)
+        hold = _held(config.seed, record.key, config.held_out)
+        ply = len(record.opening.split())
+        for text in record.moves:
+            action = game.parse_action(state, text)
+            quiet = (check is None or not check.in_check(state)) and (
+                noisy is None or not noisy.is_capture(state, action)
+            )
+            features = linear.evaluation_features(state) if ply >= config.min_ply else None
+            if quiet and features:
+                indices.extend(features.keys())
+                values.extend(features.values())
+                starts.append(len(indices))
+                labels.append(label)
+                held.append(hold)
+            state = game.result(state, action)
+            ply += 1
+        if report is not None:
+            report(Progress("reading games", number + 1, len(played)))
+    return Positions(
+        np.array(starts, np.int64),
+        np.array(indices, np.int32),
+        np.array(values, np.float32),
+        np.array(labels, np.float32),
+        np.array(held, np.bool_),
+        len(played),
+    )
+
+
+def _spec_of(path: str) -> str:
+    """The game spec a tournament file was played under (read from its meta table)."""
+    import sqlite3
+
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
+    except sqlite3.DatabaseError as error:
+        raise SpecError(f"{path!r} is not a plies tournament file ({error})") from None
+    if row is None:
+        raise SpecError(f"{path!r} is not a plies tournament file (no game recorded)")
+    return str(row[0])
+
+
+# The fit ---------------------------------------------------------------------------------------
+
+
+class Model:
+    """The sparse rows of some positions, ready for the loss and its gradient."""
+
+    def __init__(self, positions: Positions, size: int) -> None:
+        self.positions = positions
+        self.size = size
+        self.rows = np.repeat(np.arange(len(positions)), np.diff(positions.starts))
+        self.values = positions.values.astype(np.float64)
+
+    def scores(self, weights: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Each position's EVAL: its features' weighted sum."""
+        products = self.values * weights[self.positions.indices]
+        found = np.bincount(self.rows, weights=products, minlength=len(self.positions))
+        return np.asarray(found, np.float64)
+
+    def loss(self, weights: NDArray[np.float64], scale: float) -> float:
+        """The mean squared error of ``sigmoid(scale * EVAL)`` against the results."""
+        if not len(self.positions):
+            return math.nan
+        predicted = _sigmoid(scale * self.scores(weights))
+        return float(np.mean((predicted - self.positions.labels) ** 2))
+
+    def gradient(self, weights: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
+        predicted = _sigmoid(scale * self.scores(weights))
+        slope = 2 * (predicted - self.positions.labels) * predicted * (1 - predicted) * scale
+        per_entry = self.values * (slope / len(self.positions))[self.rows]
+        found = np.bincount(self.positions.indices, weights=per_entry, minlength=self.size)
+        return np.asarray(found, np.float64)
+
+
+def _sigmoid(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -500, 500)))
+
+
+def fit_scale(model: Model, weights: NDArray[np.float64]) -> float:
+    """The K that makes the game's weights fit the results best (a golden-section search of
+    log K over 1e-6 to 10)."""
+    low, high = math.log(1e-6), math.log(10.0)
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        a, b = high - ratio * (high - low), low + ratio * (high - low)
+        if model.loss(weights, math.exp(a)) < model.loss(weights, math.exp(b)):
+            high = b
+        else:
+            low = a
+    return math.exp((low + high) / 2)
+
+
+@dataclass
+class State:
+    """Where the fit is: the weights, Adam's moments, the step, K and the best so far."""
+
+    weights: NDArray[np.float64]
+    first: NDArray[np.float64]
+    second: NDArray[np.float64]
+    step: int
+    scale: float
+    best: NDArray[np.float64]
+    best_loss: float
+    start_loss: float
+    seconds: float
+
+    @classmethod
+    def fresh(cls, weights: NDArray[np.float64], scale: float, loss: float) -> State:
+        start = np.array(weights, np.float64)
+        zeros = np.zeros_like(start)
+        return cls(start, zeros, zeros.copy(), 0, scale, start.copy(), loss, loss, 0.0)
+
+
+def adam_step(state: State, gradient: NDArray[np.float64], rate: float) -> None:
+    """One step of Adam (beta 0.9 and 0.999) of at most about ``rate`` per weight."""
+    state.step += 1
+    state.first = 0.9 * state.first + 0.1 * gradient
+    state.second = 0.999 * state.second + 0.001 * gradient**2
+    first = state.first / (1 - 0.9**state.step)
+    second = state.second / (1 - 0.999**state.step)
+    state.weights = state.weights - rate * first / (np.sqrt(second) + 1e-12)
+
+
+# The folder ------------------------------------------------------------------------------------
+
+
+class Tuning:
+    """A tuning folder (see the module's doc)."""
+
+    def __init__(self, folder: Path, game: Game[Any, Any], config: TuneConfig) -> None:
+        self.folder, self.game, self.config = folder, game, config
+        self.linear = require(game, HasLinearEvaluation, "tuning")
+
+    @property
+    def config_file(self) -> Path:
+        return self.folder / "config.json"
+
+    @property
+    def data_file(self) -> Path:
+        return self.folder / "data.npz"
+
+    @property
+    def state_file(self) -> Path:
+        return self.folder / "state.npz"
+
+    @property
+    def metrics_file(self) -> Path:
+        return self.folder / "metrics.jsonl"
+
+    @property
+    def weights_file(self) -> Path:
+        return self.folder / "weights.json"
+
+
+def open_tuning(folder: Path, game: Game[Any, Any], config: TuneConfig) -> Tuning:
+    """A new tuning folder, or the one already there for the same game and data settings
+    (:class:`RunFolderError` for a folder of other work)."""
+    tuning = Tuning(folder, game, config)
+    wanted = {"format": FORMAT, "game": game_identity(game), "data": asdict(config)}
+    if folder.exists() and not folder.is_dir():
+        raise RunFolderError(f"{str(folder)!r} is a file, not a tuning folder")
+    if tuning.config_file.exists():
+        try:
+            found = json.loads(tuning.config_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise RunFolderError(f"{str(folder)!r}: unreadable config.json ({error})") from None
+        found_data = found.get("data", {})
+        if isinstance(found_data, dict) and "records" in found_data:
+            found_data["records"] = tuple(found_data["records"])
+        if found.get("format") != FORMAT or found.get("game") != wanted["game"]:
+            raise RunFolderError(f"{str(folder)!r} holds other work than tuning {wanted['game']}")
+        if found_data != wanted["data"]:
+            raise RunFolderError(
+                f"{str(folder)!r} tunes on other data ({found_data}): use another folder"
+            )
+    elif folder.exists() and any(folder.iterdir()):
+        raise RunFolderError(f"{str(folder)!r} is not empty and holds no tuning")
+    else:
+        text = json.dumps(wanted, indent=1, default=list)
+        write_atomically(tuning.config_file, lambda f: f.write(text.encode()))
+    return tuning
+
+
+def load_positions(tuning: Tuning, report: Reporter | None = None) -> Positions:
+    """The tuning's positions: read from ``data.npz``, or extracted once and kept there."""
+    if tuning.data_file.exists():
+        try:
+            with np.load(tuning.data_file) as data:
+                return Positions(
+                    data["starts"],
+                    data["indices"],
+                    data["values"],
+                    data["labels"],
+                    data["held"],
+                    int(data["games"]),
+                )
+        except (OSError, ValueError, KeyError) as error:
+            raise RunFolderError(f"{tuning.data_file}: unreadable ({error})") from None
+    positions = extract_positions(tuning.game, tuning.config, report)
+    if not len(positions):
+        raise SpecError("the tournament files hold no position to tune on")
+    arrays = {name: getattr(positions, name) for name in Positions._fields}
+    write_atomically(tuning.data_file, lambda f: np.savez_compressed(f, **arrays))
+    return positions
+
+
+def saved_state(tuning: Tuning) -> State | None:
+    """The fit as last saved in the folder (None before the first save)."""
+    if not tuning.state_file.exists():
+        return None
+    try:
+        with np.load(tuning.state_file) as data:
+            numbers = data["numbers"]
+            return State(
+                data["weights"], data["first"], data["second"], int(numbers[0]),
+                float(numbers[1]), data["best"], float(numbers[2]), float(numbers[3]),
+                float(numbers[4]),
+            )  # fmt: skip
+    except (OSError, ValueError, KeyError, IndexError) as error:
+        raise RunFolderError(f"{tuning.state_file}: unreadable ({error})") from None
+
+
+def _save(tuning: Tuning, state: State, positions: Positions, losses: tuple[float, float]) -> None:
+    """Write the state, a metrics line and the best weights so far (each atomically)."""
+    numbers = np.array([state.step, state.scale, state.best_loss, state.start_loss,
+                        state.seconds])  # fmt: skip
+    write_atomically(
+        tuning.state_file,
+        lambda f: np.savez(
+            f,
+            weights=state.weights,
+            first=state.first,
+            second=state.second,
+            best=state.best,
+            numbers=numbers,
+        ),
+    )
+    line = {"step": state.step, "loss": losses[0], "held_out_loss": losses[1],
+            "seconds": round(state.seconds, 2)}  # fmt: skip
+    previous = tuning.metrics_file.read_text() if tuning.metrics_file.exists() else ""
+    text = previous + json.dumps(line) + "\n"
+    write_atomically(tuning.metrics_file, lambda f: f.write(text.encode()))
+    held = int(positions.held.sum())
+    how = {
+        "method": "Texel's: mean squared error of sigmoid(K * EVAL) against game results, Adam",
+        "start": str(getattr(tuning.game, "evaluation", "the game's weights")),
+        "records": list(tuning.config.records),
+        "games": positions.games,
+        "positions": len(positions) - held,
+        "held_out_positions": held,
+        "min_ply": tuning.config.min_ply,
+        "scale": state.scale,
+        "steps": state.step,
+        "loss_at_start": state.start_loss,
+        "held_out_loss": state.best_loss,
+        "seconds": round(state.seconds, 1),
+        "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}",
+        "plies": __version__,
+    }
+    record = {"format": WEIGHTS_FORMAT, "game": game_identity(tuning.game),
+              "names": list(tuning.linear.evaluation_names()),
+              "weights": [float(w) for w in state.best], "how": how}  # fmt: skip
+    text = json.dumps(record, indent=1)
+    write_atomically(tuning.weights_file, lambda f: f.write(text.encode()))
+
+
+def tune(
+    tuning: Tuning,
+    positions: Positions,
+    steps: int,
+    rate: float,
+    report: Reporter | None = None,
+    stop: Callable[[], bool] = lambda: False,
+) -> State:
+    """Fit the weights for up to ``steps`` steps in all (a resumed tuning counts its earlier
+    ones), saving every :data:`SAVE_EVERY` and at the end; ``stop`` is asked between steps."""
+    if not 0 < rate < math.inf:
+        raise SpecError(f"the learning rate must be a positive number, got {rate}")
+    size = len(tuning.linear.evaluation_weights())
+    if len(positions.indices) and int(positions.indices.max()) >= size:
+        raise RunFolderError(f"{tuning.data_file}: features beyond the game's {size} weights")
+    train, held = Model(positions.part(False), size), Model(positions.part(True), size)
+    measure = held if len(held.positions) else train
+    state = saved_state(tuning)
+    if state is None:
+        start = np.array(tuning.linear.evaluation_weights(), np.float64)
+        scale = fit_scale(train, start)
+        state = State.fresh(start, scale, measure.loss(start, scale))
+    started = time.perf_counter() - state.seconds
+    saved = -1
+    try:
+        while state.step < steps and not stop():
+            adam_step(state, train.gradient(state.weights, state.scale), rate)
+            if state.step % SAVE_EVERY == 0 or state.step == steps:
+                losses = _checkpoint(tuning, state, positions, (train, measure), started)
+                saved = state.step
+                if report is not None:
+                    report(Progress("fitting", state.step, steps, *losses))
+    finally:  # a stop between saves (Ctrl-C) keeps the steps taken
+        if saved != state.step:
+            _checkpoint(tuning, state, positions, (train, measure), started)
+    return state
+
+
+def _checkpoint(
+    tuning: Tuning,
+    state: State,
+    positions: Positions,
+    models: tuple[Model, Model],
+    started: float,
+) -> tuple[float, float]:
+    """Measure the fit (training and held-out losses), keep the best weights, save all."""
+    state.seconds = time.perf_counter() - started
+    train, measure = models
+    losses = (train.loss(state.weights, state.scale), measure.loss(state.weights, state.scale))
+    if losses[1] < state.best_loss:
+        state.best, state.best_loss = state.weights.copy(), losses[1]
+    _save(tuning, state, positions, losses)
+    return losses
+
+
+def names_of_changes(
+    names: Sequence[str], before: Iterable[float], after: Iterable[float], count: int
+) -> list[tuple[str, float, float]]:
+    """The ``count`` weights that moved most: (name, before, after)."""
+    pairs = sorted(zip(names, before, after, strict=True), key=lambda p: -abs(p[2] - p[1]))
+    return [(name, float(b), float(a)) for name, b, a in pairs[:count]]

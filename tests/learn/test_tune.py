@@ -1,0 +1,143 @@
+"""Texel tuning (plies.learn.tune): the fit recovers known weights, the folder resumes, the
+weights it writes play through ``engine:weights=``, and bad input is one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from plies.agents import make_agent
+from plies.errors import PliesError, RunFolderError, SpecError
+from plies.games import make_game
+from plies.learn import tune
+from tests.conftest import CliRun
+
+Run = Callable[..., CliRun]
+
+
+def _synthetic(weights: np.ndarray, count: int, seed: int) -> tune.Positions:
+    """Positions of random sparse features whose labels are drawn from
+    ``sigmoid(0.01 * weights . features)``: what the fit should find again."""
+    rng = np.random.default_rng(seed)
+    per_row = 5
+    indices = rng.integers(0, len(weights), count * per_row).astype(np.int32)
+    values = rng.normal(0, 3, count * per_row).astype(np.float32)
+    scores = (values * weights[indices]).reshape(count, per_row).sum(axis=1)
+    chance = 1 / (1 + np.exp(-0.01 * scores))
+    labels = (rng.random(count) < chance).astype(np.float32)
+    starts = np.arange(0, count * per_row + 1, per_row, dtype=np.int64)
+    held = rng.random(count) < 0.1
+    return tune.Positions(starts, indices, values, labels, held, count)
+
+
+def test_the_fit_recovers_known_weights() -> None:
+    """From a start far off, Adam on the squared error of the sigmoid finds weights whose
+    direction is the true one's (K and the weights' scale trade off)."""
+    truth = np.array([100.0, -50.0, 30.0, 0.0, 80.0, -120.0])
+    positions = _synthetic(truth, 40_000, seed=1)
+    model = tune.Model(positions.part(False), len(truth))
+    start = np.full(len(truth), 10.0)
+    scale = tune.fit_scale(model, start)
+    state = tune.State.fresh(start, scale, model.loss(start, scale))
+    for _ in range(400):
+        tune.adam_step(state, model.gradient(state.weights, scale), 2.0)
+    found = state.weights * scale / 0.01
+    cosine = found @ truth / np.linalg.norm(found) / np.linalg.norm(truth)
+    assert cosine > 0.99
+    assert model.loss(state.weights, scale) < model.loss(start, scale)
+
+
+def test_the_gradient_is_the_loss_slope() -> None:
+    """The analytic gradient against finite differences of the loss."""
+    truth = np.array([40.0, -20.0, 10.0])
+    model = tune.Model(_synthetic(truth, 2_000, seed=2), len(truth))
+    weights, scale = np.array([5.0, 3.0, -2.0]), 0.02
+    gradient = model.gradient(weights, scale)
+    for i in range(len(truth)):
+        step = np.zeros(len(truth))
+        step[i] = 1e-4
+        slope = (model.loss(weights + step, scale) - model.loss(weights - step, scale)) / 2e-4
+        assert gradient[i] == pytest.approx(slope, rel=1e-4, abs=1e-9)
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small chess tournament of quick engines (random openings)."""
+    path = tmp_path_factory.mktemp("tune") / "games.sqlite"
+    command = [sys.executable, "-m", "plies", "tournament", "run", "chess", "engine:depth=1",
+               "engine:depth=2", "--db", str(path), "--games", "6", "--openings", "random:6",
+               "--concurrency", "1"]  # fmt: skip
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    return path
+
+
+def test_tune_writes_weights_that_play_and_resumes(record: Path, tmp_path: Path, run: Run) -> None:
+    """``plies learn tune`` reads the games, fits, writes weights.json; the same command with
+    more steps goes on from the saved step; ``engine:weights=`` plays the weights."""
+    out = tmp_path / "tuned"
+    first = run("learn", "tune", "chess", "--records", str(record), "--out", str(out),
+                "--steps", "20", "--min-ply", "6")  # fmt: skip
+    assert first.code == 0, first.err
+    assert "step 20" in first.out
+    written = json.loads((out / "weights.json").read_text())
+    assert written["how"]["steps"] == 20 and written["how"]["games"] == 6
+    assert len(written["weights"]) == 768
+    again = run("learn", "tune", "chess", "--records", str(record), "--out", str(out),
+                "--steps", "30", "--min-ply", "6")  # fmt: skip
+    assert again.code == 0 and "step 30" in again.out
+    lines = (out / "metrics.jsonl").read_text().splitlines()
+    assert [json.loads(line)["step"] for line in lines] == [10, 20, 30]
+    other = run("learn", "tune", "chess", "--records", str(record), "--out", str(out),
+                "--min-ply", "7")  # fmt: skip
+    assert other.code == 2 and "other data" in other.err
+    game = make_game("chess")
+    agent = make_agent(f"engine:depth=2,weights={out / 'weights.json'}", game)
+    state = game.initial_state()
+    assert agent(game, state) in game.actions(state)
+
+
+def test_weights_files_are_checked(tmp_path: Path) -> None:
+    game = make_game("chess")
+    bad = tmp_path / "bad.json"
+    for content, message in [
+        ("{", "weights file"),
+        ('{"format": "plies-weights-1", "game": "chess", "weights": [1, 2]}', "768"),
+        ('{"format": "plies-weights-1", "game": "othello", "weights": []}', "othello"),
+        ('{"format": "x", "game": "chess", "weights": []}', "format"),
+    ]:
+        bad.write_text(content)
+        with pytest.raises(SpecError, match=message):
+            make_agent(f"engine:depth=1,weights={bad}", game)
+    with pytest.raises(PliesError, match="cannot read weights file"):
+        make_agent(f"engine:depth=1,weights={tmp_path / 'missing.json'}", game)
+
+
+def test_tune_refuses_bad_input(record: Path, tmp_path: Path, run: Run) -> None:
+    missing = run("learn", "tune", "chess", "--records", str(tmp_path / "none.sqlite"),
+                  "--out", str(tmp_path / "a"))  # fmt: skip
+    assert missing.code == 2 and "no tournament file" in missing.err
+    other_game = run("learn", "tune", "tictactoe", "--records", str(record),
+                     "--out", str(tmp_path / "b"))  # fmt: skip
+    assert other_game.code == 2 and "linear evaluation" in other_game.err
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "something").write_text("x")
+    taken = run("learn", "tune", "chess", "--records", str(record), "--out", str(busy))
+    assert taken.code == 2 and "not empty" in taken.err
+    with pytest.raises(RunFolderError):
+        tune.open_tuning(busy, make_game("chess"), tune.TuneConfig((str(record),)))
+    nan_rate = run("learn", "tune", "chess", "--records", str(record), "--out",
+                   str(tmp_path / "c"), "--lr", "nan")  # fmt: skip
+    assert nan_rate.code == 2
+
+
+@pytest.fixture
+def run(run_cli: Run) -> Run:
+    return run_cli
