@@ -365,3 +365,37 @@ def test_options() -> None:
     assert isinstance(game, Othello) and game.scoring is Scoring.PAYOFF
     with pytest.raises(SpecError, match="scoring='x'"):
         make_game("othello:scoring=x")
+
+
+def test_the_evaluation_is_a_weighted_sum() -> None:
+    """EVAL's lead before the last 12 empty squares is the features' weighted sum over the
+    weights' total plus one, for the default weights and others; the compiled engine uses the
+    same weights, node for node."""
+    from plies.search.engine import EngineOptions, Limits, search
+    from plies.testing import random_positions
+
+    game = Othello()
+    other = game.with_evaluation_weights([5.2, 40, -3, 12], "a test")
+    assert other.evaluation_weights() == (5, 40, -3, 12)
+    checked = 0
+    for candidate in (game, other):
+        weights = candidate.evaluation_weights()
+        total = sum(abs(weight) for weight in weights) + 1
+        for state in random_positions(candidate, 30, seed=5, plies=range(50)):
+            features = candidate.evaluation_features(state)
+            if features is None:
+                continue
+            lead = sum(weights[i] * value for i, value in features.items()) / total
+            assert candidate.evaluate(state, "B") == pytest.approx(candidate.estimate(lead, "B"))
+            checked += 1
+        for state in random_positions(candidate, 3, seed=8, plies=range(10, 30)):
+            native = search(candidate, state, Limits(depth=4))
+            python = search(candidate, state, Limits(depth=4), EngineOptions(native=False))
+            assert (native.value, native.pv, native.stats.nodes) == (
+                python.value,
+                python.pv,
+                python.stats.nodes,
+            )
+    assert checked > 40
+    with pytest.raises(SpecError, match="expected 4"):
+        game.with_evaluation_weights([1.0], "a test")

@@ -141,3 +141,23 @@ def test_tune_refuses_bad_input(record: Path, tmp_path: Path, run: Run) -> None:
 @pytest.fixture
 def run(run_cli: Run) -> Run:
     return run_cli
+
+
+def test_othello_tunes_too(tmp_path: Path, run: Run) -> None:
+    """Any game with a linear evaluation tunes: Othello's four weights, from a few games."""
+    path = tmp_path / "othello.sqlite"
+    command = [sys.executable, "-m", "plies", "tournament", "run", "othello", "engine:depth=1",
+               "engine:depth=2", "--db", str(path), "--games", "4", "--openings", "random:4",
+               "--concurrency", "1"]  # fmt: skip
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    out = tmp_path / "tuned"
+    tuned = run("learn", "tune", "othello", "--records", str(path), "--out", str(out),
+                "--steps", "10", "--held-out", "0")  # fmt: skip
+    assert tuned.code == 0, tuned.err
+    written = json.loads((out / "weights.json").read_text())
+    assert written["names"] == ["mobility", "corners", "exposure", "anchored"]
+    game = make_game("othello")
+    agent = make_agent(f"engine:depth=2,weights={out / 'weights.json'}", game)
+    state = game.initial_state()
+    assert agent(game, state) in game.actions(state)

@@ -99,7 +99,7 @@ def lead(params: NDArray[np.int64], state: NDArray[np.int64]) -> float:
     if game == TICTACTOE:
         return _tictactoe_kernel.native_lead(params, state)
     if game == OTHELLO:
-        return _othello_kernel.native_lead(state)
+        return _othello_kernel.native_lead(params, state)
     if game == CHESS:
         return _chess_kernel.lead(params, state)
     return _checkers_kernel.native_lead(state)

@@ -200,8 +200,9 @@ def _anchored(discs: np.uint64) -> np.uint64:
 
 
 @compiled
-def native_lead(state: np.ndarray) -> float:
-    """:meth:`Othello.evaluate`'s lead for the mover, in the same floating-point steps."""
+def native_lead(params: np.ndarray, state: np.ndarray) -> float:
+    """:meth:`Othello.evaluate`'s lead for the mover, in the same floating-point steps, with
+    the weights of ``params[1:5]``."""
     p, o = _sides(state)
     if 64 - popcount(p | o) <= 12:
         return (popcount(p) - popcount(o)) / 65
@@ -214,4 +215,6 @@ def native_lead(state: np.ndarray) -> float:
             risky |= NEXT_TO_CORNER[i]
     exposure = (popcount(o & risky) - popcount(p & risky)) / 12
     anchored = (popcount(_anchored(p)) - popcount(_anchored(o))) / 24
-    return (10 * mobility + 30 * corners + 10 * exposure + 10 * anchored) / 61
+    w0, w1, w2, w3 = params[1], params[2], params[3], params[4]
+    total = abs(w0) + abs(w1) + abs(w2) + abs(w3) + 1
+    return float((w0 * mobility + w1 * corners + w2 * exposure + w3 * anchored) / total)

@@ -162,6 +162,23 @@ def _anchored(discs: int) -> int:
     return anchored
 
 
+WEIGHTS = (10, 30, 10, 10)
+"""EVAL's weights of mobility, corners, exposure and anchored discs unless given others."""
+
+
+def _terms(p: int, o: int) -> tuple[float, float, float, float]:
+    """EVAL's four terms for the player of discs ``p`` against ``o``, each in [-1, 1]:
+    mobility, corners, exposure (discs next to an empty corner, the opponent's less one's own)
+    and edge discs anchored to an own corner."""
+    mine, theirs = legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
+    mobility = (mine - theirs) / (mine + theirs + 2)
+    corners = ((p & CORNERS).bit_count() - (o & CORNERS).bit_count()) / 4
+    risky = sum(bits for corner, bits in _NEXT_TO_CORNER.items() if not (p | o) >> corner & 1)
+    exposure = ((o & risky).bit_count() - (p & risky).bit_count()) / 12
+    anchored = (_anchored(p).bit_count() - _anchored(o).bit_count()) / 24
+    return mobility, corners, exposure, anchored
+
+
 def _mix(x: int) -> int:
     """splitmix64's finaliser: a bijection of 64-bit integers that scatters every input bit."""
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & FULL
@@ -191,14 +208,18 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     opening_plies = 4
     players = ("B", "W")
 
-    def __init__(self, scoring: Scoring = Scoring.PLUS_MINUS) -> None:
+    def __init__(
+        self, scoring: Scoring = Scoring.PLUS_MINUS, weights: tuple[int, ...] = WEIGHTS
+    ) -> None:
         self.scoring = scoring
+        self.weights = weights
+        """EVAL's weights of mobility, corners, exposure and anchored discs."""
         self._symmetries = tuple(
             Symmetry(cells, (*cells, PASS_INDEX)) for cells in grid_symmetries(8, 8)
         )
 
     def __repr__(self) -> str:
-        return "Othello()"
+        return "Othello()" if self.weights == WEIGHTS else f"Othello(weights={self.weights})"
 
     def board_view(self) -> BoardView:
         """The board for the web pages (:mod:`plies.games.othello.view`)."""
@@ -253,22 +274,40 @@ class Othello(WinLossDrawGame[OthelloState, int]):
         return "B" if black > white else "W" if white > black else None
 
     def evaluate(self, state: OthelloState, player: str) -> float:
-        """EVAL: with 12 or fewer empty squares the disc difference; before that mobility,
-        corners, discs next to empty corners (a penalty) and edge discs anchored to an own
-        corner (they can never be turned over). Strictly between the loss and win utilities."""
+        """EVAL: with 12 or fewer empty squares the disc difference; before that the weighted
+        sum of mobility, corners, discs next to empty corners (a penalty) and edge discs
+        anchored to an own corner (they can never be turned over), divided by the weights'
+        total plus one. Strictly between the loss and win utilities."""
         if self.is_terminal(state):
             return self.utility(state, player)
         p, o = (state.black, state.white) if player == "B" else (state.white, state.black)
         if 64 - (p | o).bit_count() <= 12:
             return self.estimate((p.bit_count() - o.bit_count()) / 65, player)
-        mine, theirs = legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
-        mobility = (mine - theirs) / (mine + theirs + 2)
-        corners = ((p & CORNERS).bit_count() - (o & CORNERS).bit_count()) / 4
-        risky = sum(bits for corner, bits in _NEXT_TO_CORNER.items() if not (p | o) >> corner & 1)
-        exposure = ((o & risky).bit_count() - (p & risky).bit_count()) / 12
-        anchored = (_anchored(p).bit_count() - _anchored(o).bit_count()) / 24
-        lead = (10 * mobility + 30 * corners + 10 * exposure + 10 * anchored) / 61
+        mobility, corners, exposure, anchored = _terms(p, o)
+        w = self.weights
+        total = sum(abs(weight) for weight in w) + 1
+        lead = (w[0] * mobility + w[1] * corners + w[2] * exposure + w[3] * anchored) / total
         return self.estimate(lead, player)
+
+    def evaluation_weights(self) -> tuple[int, ...]:
+        """EVAL's weights (a linear evaluation before the last 12 empty squares)."""
+        return self.weights
+
+    def evaluation_names(self) -> tuple[str, ...]:
+        return ("mobility", "corners", "exposure", "anchored")
+
+    def evaluation_features(self, state: OthelloState) -> dict[int, float] | None:
+        """Black's four terms, which EVAL weighs (then divides by a constant); None with 12 or
+        fewer empty squares, where EVAL is the disc count."""
+        if self.is_terminal(state) or 64 - (state.black | state.white).bit_count() <= 12:
+            return None
+        return dict(enumerate(_terms(state.black, state.white)))
+
+    def with_evaluation_weights(self, weights: Sequence[float], source: str) -> Othello:
+        """Othello evaluated with ``weights`` (rounded to whole numbers) from ``source``."""
+        if len(weights) != len(WEIGHTS):
+            raise SpecError(f"othello evaluation {source}: {len(weights)} weights, expected 4")
+        return Othello(self.scoring, tuple(round(weight) for weight in weights))
 
     def hash_key(self, state: OthelloState) -> int:
         """A 64-bit mix of the two boards, XORed with a fixed key when white is to move."""
@@ -291,7 +330,7 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     def compiled_rules(self) -> CompiledRules:
         """These rules and EVAL as :mod:`plies.games.othello.kernel` reads them."""
         # 60 discs, and a pass is followed by a disc or by the end
-        return CompiledRules("othello", _compiled_row, longest=120, moves=65)
+        return CompiledRules("othello", _compiled_row, self.weights, longest=120, moves=65)
 
     # Tensor encoding -------------------------------------------------------------------------
 
