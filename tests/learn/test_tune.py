@@ -161,3 +161,29 @@ def test_othello_tunes_too(tmp_path: Path, run: Run) -> None:
     agent = make_agent(f"engine:depth=2,weights={out / 'weights.json'}", game)
     state = game.initial_state()
     assert agent(game, state) in game.actions(state)
+
+
+def test_a_teacher_labels_a_sample(record: Path, tmp_path: Path, run: Run) -> None:
+    """With --teacher the labels are the teacher's values of a --sample of the positions
+    (kept in teacher.npy as they come, so a stopped tuning goes on with them)."""
+    out = tmp_path / "taught"
+    args = ("learn", "tune", "chess", "--records", str(record), "--out", str(out), "--steps",
+            "10", "--sample", "0.5", "--teacher", "engine:depth=1", "--l2", "1e-6")  # fmt: skip
+    taught = run(*args)
+    assert taught.code == 0, taught.err
+    with np.load(out / "data.npz") as data:
+        labels = data["labels"]
+    everything = tune.extract_positions(make_game("chess"), tune.TuneConfig((str(record),)))
+    assert 0 < len(labels) < everything.size
+    assert np.all((labels >= 0) & (labels <= 1)) and len(set(labels.tolist())) > 5
+    assert set(labels.tolist()) - {0.0, 0.5, 1.0}  # values, not game results
+    np.testing.assert_array_equal(np.load(out / "teacher.npy"), labels)
+    (out / "data.npz").unlink()
+    (out / "state.npz").unlink()
+    again = run(*args)
+    assert again.code == 0
+    with np.load(out / "data.npz") as data:
+        np.testing.assert_array_equal(data["labels"], labels)
+    bad = run("learn", "tune", "chess", "--records", str(record), "--out", str(tmp_path / "x"),
+              "--teacher", "nosuchagent")  # fmt: skip
+    assert bad.code == 2 and "nosuchagent" in bad.err

@@ -28,6 +28,8 @@ PLY = NumberRange(0, 1000, integer=True)
 STEPS = NumberRange(1, 1_000_000, integer=True)
 TUNE_RATE = NumberRange(0, 1e6, above_minimum=True)
 HELD_OUT = NumberRange(0, 0.9)
+L2 = NumberRange(0, 1e6)
+SAMPLE = NumberRange(0, 1, above_minimum=True)
 
 
 @click.group("learn")
@@ -139,9 +141,16 @@ class _RichReporter:
 @click.option("--steps", type=Number(STEPS), default=500, show_default=True, help="Adam steps.")
 @click.option("--lr", type=Number(TUNE_RATE), default=1.0, show_default=True,
               help="Adam's step, in the weights' units.")  # fmt: skip
+@click.option("--l2", type=Number(L2), default=0.0, show_default=True,
+              help="Penalty on the squared distance from the game's weights.")  # fmt: skip
 @click.option("--min-ply", type=Number(PLY), default=8, show_default=True)
 @click.option("--held-out", type=Number(HELD_OUT), default=0.1, show_default=True,
               help="The share of games kept to measure the fit.")  # fmt: skip
+@click.option("--sample", type=Number(SAMPLE), default=1.0, show_default=True,
+              help="The share of the quiet positions kept.")  # fmt: skip
+@click.option("--teacher", metavar="SPEC",
+              help="Label positions with this agent's value (uci:stockfish,depth=8), not with "
+              "the games' results.")  # fmt: skip
 @click.option("--seed", type=Number(RUN_SEED), default=0, show_default=True)
 def tune_command(
     game_spec: str,
@@ -149,8 +158,11 @@ def tune_command(
     records: tuple[Path, ...],
     steps: int,
     lr: float,
+    l2: float,
     min_ply: int,
     held_out: float,
+    sample: float,
+    teacher: str | None,
     seed: int,
 ) -> None:
     """Fit the weights of GAME's linear evaluation to the results of played games.
@@ -166,7 +178,9 @@ def tune_command(
     from plies.learn import tune
 
     game = make_game(game_spec)
-    config = tune.TuneConfig(tuple(str(path) for path in records), min_ply, held_out, seed)
+    config = tune.TuneConfig(
+        tuple(str(path) for path in records), min_ply, held_out, seed, sample, teacher
+    )
     tuning = tune.open_tuning(out, game, config)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
@@ -182,11 +196,11 @@ def tune_command(
         positions = tune.load_positions(tuning, report)
         held = int(positions.held.sum())
         bar.console.print(
-            f"{len(positions) - held:,} positions to fit, {held:,} held out, from "
+            f"{positions.size - held:,} positions to fit, {held:,} held out, from "
             f"{positions.games:,} games",
             soft_wrap=True,
         )
-        tune.tune(tuning, positions, steps, lr, report)
+        tune.tune(tuning, positions, steps, lr, report, l2=l2)
     state = tune.saved_state(tuning)
     if state is None:  # stopped before the first step
         exit_interrupted(f"nothing fitted yet in {out}; the same command starts again")

@@ -4,9 +4,11 @@ of played games by minimising the mean squared error between each position's res
 sigmoid of its evaluation, ``(result - 1 / (1 + exp(-K * EVAL)))**2``.
 
 Positions come from tournament files (:mod:`plies.arena`, e.g. engine self-play with random
-openings): every position of every game from ply ``min_ply`` on, but those whose mover is in
-check or whose move played was noisy (a capture), where EVAL is least reliable; each labelled
-with its game's result for the first player (1, 1/2 or 0). A share of the games is held out to
+openings): every position of every game from ply ``min_ply`` on (or a sample of them), but
+those whose mover is in check or whose move played was noisy (a capture), where EVAL is least
+reliable; each labelled with its game's result for the first player (1, 1/2 or 0), or with a
+teacher's value of it (an agent such as ``uci:stockfish,depth=8``: Stockfish's evaluations,
+the first player's share of the utility range). A share of the games is held out to
 measure the fit on games it did not see. The game gives the features and the weights
 (:class:`~plies.capabilities.HasLinearEvaluation`); NumPy does the rest: the scale K is fitted
 first with the game's weights, then the weights by Adam (Kingma and Ba 2015) on the full batch.
@@ -16,6 +18,7 @@ steps since the last save and the same command goes on:
 
 - ``config.json``: the game, the data settings;
 - ``data.npz``: the positions' features (sparse rows) and labels, extracted once;
+- ``teacher.npy``: with a teacher, its labels as they come (NaN for those still to label);
 - ``state.npz``: the weights, Adam's moments, the step and K;
 - ``metrics.jsonl``: a line per saved step (losses on the training and held-out positions);
 - ``weights.json``: the weights with the lowest held-out loss so far, and how they were got
@@ -56,18 +59,24 @@ MAX_STEPS = 1_000_000
 @dataclass(frozen=True)
 class TuneConfig:
     """Where the positions come from: ``records`` (tournament files), positions from ply
-    ``min_ply``; ``held_out`` of the games (drawn by ``seed``) kept for measuring."""
+    ``min_ply``, a ``sample`` of them (drawn by ``seed``); ``held_out`` of the games kept for
+    measuring. Labels are the games' results, or with a ``teacher`` (an agent spec whose
+    search reports a value, ``uci:stockfish,depth=8``) its value of each position."""
 
     records: tuple[str, ...]
     min_ply: int = 8
     held_out: float = 0.1
     seed: int = 0
+    sample: float = 1.0
+    teacher: str | None = None
 
     def __post_init__(self) -> None:
         if not self.records:
             raise SpecError("tuning needs at least one tournament file of played games")
         if not 0 <= self.held_out < 1:
             raise SpecError(f"the held-out share must be in [0, 1), got {self.held_out}")
+        if not 0 < self.sample <= 1:
+            raise SpecError(f"the sample must be a share in (0, 1], got {self.sample}")
 
 
 class Positions(NamedTuple):
@@ -82,7 +91,9 @@ class Positions(NamedTuple):
     held: NDArray[np.bool_]
     games: int
 
-    def __len__(self) -> int:
+    @property
+    def size(self) -> int:
+        """The number of positions."""
         return len(self.labels)
 
     def part(self, held: bool) -> Positions:
@@ -129,9 +140,13 @@ def _held(seed: int, key: str, share: float) -> bool:
 
 
 def extract_positions(
-    game: Game[Any, Any], config: TuneConfig, report: Reporter | None = None
+    game: Game[Any, Any],
+    config: TuneConfig,
+    report: Reporter | None = None,
+    notations: list[str] | None = None,
 ) -> Positions:
-    """The labelled positions of the games in ``config.records`` (see the module's doc)."""
+    """The labelled positions of the games in ``config.records`` (see the module's doc); with
+    ``notations``, each kept position is also written there in the game's notation."""
     linear = require(game, HasLinearEvaluation, "tuning")
     check = optional(game, HasCheck)
     noisy = optional(game, HasNoisyMoves)
@@ -157,8 +172,13 @@ def extract_positions(
             quiet = (check is None or not check.in_check(state)) and (
                 noisy is None or not noisy.is_capture(state, action)
             )
-            features = linear.evaluation_features(state) if ply >= config.min_ply else None
+            chosen = ply >= config.min_ply and (
+                config.sample == 1 or _held(config.seed + 1, f"{record.key}|{ply}", config.sample)
+            )
+            features = linear.evaluation_features(state) if chosen else None
             if quiet and features:
+                if notations is not None:
+                    notations.append(game.format_position(state))  # type: ignore[attr-defined]
                 indices.extend(features.keys())
                 values.extend(features.values())
                 starts.append(len(indices))
@@ -201,18 +221,18 @@ class Model:
     def __init__(self, positions: Positions, size: int) -> None:
         self.positions = positions
         self.size = size
-        self.rows = np.repeat(np.arange(len(positions)), np.diff(positions.starts))
+        self.rows = np.repeat(np.arange(positions.size), np.diff(positions.starts))
         self.values = positions.values.astype(np.float64)
 
     def scores(self, weights: NDArray[np.float64]) -> NDArray[np.float64]:
         """Each position's EVAL: its features' weighted sum."""
         products = self.values * weights[self.positions.indices]
-        found = np.bincount(self.rows, weights=products, minlength=len(self.positions))
+        found = np.bincount(self.rows, weights=products, minlength=self.positions.size)
         return np.asarray(found, np.float64)
 
     def loss(self, weights: NDArray[np.float64], scale: float) -> float:
         """The mean squared error of ``sigmoid(scale * EVAL)`` against the results."""
-        if not len(self.positions):
+        if not self.positions.size:
             return math.nan
         predicted = _sigmoid(scale * self.scores(weights))
         return float(np.mean((predicted - self.positions.labels) ** 2))
@@ -220,7 +240,7 @@ class Model:
     def gradient(self, weights: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
         predicted = _sigmoid(scale * self.scores(weights))
         slope = 2 * (predicted - self.positions.labels) * predicted * (1 - predicted) * scale
-        per_entry = self.values * (slope / len(self.positions))[self.rows]
+        per_entry = self.values * (slope / self.positions.size)[self.rows]
         found = np.bincount(self.positions.indices, weights=per_entry, minlength=self.size)
         return np.asarray(found, np.float64)
 
@@ -335,7 +355,8 @@ def open_tuning(folder: Path, game: Game[Any, Any], config: TuneConfig) -> Tunin
 
 
 def load_positions(tuning: Tuning, report: Reporter | None = None) -> Positions:
-    """The tuning's positions: read from ``data.npz``, or extracted once and kept there."""
+    """The tuning's positions: read from ``data.npz``, or extracted once (and labelled by the
+    teacher, if any) and kept there."""
     if tuning.data_file.exists():
         try:
             with np.load(tuning.data_file) as data:
@@ -349,12 +370,74 @@ def load_positions(tuning: Tuning, report: Reporter | None = None) -> Positions:
                 )
         except (OSError, ValueError, KeyError) as error:
             raise RunFolderError(f"{tuning.data_file}: unreadable ({error})") from None
-    positions = extract_positions(tuning.game, tuning.config, report)
-    if not len(positions):
+    notations: list[str] | None = None if tuning.config.teacher is None else []
+    positions = extract_positions(tuning.game, tuning.config, report, notations)
+    if not positions.size:
         raise SpecError("the tournament files hold no position to tune on")
+    if notations is not None:
+        labels = label_by_teacher(tuning, notations, report)
+        positions = positions._replace(labels=labels)
     arrays = {name: getattr(positions, name) for name in Positions._fields}
     write_atomically(tuning.data_file, lambda f: np.savez_compressed(f, **arrays))
     return positions
+
+
+TEACHER_CHUNK = 200
+"""Positions the teacher labels between saves of ``teacher.npy``."""
+
+
+def label_by_teacher(
+    tuning: Tuning, notations: Sequence[str], report: Reporter | None = None
+) -> NDArray[np.float32]:
+    """Each position's label from the teacher's value of it: the first player's share of the
+    game's utility range (1 a win, 0 a loss). Kept in ``teacher.npy`` as it goes (NaN for
+    those not labelled yet), so a stopped tuning goes on where it was."""
+    from plies.agents import make_agent
+
+    game = tuning.game
+    assert tuning.config.teacher is not None
+    path = tuning.folder / "teacher.npy"
+    labels = np.full(len(notations), np.nan, np.float32)
+    if path.exists():
+        try:
+            saved = np.load(path)
+        except (OSError, ValueError) as error:
+            raise RunFolderError(f"{path}: unreadable ({error})") from None
+        if saved.shape == labels.shape:
+            labels = saved.astype(np.float32)
+    teacher = make_agent(tuning.config.teacher, game)
+    low, high = _utility_range(game)
+    try:
+        for index in (int(i) for i in np.flatnonzero(np.isnan(labels))):
+            state = game.parse_position(notations[index])  # type: ignore[attr-defined]
+            teacher(game, state)
+            reported = getattr(teacher, "last", None)
+            value = getattr(reported, "value", math.nan)
+            if not math.isfinite(value):
+                raise SpecError(f"teacher {tuning.config.teacher}: its search reports no value")
+            share = min(1.0, max(0.0, (value - low) / (high - low)))
+            first = game.to_move(state) == game.players[0]
+            labels[index] = share if first else 1.0 - share
+            if (index + 1) % TEACHER_CHUNK == 0:
+                write_atomically(path, lambda f: np.save(f, labels))
+                if report is not None:
+                    done = int(np.count_nonzero(~np.isnan(labels)))
+                    report(Progress("labelling by the teacher", done, len(labels)))
+    finally:
+        write_atomically(path, lambda f: np.save(f, labels))
+        close = getattr(teacher, "close", None)
+        if close is not None:
+            close()
+    return labels
+
+
+def _utility_range(game: Game[Any, Any]) -> tuple[float, float]:
+    """The first player's utility of a loss and of a win."""
+    scoring = getattr(game, "scoring", None)
+    if scoring is None:
+        return -1.0, 1.0
+    first, second = game.players[0], game.players[1]
+    return scoring.utility(second, first), scoring.utility(first, first)
 
 
 def saved_state(tuning: Tuning) -> State | None:
@@ -399,7 +482,7 @@ def _save(tuning: Tuning, state: State, positions: Positions, losses: tuple[floa
         "start": str(getattr(tuning.game, "evaluation", "the game's weights")),
         "records": list(tuning.config.records),
         "games": positions.games,
-        "positions": len(positions) - held,
+        "positions": positions.size - held,
         "held_out_positions": held,
         "min_ply": tuning.config.min_ply,
         "scale": state.scale,
@@ -424,26 +507,32 @@ def tune(
     rate: float,
     report: Reporter | None = None,
     stop: Callable[[], bool] = lambda: False,
+    l2: float = 0.0,
 ) -> State:
     """Fit the weights for up to ``steps`` steps in all (a resumed tuning counts its earlier
-    ones), saving every :data:`SAVE_EVERY` and at the end; ``stop`` is asked between steps."""
+    ones), saving every :data:`SAVE_EVERY` and at the end; ``stop`` is asked between steps.
+    ``l2`` adds ``l2 * sum((w - start)**2)`` to the loss: rarely seen features (a king on a7
+    in the middlegame) then stay near the game's weights unless the data insist."""
     if not 0 < rate < math.inf:
         raise SpecError(f"the learning rate must be a positive number, got {rate}")
+    if not 0 <= l2 < math.inf:
+        raise SpecError(f"the L2 penalty must be a number at least 0, got {l2}")
     size = len(tuning.linear.evaluation_weights())
     if len(positions.indices) and int(positions.indices.max()) >= size:
         raise RunFolderError(f"{tuning.data_file}: features beyond the game's {size} weights")
     train, held = Model(positions.part(False), size), Model(positions.part(True), size)
-    measure = held if len(held.positions) else train
+    measure = held if held.positions.size else train
     state = saved_state(tuning)
+    start = np.array(tuning.linear.evaluation_weights(), np.float64)
     if state is None:
-        start = np.array(tuning.linear.evaluation_weights(), np.float64)
         scale = fit_scale(train, start)
         state = State.fresh(start, scale, measure.loss(start, scale))
     started = time.perf_counter() - state.seconds
     saved = -1
     try:
         while state.step < steps and not stop():
-            adam_step(state, train.gradient(state.weights, state.scale), rate)
+            pull = 2 * l2 * (state.weights - start)
+            adam_step(state, train.gradient(state.weights, state.scale) + pull, rate)
             if state.step % SAVE_EVERY == 0 or state.step == steps:
                 losses = _checkpoint(tuning, state, positions, (train, measure), started)
                 saved = state.step
