@@ -5,11 +5,11 @@ sigmoid of its evaluation, ``(result - 1 / (1 + exp(-K * EVAL)))**2``.
 
 Positions come from tournament files (:mod:`plies.arena`, e.g. engine self-play with random
 openings): every position of every game from ply ``min_ply`` on (or a sample of them), but
-those whose mover is in check or whose move played was noisy (a capture), where EVAL is least
-reliable; each labelled with its game's result for the first player (1, 1/2 or 0), or with a
-teacher's value of it (an agent such as ``uci:stockfish,depth=8``: Stockfish's evaluations,
-the first player's share of the utility range). A share of the games is held out to
-measure the fit on games it did not see. The game gives the features and the weights
+those whose mover is in check or whose move played or the move before was noisy (a capture:
+an exchange under way), where EVAL is least reliable; each labelled with its game's result for
+the first player (1, 1/2 or 0), or with a teacher's report of it (an agent such as
+``uci:stockfish,depth=8``: Stockfish's evaluations as expected scores). A share of the games
+is held out to measure the fit on games it did not see. The game gives the features and the weights
 (:class:`~plies.capabilities.HasLinearEvaluation`); NumPy does the rest: the scale K is fitted
 first with the game's weights, then the weights by Adam (Kingma and Ba 2015) on the full batch.
 
@@ -44,7 +44,14 @@ from plies import __version__
 from plies.agents.builtin import WEIGHTS_FORMAT
 from plies.arena.records import Records
 from plies.arena.tournament import opening_state
-from plies.capabilities import HasCheck, HasLinearEvaluation, HasNoisyMoves, optional, require
+from plies.capabilities import (
+    HasCentipawns,
+    HasCheck,
+    HasLinearEvaluation,
+    HasNoisyMoves,
+    optional,
+    require,
+)
 from plies.errors import RunFolderError, SpecError
 from plies.game import Game
 from plies.games.registry import game_identity
@@ -167,11 +174,12 @@ def extract_positions(
         label = _first_player_result(game, state, record.result)
         hold = _held(config.seed, record.key, config.held_out)
         ply = len(record.opening.split())
+        settled = True  # the move before was not noisy: no exchange under way
         for text in record.moves:
             action = game.parse_action(state, text)
-            quiet = (check is None or not check.in_check(state)) and (
-                noisy is None or not noisy.is_capture(state, action)
-            )
+            calm = noisy is None or not noisy.is_capture(state, action)
+            quiet = settled and calm and (check is None or not check.in_check(state))
+            settled = calm
             chosen = ply >= config.min_ply and (
                 config.sample == 1 or _held(config.seed + 1, f"{record.key}|{ply}", config.sample)
             )
@@ -389,8 +397,8 @@ TEACHER_CHUNK = 200
 def label_by_teacher(
     tuning: Tuning, notations: Sequence[str], report: Reporter | None = None
 ) -> NDArray[np.float32]:
-    """Each position's label from the teacher's value of it: the first player's share of the
-    game's utility range (1 a win, 0 a loss). Kept in ``teacher.npy`` as it goes (NaN for
+    """Each position's label from the teacher's report of it: the first player's expected
+    share of the points (:func:`_expected_share`). Kept in ``teacher.npy`` as it goes (NaN for
     those not labelled yet), so a stopped tuning goes on where it was."""
     from plies.agents import make_agent
 
@@ -406,16 +414,13 @@ def label_by_teacher(
         if saved.shape == labels.shape:
             labels = saved.astype(np.float32)
     teacher = make_agent(tuning.config.teacher, game)
-    low, high = _utility_range(game)
     try:
         for index in (int(i) for i in np.flatnonzero(np.isnan(labels))):
             state = game.parse_position(notations[index])  # type: ignore[attr-defined]
             teacher(game, state)
-            reported = getattr(teacher, "last", None)
-            value = getattr(reported, "value", math.nan)
-            if not math.isfinite(value):
+            share = _expected_share(game, getattr(teacher, "last", None))
+            if share is None:
                 raise SpecError(f"teacher {tuning.config.teacher}: its search reports no value")
-            share = min(1.0, max(0.0, (value - low) / (high - low)))
             first = game.to_move(state) == game.players[0]
             labels[index] = share if first else 1.0 - share
             if (index + 1) % TEACHER_CHUNK == 0:
@@ -431,13 +436,27 @@ def label_by_teacher(
     return labels
 
 
-def _utility_range(game: Game[Any, Any]) -> tuple[float, float]:
-    """The first player's utility of a loss and of a win."""
+def _expected_share(game: Game[Any, Any], reported: Any) -> float | None:
+    """The mover's expected share of the points from a search's report: from its score in
+    centipawns where the game reads scores so (the logistic of chess engines' Elo scale,
+    ``1 / (1 + 10**(-cp / 400))``; a forced result is 1 or 0), else its value's place in the
+    utility range. None without a finite value."""
+    value = getattr(reported, "value", math.nan)
+    score = getattr(reported, "score", None)
+    centipawns = optional(game, HasCentipawns)
+    if centipawns is not None and score is not None and math.isfinite(score):
+        if abs(score) >= 1:
+            return 1.0 if score > 0 else 0.0
+        return float(1.0 / (1.0 + 10.0 ** (-centipawns.score_centipawns(score) / 400)))
+    if not math.isfinite(value):
+        return None
     scoring = getattr(game, "scoring", None)
+    mover = getattr(reported, "max_player", game.players[0])
+    other = game.players[1] if mover == game.players[0] else game.players[0]
     if scoring is None:
-        return -1.0, 1.0
-    first, second = game.players[0], game.players[1]
-    return scoring.utility(second, first), scoring.utility(first, first)
+        return min(1.0, max(0.0, (value + 1) / 2))
+    low, high = scoring.utility(other, mover), scoring.utility(mover, mover)
+    return float(min(1.0, max(0.0, (value - low) / (high - low))))
 
 
 def saved_state(tuning: Tuning) -> State | None:
