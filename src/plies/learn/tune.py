@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 
 from plies import __version__
 from plies.agents.builtin import WEIGHTS_FORMAT
-from plies.arena.records import Records
+from plies.arena.records import Records, stored_game
 from plies.arena.tournament import opening_state
 from plies.capabilities import (
     HasCentipawns,
@@ -161,7 +161,7 @@ def extract_positions(
     for path in config.records:
         if not Path(path).is_file():
             raise SpecError(f"no tournament file {path!r}")
-        records = Records(path, _spec_of(path), None)
+        records = Records(path, stored_game(path), None)
         try:
             played.extend(records.games())
         finally:
@@ -204,20 +204,6 @@ def extract_positions(
         np.array(held, np.bool_),
         len(played),
     )
-
-
-def _spec_of(path: str) -> str:
-    """The game spec a tournament file was played under (read from its meta table)."""
-    import sqlite3
-
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            row = db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
-    except sqlite3.DatabaseError as error:
-        raise SpecError(f"{path!r} is not a plies tournament file ({error})") from None
-    if row is None:
-        raise SpecError(f"{path!r} is not a plies tournament file (no game recorded)")
-    return str(row[0])
 
 
 # The fit ---------------------------------------------------------------------------------------
@@ -390,7 +376,7 @@ def load_positions(tuning: Tuning, report: Reporter | None = None) -> Positions:
     return positions
 
 
-TEACHER_CHUNK = 200
+TEACHER_CHUNK = 2000
 """Positions the teacher labels between saves of ``teacher.npy``."""
 
 
@@ -525,11 +511,10 @@ def tune(
     steps: int,
     rate: float,
     report: Reporter | None = None,
-    stop: Callable[[], bool] = lambda: False,
     l2: float = 0.0,
 ) -> State:
     """Fit the weights for up to ``steps`` steps in all (a resumed tuning counts its earlier
-    ones), saving every :data:`SAVE_EVERY` and at the end; ``stop`` is asked between steps.
+    ones), saving every :data:`SAVE_EVERY` and at the end (and when interrupted).
     ``l2`` adds ``l2 * sum((w - start)**2)`` to the loss: rarely seen features (a king on a7
     in the middlegame) then stay near the game's weights unless the data insist."""
     if not 0 < rate < math.inf:
@@ -549,7 +534,7 @@ def tune(
     started = time.perf_counter() - state.seconds
     saved = -1
     try:
-        while state.step < steps and not stop():
+        while state.step < steps:
             pull = 2 * l2 * (state.weights - start)
             adam_step(state, train.gradient(state.weights, state.scale) + pull, rate)
             if state.step % SAVE_EVERY == 0 or state.step == steps:

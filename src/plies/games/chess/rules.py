@@ -246,15 +246,10 @@ def compiled_row(state: ChessState, evaluation: Evaluation = DEFAULT) -> tuple[i
     )
     midgame, endgame, _ = state.sums(evaluation)
     mask = (1 << 64) - 1
+    pieces, colours = position[:6], position[6:8]  # (pawns ... kings), (White, Black)
     return (
-        board.occupied_co[chess.WHITE],
-        board.occupied_co[chess.BLACK],
-        board.pawns,
-        board.knights,
-        board.bishops,
-        board.rooks,
-        board.queens,
-        board.kings,
+        *colours,
+        *pieces,
         info,
         state.key,
         midgame & mask,
