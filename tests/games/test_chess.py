@@ -24,7 +24,12 @@ from plies.games.chess.evaluation import (
     MIDGAME_VALUE,
     PESTO,
     PHASE_WEIGHT,
+    TABLE_WEIGHTS,
+    TERMS,
+    WEIGHTS,
+    Evaluation,
     blend,
+    term_counts,
 )
 from plies.games.chess.rules import (
     Chess,
@@ -388,7 +393,7 @@ def test_features_weigh_to_the_score() -> None:
 
 
 def test_evaluation_weights_are_checked() -> None:
-    with pytest.raises(SpecError, match="768"):
+    with pytest.raises(SpecError, match=str(WEIGHTS)):
         GAME.with_evaluation_weights([1.0, 2.0], "a test")
     doubled = GAME.with_evaluation_weights([2 * w for w in PESTO.weights], "doubled")
     state = random_game(GAME, 3, max_plies=30)[-1]
@@ -432,6 +437,53 @@ def test_evaluation_is_symmetric() -> None:
         assert GAME.centipawns(mirrored) == GAME.centipawns(state)
         white, black = GAME.evaluate(state, "White"), GAME.evaluate(state, "Black")
         assert white == -black and -1 < white < 1
+
+
+# Hand counts of the terms, in the order of TERMS: passed pawns on ranks 2-7, isolated,
+# doubled, bishop pair, rook on an open and a half-open file, king shield and open files,
+# mobility of knights, bishops, rooks and queens (White's less Black's).
+HAND_COUNTED_TERMS = [
+    # b2 passed and isolated; the rook on the open d-file reaches a1-c1, e1-f1 and d2-d8 (12);
+    # both kings behind three shield pawns, no open file beside either.
+    (
+        "6k1/5ppp/8/8/8/8/1P3PPP/3R2K1 w - - 0 1",
+        (1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 12, 0),
+    ),
+    # c2 and c3 passed, isolated and doubled; Black's rook on the half-open c-file reaches
+    # a8, b8, d8 and c7-c3 (8); three files without own pawns beside each king.
+    ("2r1k3/8/8/8/8/2P5/2P5/4K3 w - - 0 1", (1, 1, 0, 0, 0, 0, 2, 1, 0, 0, -1, 0, 0, 0, 0, -8, 0)),
+    # the bishop pair; the knight reaches b3 and c2, the bishops a2-h7 and a6-e2, g2-h3 (14).
+    ("4k3/8/8/8/8/8/8/NB2KB2 w - - 0 1", (0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 14, 0, 0)),
+]
+
+
+@pytest.mark.parametrize(("fen", "counts"), HAND_COUNTED_TERMS)
+def test_terms_match_hand_counts(fen: str, counts: tuple[int, ...]) -> None:
+    assert len(counts) == len(TERMS)
+    assert term_counts(chess.Board(fen)) == counts
+
+
+def test_terms_are_symmetric_and_weigh_in() -> None:
+    """Mirroring the board negates every count; weights on the terms move the score by the
+    counts, blended by the phase."""
+    rng = random.Random(5)
+    weights = [
+        *PESTO.weights[:TABLE_WEIGHTS],
+        *(rng.randint(-40, 40) for _ in range(WEIGHTS - TABLE_WEIGHTS)),
+    ]
+    evaluation = Evaluation(weights, "random terms")
+    game = Chess(evaluation=evaluation)
+    for state in random_game(GAME, 11, max_plies=140):
+        counts = term_counts(state.board)
+        assert term_counts(state.board.mirror()) == tuple(-count for count in counts)
+        midgame, endgame, phase = PESTO.sums(state.board)
+        midgame += sum(w * c for w, c in zip(weights[TABLE_WEIGHTS:], counts, strict=False))
+        endgame += sum(
+            w * c for w, c in zip(weights[TABLE_WEIGHTS + len(TERMS) :], counts, strict=True)
+        )
+        white = game.centipawns(state) * (1 if state.board.turn else -1)
+        assert white == blend((midgame, endgame, phase))
+        assert game.centipawns(ChessState(state.board.mirror())) == game.centipawns(state)
 
 
 def test_evaluation_prefers_material_and_knows_the_end() -> None:

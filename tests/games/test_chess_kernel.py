@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from plies.compiled import NOT_OVER
 from plies.games.chess import kernel, zobrist
-from plies.games.chess.evaluation import DEFAULT
+from plies.games.chess.evaluation import DEFAULT, PESTO, TABLE_WEIGHTS, WEIGHTS, Evaluation
 from plies.games.chess.rules import (
     CENTIPAWN_SCALE,
     Chess,
@@ -38,6 +38,11 @@ from plies.games.chess.rules import (
 
 GAME = Chess()
 PARAMS = np.array([0, *compiled_params()], np.uint64).view(np.int64)
+_TERM_WEIGHTS = random.Random(3).choices(range(-50, 51), k=WEIGHTS - TABLE_WEIGHTS)
+TERMS_EVALUATION = Evaluation([*PESTO.weights[:TABLE_WEIGHTS], *_TERM_WEIGHTS], "random terms")
+"""PeSTO's tables with random weights on every term: the kernel's terms against the rules'."""
+TERMS_GAME = Chess(evaluation=TERMS_EVALUATION)
+TERMS_PARAMS = np.array([0, *compiled_params(TERMS_EVALUATION)], np.uint64).view(np.int64)
 Row = NDArray[np.int64]
 FIELDS = (
     *("white", "black", "pawns", "knights", "bishops", "rooks", "queens", "kings"),
@@ -230,10 +235,14 @@ def _check_pass(state: ChessState, row: Row) -> None:
 
 
 def _check_lead(state: ChessState, row: Row) -> None:
-    """The evaluation: the rules' centipawns, and the lead made of them."""
+    """The evaluation: the rules' centipawns, and the lead made of them; with weights on
+    every term too."""
     cp = GAME.centipawns(state)
     assert kernel.centipawns(PARAMS, row) == cp, state.board.fen()
     assert kernel.lead(PARAMS, row) == cp / (abs(cp) + CENTIPAWN_SCALE), state.board.fen()
+    terms_row = np.array(compiled_row(state, TERMS_EVALUATION), np.uint64).view(np.int64)
+    found = kernel.centipawns(TERMS_PARAMS, terms_row)
+    assert found == TERMS_GAME.centipawns(state), state.board.fen()
 
 
 def _check_all(state: ChessState) -> None:

@@ -15,6 +15,7 @@ import pytest
 from plies.agents import make_agent
 from plies.errors import PliesError, RunFolderError, SpecError
 from plies.games import make_game
+from plies.games.chess.evaluation import TABLE_WEIGHTS, WEIGHTS
 from plies.learn import tune
 from tests.conftest import CliRun
 
@@ -88,7 +89,7 @@ def test_tune_writes_weights_that_play_and_resumes(record: Path, tmp_path: Path,
     assert "step 20" in first.out
     written = json.loads((out / "weights.json").read_text())
     assert written["how"]["steps"] == 20 and written["how"]["games"] == 6
-    assert len(written["weights"]) == 768
+    assert len(written["weights"]) == WEIGHTS
     again = run("learn", "tune", "chess", "--records", str(record), "--out", str(out),
                 "--steps", "30", "--min-ply", "6")  # fmt: skip
     assert again.code == 0 and "step 30" in again.out
@@ -103,12 +104,30 @@ def test_tune_writes_weights_that_play_and_resumes(record: Path, tmp_path: Path,
     assert agent(game, state) in game.actions(state)
 
 
+def test_only_fits_the_chosen_weights(record: Path, tmp_path: Path, run: Run) -> None:
+    """--only fits the weights whose names match and leaves the others as they were; a
+    pattern that matches no name is refused before any work."""
+    out = tmp_path / "terms"
+    args = ("learn", "tune", "chess", "--records", str(record), "--out", str(out), "--steps",
+            "20", "--min-ply", "6", "--lr", "5")  # fmt: skip
+    fitted = run(*args, "--only", "* passed pawn *", "--only", "*mobility")
+    assert fitted.code == 0, fitted.err
+    weights = json.loads((out / "weights.json").read_text())["weights"]
+    start = make_game("chess").evaluation_weights()  # type: ignore[attr-defined]
+    names = make_game("chess").evaluation_names()  # type: ignore[attr-defined]
+    moved = {name for name, w, s in zip(names, weights, start, strict=True) if w != s}
+    assert moved and all("passed pawn" in name or "mobility" in name for name in moved)
+    assert weights[:TABLE_WEIGHTS] == list(start[:TABLE_WEIGHTS])
+    none = run(*args, "--only", "no such weight")
+    assert none.code == 2 and "no weight's name matches 'no such weight'" in none.err
+
+
 def test_weights_files_are_checked(tmp_path: Path) -> None:
     game = make_game("chess")
     bad = tmp_path / "bad.json"
     for content, message in [
         ("{", "weights file"),
-        ('{"format": "plies-weights-1", "game": "chess", "weights": [1, 2]}', "768"),
+        ('{"format": "plies-weights-1", "game": "chess", "weights": [1, 2]}', str(WEIGHTS)),
         ('{"format": "plies-weights-1", "game": "othello", "weights": []}', "othello"),
         ('{"format": "x", "game": "chess", "weights": []}', "format"),
     ]:

@@ -151,6 +151,9 @@ class _RichReporter:
 @click.option("--teacher", metavar="SPEC",
               help="Label positions with this agent's value (uci:stockfish,depth=8), not with "
               "the games' results.")  # fmt: skip
+@click.option("--only", "only", multiple=True, metavar="PATTERN",
+              help="Fit only the weights whose names match (shell pattern, '*mobility'; "
+              "again for more); the others stay.")  # fmt: skip
 @click.option("--seed", type=Number(RUN_SEED), default=0, show_default=True)
 def tune_command(
     game_spec: str,
@@ -163,6 +166,7 @@ def tune_command(
     held_out: float,
     sample: float,
     teacher: str | None,
+    only: tuple[str, ...],
     seed: int,
 ) -> None:
     """Fit the weights of GAME's linear evaluation to the results of played games.
@@ -182,6 +186,7 @@ def tune_command(
         tuple(str(path) for path in records), min_ply, held_out, seed, sample, teacher
     )
     tuning = tune.open_tuning(out, game, config)
+    tune.chosen_weights(tuning.linear.evaluation_names(), only)  # a pattern matching none fails now
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
         task = bar.add_task("reading games", total=None)
@@ -200,7 +205,7 @@ def tune_command(
             f"{positions.games:,} games",
             soft_wrap=True,
         )
-        tune.tune(tuning, positions, steps, lr, report, l2=l2)
+        tune.tune(tuning, positions, steps, lr, report, l2=l2, only=only)
     state = tune.saved_state(tuning)
     if state is None:  # stopped before the first step
         exit_interrupted(f"nothing fitted yet in {out}; the same command starts again")

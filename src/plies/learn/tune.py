@@ -27,6 +27,7 @@ steps since the last save and the same command goes on:
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import math
 import platform
@@ -512,15 +513,19 @@ def tune(
     rate: float,
     report: Reporter | None = None,
     l2: float = 0.0,
+    only: Sequence[str] = (),
 ) -> State:
     """Fit the weights for up to ``steps`` steps in all (a resumed tuning counts its earlier
     ones), saving every :data:`SAVE_EVERY` and at the end (and when interrupted).
     ``l2`` adds ``l2 * sum((w - start)**2)`` to the loss: rarely seen features (a king on a7
-    in the middlegame) then stay near the game's weights unless the data insist."""
+    in the middlegame) then stay near the game's weights unless the data insist. With
+    ``only`` (shell patterns of weight names, ``*mobility``), the other weights stay as they
+    are."""
     if not 0 < rate < math.inf:
         raise SpecError(f"the learning rate must be a positive number, got {rate}")
     if not 0 <= l2 < math.inf:
         raise SpecError(f"the L2 penalty must be a number at least 0, got {l2}")
+    free = chosen_weights(tuning.linear.evaluation_names(), only)
     size = len(tuning.linear.evaluation_weights())
     if len(positions.indices) and int(positions.indices.max()) >= size:
         raise RunFolderError(f"{tuning.data_file}: features beyond the game's {size} weights")
@@ -536,7 +541,8 @@ def tune(
     try:
         while state.step < steps:
             pull = 2 * l2 * (state.weights - start)
-            adam_step(state, train.gradient(state.weights, state.scale) + pull, rate)
+            gradient = train.gradient(state.weights, state.scale) + pull
+            adam_step(state, np.where(free, gradient, 0.0), rate)
             if state.step % SAVE_EVERY == 0 or state.step == steps:
                 losses = _checkpoint(tuning, state, positions, (train, measure), started)
                 saved = state.step
@@ -546,6 +552,16 @@ def tune(
         if saved != state.step:
             _checkpoint(tuning, state, positions, (train, measure), started)
     return state
+
+
+def chosen_weights(names: Sequence[str], patterns: Sequence[str]) -> NDArray[np.bool_]:
+    """Which weights ``patterns`` choose (shell patterns of their names; none: all)."""
+    if not patterns:
+        return np.ones(len(names), np.bool_)
+    chosen = np.array([any(fnmatch.fnmatchcase(n, p) for p in patterns) for n in names], bool)
+    if not chosen.any():
+        raise SpecError(f"no weight's name matches {', '.join(map(repr, patterns))}")
+    return chosen
 
 
 def _checkpoint(

@@ -1,14 +1,17 @@
-"""Chess's evaluation: a tapered piece-square evaluation (the form of Ronald Friederich's PeSTO),
-a weighted sum of features whose weights are PeSTO's or fitted to data (:mod:`plies.learn.tune`).
+"""Chess's evaluation: a tapered piece-square evaluation (the form of Ronald Friederich's PeSTO)
+with pawn-structure, king-safety and mobility terms, a weighted sum of features whose weights
+are PeSTO's or fitted to data (:mod:`plies.learn.tune`).
 
-The weights are 768 whole centipawns: for the middle game, then for the end game, for each
+The first 768 weights are whole centipawns: for the middle game, then for the end game, for each
 piece type (pawn to king) and square as White sees the board (a1 first), the piece's value
 plus its square's bonus. A position's midgame and endgame sums add a White piece's weight at its
-square and subtract a Black piece's at the mirror square; the game phase (the weights of the
-knights, bishops, rooks and queens on the board, out of 24) blends them:
+square and subtract a Black piece's at the mirror square. Then come the :data:`TERMS`, a midgame
+and an endgame weight each (all midgame ones first): a term's count is White's less Black's
+(:func:`term_counts`), and its weights times it join the sums. The game phase (the weights of
+the knights, bishops, rooks and queens on the board, out of 24) blends them:
 ``(midgame * phase + endgame * (24 - phase)) / 24``, rounded toward zero. As a linear function
 of the weights, a feature is then ``phase / 24`` (midgame) or ``(24 - phase) / 24`` (endgame)
-times the count of White's pieces on the square less Black's on its mirror.
+times the count of White's pieces on the square less Black's on its mirror, or a term's count.
 
 PeSTO's piece values, tables and phase weights are as published on the Chess Programming Wiki
 ("PeSTO's Evaluation Function"); its tables list the squares a8 first, as printed below.
@@ -27,7 +30,40 @@ PestoSums = tuple[int, int, int]
 
 MIDGAME_PHASE = 24
 """The phase of the full set of pieces (more after promotions counts as 24): pure middlegame."""
-WEIGHTS = 2 * 6 * 64
+TABLE_WEIGHTS = 2 * 6 * 64
+"""The piece-square weights."""
+TERMS = (
+    *(f"passed pawn rank {rank}" for rank in range(2, 8)),
+    "isolated pawn",
+    "doubled pawn",
+    "bishop pair",
+    "rook open file",
+    "rook half-open file",
+    "king shield pawn",
+    "king open file",
+    "knight mobility",
+    "bishop mobility",
+    "rook mobility",
+    "queen mobility",
+)
+"""The terms beyond the piece-square tables, counted for each side (:func:`term_counts`):
+
+- a passed pawn (no enemy pawn ahead of it on its file or the files beside) on each rank, as
+  its side sees the board;
+- an isolated pawn (no pawn of its side on the files beside); a doubled pawn (each pawn of a
+  side on a file beyond the first);
+- the bishop pair (two bishops or more); a rook on an open file (no pawn) or a half-open one
+  (only enemy pawns);
+- a pawn of the king's side on the king's file or the files beside, one or two ranks ahead of
+  it; each of those three files without a pawn of the king's side;
+- mobility: the squares a knight, bishop, rook or queen attacks that hold no piece of its side
+  and no enemy pawn attacks.
+"""
+PASSED_PAWN, ISOLATED_PAWN = 0, 6
+DOUBLED_PAWN, BISHOP_PAIR, ROOK_OPEN_FILE, ROOK_HALF_OPEN_FILE = 7, 8, 9, 10
+KING_SHIELD_PAWN, KING_OPEN_FILE, MOBILITY = 11, 12, 13
+"""Indexes in :data:`TERMS` (passed pawns from rank 2, mobility from the knight's)."""
+WEIGHTS = TABLE_WEIGHTS + 2 * len(TERMS)
 """The number of weights."""
 PHASES = ("midgame", "endgame")
 
@@ -185,22 +221,88 @@ ENDGAME_TABLE = {
 
 
 def _pesto_weights() -> tuple[int, ...]:
-    """PeSTO's values and tables as the 768 weights (the tables read at ``square ^ 56``)."""
+    """PeSTO's values and tables as the 768 piece-square weights (the tables read at
+    ``square ^ 56``), and no weight on the terms."""
     weights: list[int] = []
     for values, tables in ((MIDGAME_VALUE, MIDGAME_TABLE), (ENDGAME_VALUE, ENDGAME_TABLE)):
         for piece in chess.PIECE_TYPES:
             weights.extend(values[piece] + tables[piece][square ^ 56] for square in range(64))
-    return tuple(weights)
+    return (*weights, *[0] * 2 * len(TERMS))
 
 
 def weight_names() -> tuple[str, ...]:
-    """A name for each weight: ``midgame knight f3``."""
+    """A name for each weight: ``midgame knight f3``, ``endgame passed pawn rank 6``."""
     return tuple(
         f"{phase} {chess.piece_name(piece)} {chess.square_name(square)}"
         for phase in PHASES
         for piece in chess.PIECE_TYPES
         for square in range(64)
-    )
+    ) + tuple(f"{phase} {term}" for phase in PHASES for term in TERMS)
+
+
+def _files_beside(file: int) -> int:
+    """The files next to ``file`` as a mask."""
+    beside = 0
+    if file > 0:
+        beside |= chess.BB_FILES[file - 1]
+    if file < 7:
+        beside |= chess.BB_FILES[file + 1]
+    return beside
+
+
+def _ranks_ahead(color: chess.Color, rank: int) -> int:
+    """The squares on the ranks ahead of ``rank`` as ``color`` moves."""
+    ranks = range(rank + 1, 8) if color == chess.WHITE else range(rank)
+    return sum(chess.BB_RANKS[r] for r in ranks)
+
+
+def term_counts(board: chess.Board) -> tuple[int, ...]:
+    """Each of the :data:`TERMS` counted for White less for Black (python-chess's masks; the
+    compiled kernel counts them its own way)."""
+    counts = [0] * len(TERMS)
+    for color in chess.COLORS:
+        sign = 1 if color == chess.WHITE else -1
+        own = board.occupied_co[color]
+        pawns, enemy_pawns = board.pawns & own, board.pawns & ~own
+        for square in chess.scan_forward(pawns):
+            file, rank = chess.square_file(square), chess.square_rank(square)
+            span = _ranks_ahead(color, rank) & (chess.BB_FILES[file] | _files_beside(file))
+            if not enemy_pawns & span:
+                relative = rank if color == chess.WHITE else 7 - rank
+                counts[PASSED_PAWN + relative - 1] += sign
+            if not pawns & _files_beside(file):
+                counts[ISOLATED_PAWN] += sign
+        for file_mask in chess.BB_FILES:
+            counts[DOUBLED_PAWN] += sign * max(0, chess.popcount(pawns & file_mask) - 1)
+        if chess.popcount(board.bishops & own) >= 2:
+            counts[BISHOP_PAIR] += sign
+        for square in chess.scan_forward(board.rooks & own):
+            file_mask = chess.BB_FILES[chess.square_file(square)]
+            if not board.pawns & file_mask:
+                counts[ROOK_OPEN_FILE] += sign
+            elif not pawns & file_mask:
+                counts[ROOK_HALF_OPEN_FILE] += sign
+        king = board.king(color)
+        if king is not None:
+            file, rank = chess.square_file(king), chess.square_rank(king)
+            step = 1 if color == chess.WHITE else -1
+            near = [f for f in (file - 1, file, file + 1) if 0 <= f < 8]
+            for f in near:
+                for r in (rank + step, rank + 2 * step):
+                    if 0 <= r < 8 and pawns & chess.BB_SQUARES[chess.square(f, r)]:
+                        counts[KING_SHIELD_PAWN] += sign
+                if not pawns & chess.BB_FILES[f]:
+                    counts[KING_OPEN_FILE] += sign
+        guarded = 0
+        for square in chess.scan_forward(enemy_pawns):
+            guarded |= chess.BB_PAWN_ATTACKS[not color][square]
+        area = ~own & ~guarded
+        for offset, piece in enumerate((chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)):
+            for square in chess.scan_forward(board.pieces_mask(piece, color)):
+                counts[MOBILITY + offset] += sign * chess.popcount(
+                    board.attacks_mask(square) & area
+                )
+    return tuple(counts)
 
 
 class Evaluation:
@@ -217,6 +319,10 @@ class Evaluation:
         """Where the weights come from (``PeSTO``, a file)."""
         self.midgame = self._signed(0)
         self.endgame = self._signed(1)
+        terms = self.weights[TABLE_WEIGHTS:]
+        self.term_midgame, self.term_endgame = terms[: len(TERMS)], terms[len(TERMS) :]
+        self.has_terms = any(terms)
+        """Whether any term weighs: without, :func:`term_counts` is never needed."""
 
     def __repr__(self) -> str:
         return f"Evaluation({self.source!r})"
@@ -278,6 +384,16 @@ class Evaluation:
             endgame += own_endgame[chess.ROOK][rook_to] - own_endgame[chess.ROOK][rook_from]
         return midgame, endgame, phase
 
+    def white_centipawns(self, board: chess.Board, sums: PestoSums) -> int:
+        """White's score: the piece-square ``sums`` of ``board`` (:meth:`sums`) and the terms,
+        blended by the phase (:func:`blend`)."""
+        midgame, endgame, phase = sums
+        if self.has_terms:
+            counts = term_counts(board)
+            midgame += sum(w * c for w, c in zip(self.term_midgame, counts, strict=True))
+            endgame += sum(w * c for w, c in zip(self.term_endgame, counts, strict=True))
+        return blend((midgame, endgame, phase))
+
     def kernel_params(self) -> tuple[int, ...]:
         """The signed weights as the compiled kernel reads them (:mod:`.kernel`): by colour
         (White first), piece type (0 unused) and square, midgame then endgame, then the phase
@@ -291,10 +407,15 @@ class Evaluation:
         words.extend([0, *(PHASE_WEIGHT[piece] for piece in chess.PIECE_TYPES)])
         return tuple(words)
 
+    def kernel_terms(self) -> tuple[int, ...]:
+        """The terms' weights as the kernel reads them: whether any weighs, then the midgame
+        weights and the endgame ones."""
+        return (int(self.has_terms), *self.term_midgame, *self.term_endgame)
+
     def features(self, board: chess.Board) -> dict[int, float]:
         """The features the weights multiply (by weight index), so that White's score is
         their weighted sum before rounding: ``phase / 24`` or ``(24 - phase) / 24`` for each
-        piece, negative for Black's (at the mirror square)."""
+        piece, negative for Black's (at the mirror square), and times each term's count."""
         phase = min(self.sums(board)[2], MIDGAME_PHASE) / MIDGAME_PHASE
         found: dict[int, float] = {}
         for color in chess.COLORS:
@@ -305,6 +426,10 @@ class Evaluation:
                     found[index] = found.get(index, 0.0) + sign * phase
                     late = index + 6 * 64
                     found[late] = found.get(late, 0.0) + sign * (1 - phase)
+        for term, count in enumerate(term_counts(board)):
+            if count:
+                found[TABLE_WEIGHTS + term] = count * phase
+                found[TABLE_WEIGHTS + len(TERMS) + term] = count * (1 - phase)
         return found
 
 

@@ -117,15 +117,52 @@ CASTLE_MASK = np.full(64, 15, np.int64)
 for _square, _lost in ((0, 2), (7, 1), (4, 3), (56, 8), (63, 4), (60, 12)):
     CASTLE_MASK[_square] = 15 & ~_lost
 
-# Evaluation parameters (``params[1:]`` of the native dispatch): PeSTO's signed square values
-# for each colour and piece type, midgame then endgame, the phase weights, and the centipawns
-# of a lead of one half.
+# Evaluation parameters (``params[1:]`` of the native dispatch): the signed square values
+# for each colour and piece type, midgame then endgame, the phase weights, the centipawns
+# of a lead of one half, whether the terms count, and their midgame then endgame weights.
 TABLE_MIDGAME = 0
 TABLE_ENDGAME = 2 * 7 * 64
 PHASE_WEIGHTS = 2 * TABLE_ENDGAME
 CENTIPAWN_SCALE = PHASE_WEIGHTS + 7
-PARAM_WORDS = CENTIPAWN_SCALE + 1
+TERMS_ON = CENTIPAWN_SCALE + 1
+TERMS = 17
+"""The evaluation's terms (:data:`plies.games.chess.evaluation.TERMS`, in that order)."""
+TERM_MIDGAME = TERMS_ON + 1
+TERM_ENDGAME = TERM_MIDGAME + TERMS
+PARAM_WORDS = TERM_ENDGAME + TERMS
 MIDGAME_PHASE = 24
+PASSED_PAWN, ISOLATED_PAWN, DOUBLED_PAWN, BISHOP_PAIR = 0, 6, 7, 8
+ROOK_OPEN_FILE, ROOK_HALF_OPEN_FILE, KING_SHIELD_PAWN, KING_OPEN_FILE, MOBILITY = 9, 10, 11, 12, 13
+
+
+def _term_tables() -> dict[str, NDArray[np.uint64]]:
+    """Masks for the terms: each file, the files beside it, those and it, and by colour and
+    square the squares ahead on those three files (a passed pawn's span) and one or two ranks
+    ahead on them (a king's shield)."""
+    file_mask = np.zeros(8, np.uint64)
+    beside = np.zeros(8, np.uint64)
+    near = np.zeros(8, np.uint64)
+    span = np.zeros((2, 64), np.uint64)
+    shield = np.zeros((2, 64), np.uint64)
+    for file in range(8):
+        file_mask[file] = sum(_bit(rank, file) for rank in range(8))
+    for file in range(8):
+        beside[file] = sum(_bit(rank, f) for rank in range(8) for f in (file - 1, file + 1))
+        near[file] = beside[file] | file_mask[file]
+    for square in range(64):
+        rank, file = divmod(square, 8)
+        for side, step in ((0, 1), (1, -1)):
+            ahead = range(rank + 1, 8) if step == 1 else range(rank)
+            span[side, square] = sum(_bit(r, f) for r in ahead for f in range(file - 1, file + 2))
+            shield[side, square] = sum(
+                _bit(rank + step * k, f) for k in (1, 2) for f in range(file - 1, file + 2)
+            )
+    return {"file": file_mask, "beside": beside, "near": near, "span": span, "shield": shield}
+
+
+_E = _term_tables()
+FILE_MASKS, BESIDE_FILES, NEAR_FILES = _E["file"], _E["beside"], _E["near"]
+PASSED_SPAN, KING_SHIELD = _E["span"], _E["shield"]
 
 
 # Bits and attacks -------------------------------------------------------------------------------
@@ -604,14 +641,104 @@ def outcome(state: NDArray[np.int64]) -> int:
 
 
 @compiled
+def _add_term(
+    params: NDArray[np.int64], sums: tuple[int, int], term: int, count: int
+) -> tuple[int, int]:
+    """``sums`` (midgame, endgame) with ``term``'s weights times ``count`` added."""
+    midgame = sums[0] + params[1 + TERM_MIDGAME + term] * count
+    return midgame, sums[1] + params[1 + TERM_ENDGAME + term] * count
+
+
+@compiled
+def term_sums(params: NDArray[np.int64], state: NDArray[np.int64]) -> tuple[int, int]:
+    """The terms' weights times their counts for White less for Black (midgame, endgame); the
+    counts as :func:`plies.games.chess.evaluation.term_counts` defines them, found here with
+    bitboards."""
+    sums = (0, 0)
+    occupied = np.uint64(state[WHITE_WORD]) | np.uint64(state[BLACK_WORD])
+    all_pawns = np.uint64(state[PAWN + 1])
+    for side in range(2):
+        sign = 1 - 2 * side
+        own = np.uint64(state[side])
+        pawns = all_pawns & own
+        enemy_pawns = all_pawns & ~own
+        rest = pawns
+        while rest:
+            square = lowest(rest)
+            rest &= rest - _ONE
+            file = square % 8
+            if not enemy_pawns & PASSED_SPAN[side, square]:
+                rank = square // 8
+                relative = rank if side == 0 else 7 - rank
+                sums = _add_term(params, sums, PASSED_PAWN + relative - 1, sign)
+            if not pawns & BESIDE_FILES[file]:
+                sums = _add_term(params, sums, ISOLATED_PAWN, sign)
+        doubled = 0
+        for file in range(8):
+            on_file = popcount(pawns & FILE_MASKS[file])
+            if on_file > 1:
+                doubled += on_file - 1
+        sums = _add_term(params, sums, DOUBLED_PAWN, sign * doubled)
+        if popcount(np.uint64(state[BISHOP + 1]) & own) >= 2:
+            sums = _add_term(params, sums, BISHOP_PAIR, sign)
+        rest = np.uint64(state[ROOK + 1]) & own
+        while rest:
+            square = lowest(rest)
+            rest &= rest - _ONE
+            if not all_pawns & FILE_MASKS[square & 7]:
+                sums = _add_term(params, sums, ROOK_OPEN_FILE, sign)
+            elif not pawns & FILE_MASKS[square & 7]:
+                sums = _add_term(params, sums, ROOK_HALF_OPEN_FILE, sign)
+        king = king_square(state, side)
+        sums = _add_term(
+            params, sums, KING_SHIELD_PAWN, sign * popcount(pawns & KING_SHIELD[side, king])
+        )
+        open_files = 0
+        for file in range(max(0, (king & 7) - 1), min(7, (king & 7) + 1) + 1):
+            if not pawns & FILE_MASKS[file]:
+                open_files += 1
+        sums = _add_term(params, sums, KING_OPEN_FILE, sign * open_files)
+        guarded = _ZERO
+        rest = enemy_pawns
+        while rest:
+            square = lowest(rest)
+            rest &= rest - _ONE
+            guarded |= PAWN_ATTACKS[1 - side, square]
+        area = ~own & ~guarded
+        for offset in range(4):
+            piece = KNIGHT + offset
+            reach = 0
+            rest = np.uint64(state[piece + 1]) & own
+            while rest:
+                square = lowest(rest)
+                rest &= rest - _ONE
+                if piece == KNIGHT:
+                    attacks = KNIGHT_ATTACKS[square]
+                elif piece == BISHOP:
+                    attacks = ray_attacks(square, occupied, 1)
+                elif piece == ROOK:
+                    attacks = ray_attacks(square, occupied, 0)
+                else:
+                    attacks = ray_attacks(square, occupied, 0) | ray_attacks(square, occupied, 1)
+                reach += popcount(attacks & area)
+            sums = _add_term(params, sums, MOBILITY + offset, sign * reach)
+    return sums
+
+
+@compiled
 def white_centipawns(params: NDArray[np.int64], state: NDArray[np.int64]) -> int:
-    """PeSTO's tapered score for White: the midgame and endgame sums blended by the phase
-    (the pieces' weights, at most 24), rounded toward zero."""
+    """The tapered score for White: the midgame and endgame sums (with the terms, when they
+    weigh) blended by the phase (the pieces' weights, at most 24), rounded toward zero."""
     phase = 0
     for piece in range(KNIGHT, QUEEN + 1):
         phase += params[1 + PHASE_WEIGHTS + piece] * popcount(np.uint64(state[piece + 1]))
     phase = min(phase, MIDGAME_PHASE)
-    blended = state[MIDGAME] * phase + state[ENDGAME] * (MIDGAME_PHASE - phase)
+    midgame, endgame = state[MIDGAME], state[ENDGAME]
+    if params[1 + TERMS_ON]:
+        sums = term_sums(params, state)
+        midgame += sums[0]
+        endgame += sums[1]
+    blended = midgame * phase + endgame * (MIDGAME_PHASE - phase)
     return int(blended / MIDGAME_PHASE)
 
 

@@ -41,7 +41,6 @@ from plies.games.chess.evaluation import (
     DEFAULT,
     Evaluation,
     PestoSums,
-    blend,
     weight_names,
 )
 
@@ -264,9 +263,11 @@ def history_keys(state: ChessState) -> tuple[int, ...]:
 
 def compiled_params(evaluation: Evaluation = DEFAULT) -> tuple[int, ...]:
     """The kernel's parameters (:mod:`.kernel`): the evaluation's signed weights and phase
-    weights (:meth:`Evaluation.kernel_params`) and :data:`CENTIPAWN_SCALE`, as words."""
+    weights (:meth:`Evaluation.kernel_params`), :data:`CENTIPAWN_SCALE` and the terms' weights
+    (:meth:`Evaluation.kernel_terms`), as words."""
     mask = (1 << 64) - 1
-    return tuple(word & mask for word in (*evaluation.kernel_params(), CENTIPAWN_SCALE))
+    words = (*evaluation.kernel_params(), CENTIPAWN_SCALE, *evaluation.kernel_terms())
+    return tuple(word & mask for word in words)
 
 
 def uci(move: chess.Move) -> str:
@@ -476,7 +477,8 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
     def centipawns(self, state: ChessState) -> int:
         """The tapered evaluation (:mod:`.evaluation`) in centipawns, from the side to move's
         point of view."""
-        white = blend(state.sums(self.evaluation))
+        evaluation = self.evaluation
+        white = evaluation.white_centipawns(state.board, state.sums(evaluation))
         return white if state.board.turn else -white
 
     def evaluate(self, state: ChessState, player: str) -> float:
