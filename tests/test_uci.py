@@ -552,6 +552,7 @@ def test_pondering_ends_at_stop_or_a_new_position() -> None:
         ("go winc -1 binc -1 wtime 900 btime 900", "ignored winc '-1' (less than 0)", False),
         ("go movestogo 0 wtime 900 btime 900", "ignored movestogo '0'", False),
         ("go depth x nodes 300", "ignored depth 'x'", False),
+        ("go wtime 100 btime -500", "btime -500 is below zero (the clock is spent)", False),
     ],
 )
 def test_every_go_gets_one_bestmove(
@@ -573,7 +574,7 @@ def test_every_go_gets_one_bestmove(
 def test_valid_go_limits_search_as_asked() -> None:
     session = Session()
     session.send("position startpos moves e2e4")
-    for command in ("go wtime -500 btime -500", "go btime 0 wtime 100", "go movetime 0"):
+    for command in ("go wtime -500 btime 0", "go btime 0 wtime 100", "go movetime 0"):
         answer = session.search(command)  # a clock run out: the shortest search
         assert not any(line.startswith("info string") for line in answer), answer
         assert chess.Move.from_uci(answer[-1].split()[1]) in chess.Board(AFTER_E4).legal_moves

@@ -467,10 +467,14 @@ class UciEngine:
         notes = [f"ignored {problem}" for problem in problems + left_out]
         if go.searchmoves and not moves:
             notes.append("searchmoves names no legal move: searching every move")
-        if fallback:
-            clock = "wtime" if white else "btime"
+        clock_name, clock_ms = ("wtime", go.wtime) if white else ("btime", go.btime)
+        if go.movetime is None and clock_ms is not None and clock_ms < 0:
             notes.append(
-                f"no depth, nodes, mate, movetime or {clock} for the side to move: "
+                f"{clock_name} {clock_ms} is below zero (the clock is spent): moving at once"
+            )
+        if fallback:
+            notes.append(
+                f"no depth, nodes, mate, movetime or {clock_name} for the side to move: "
                 f"searching {DEFAULT_MOVETIME_MS} ms"
             )
             seconds = move_seconds(Go(movetime=DEFAULT_MOVETIME_MS), white, self.overhead_ms)
