@@ -89,6 +89,7 @@ def test_tune_writes_weights_that_play_and_resumes(record: Path, tmp_path: Path,
     assert "step 20" in first.out
     written = json.loads((out / "weights.json").read_text())
     assert written["how"]["steps"] == 20 and written["how"]["games"] == 6
+    assert written["how"]["labels"] == "game results" and written["how"]["fitted"] == "all weights"
     assert len(written["weights"]) == WEIGHTS
     again = run("learn", "tune", "chess", "--records", str(record), "--out", str(out),
                 "--steps", "30", "--min-ply", "6")  # fmt: skip
@@ -112,7 +113,9 @@ def test_only_fits_the_chosen_weights(record: Path, tmp_path: Path, run: Run) ->
             "20", "--min-ply", "6", "--lr", "5")  # fmt: skip
     fitted = run(*args, "--only", "* passed pawn *", "--only", "*mobility")
     assert fitted.code == 0, fitted.err
-    weights = json.loads((out / "weights.json").read_text())["weights"]
+    written = json.loads((out / "weights.json").read_text())
+    assert written["how"]["fitted"] == ["* passed pawn *", "*mobility"]
+    weights = written["weights"]
     start = make_game("chess").evaluation_weights()  # type: ignore[attr-defined]
     names = make_game("chess").evaluation_names()  # type: ignore[attr-defined]
     moved = {name for name, w, s in zip(names, weights, start, strict=True) if w != s}

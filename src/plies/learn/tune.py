@@ -462,8 +462,15 @@ def saved_state(tuning: Tuning) -> State | None:
         raise RunFolderError(f"{tuning.state_file}: unreadable ({error})") from None
 
 
-def _save(tuning: Tuning, state: State, positions: Positions, losses: tuple[float, float]) -> None:
-    """Write the state, a metrics line and the best weights so far (each atomically)."""
+def _save(
+    tuning: Tuning,
+    state: State,
+    positions: Positions,
+    losses: tuple[float, float],
+    fitting: dict[str, Any],
+) -> None:
+    """Write the state, a metrics line and the best weights so far (each atomically), with
+    how they were got (``fitting``: the settings of the fit)."""
     numbers = np.array([state.step, state.scale, state.best_loss, state.start_loss,
                         state.seconds])  # fmt: skip
     write_atomically(
@@ -484,9 +491,14 @@ def _save(tuning: Tuning, state: State, positions: Positions, losses: tuple[floa
     write_atomically(tuning.metrics_file, lambda f: f.write(text.encode()))
     held = int(positions.held.sum())
     how = {
-        "method": "Texel's: mean squared error of sigmoid(K * EVAL) against game results, Adam",
+        "method": "Texel's: mean squared error of sigmoid(K * EVAL) against the labels, Adam",
+        "labels": "game results"
+        if tuning.config.teacher is None
+        else (f"the teacher {tuning.config.teacher}'s values as expected scores"),
         "start": str(getattr(tuning.game, "evaluation", "the game's weights")),
+        **fitting,
         "records": list(tuning.config.records),
+        "sample": tuning.config.sample,
         "games": positions.games,
         "positions": positions.size - held,
         "held_out_positions": held,
@@ -526,6 +538,7 @@ def tune(
     if not 0 <= l2 < math.inf:
         raise SpecError(f"the L2 penalty must be a number at least 0, got {l2}")
     free = chosen_weights(tuning.linear.evaluation_names(), only)
+    fitting = {"fitted": list(only) or "all weights", "rate": rate, "l2": l2}
     size = len(tuning.linear.evaluation_weights())
     if len(positions.indices) and int(positions.indices.max()) >= size:
         raise RunFolderError(f"{tuning.data_file}: features beyond the game's {size} weights")
@@ -544,13 +557,13 @@ def tune(
             gradient = train.gradient(state.weights, state.scale) + pull
             adam_step(state, np.where(free, gradient, 0.0), rate)
             if state.step % SAVE_EVERY == 0 or state.step == steps:
-                losses = _checkpoint(tuning, state, positions, (train, measure), started)
+                losses = _checkpoint(tuning, state, positions, (train, measure), started, fitting)
                 saved = state.step
                 if report is not None:
                     report(Progress("fitting", state.step, steps, *losses))
     finally:  # a stop between saves (Ctrl-C) keeps the steps taken
         if saved != state.step:
-            _checkpoint(tuning, state, positions, (train, measure), started)
+            _checkpoint(tuning, state, positions, (train, measure), started, fitting)
     return state
 
 
@@ -570,6 +583,7 @@ def _checkpoint(
     positions: Positions,
     models: tuple[Model, Model],
     started: float,
+    fitting: dict[str, Any],
 ) -> tuple[float, float]:
     """Measure the fit (training and held-out losses), keep the best weights, save all."""
     state.seconds = time.perf_counter() - started
@@ -577,7 +591,7 @@ def _checkpoint(
     losses = (train.loss(state.weights, state.scale), measure.loss(state.weights, state.scale))
     if losses[1] < state.best_loss:
         state.best, state.best_loss = state.weights.copy(), losses[1]
-    _save(tuning, state, positions, losses)
+    _save(tuning, state, positions, losses, fitting)
     return losses
 
 
