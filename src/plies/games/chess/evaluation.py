@@ -19,7 +19,9 @@ PeSTO's piece values, tables and phase weights are as published on the Chess Pro
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from importlib import resources
 
 import chess
 
@@ -442,7 +444,19 @@ def blend(sums: PestoSums) -> int:
     return int(blended / MIDGAME_PHASE)
 
 
+def _shipped() -> Evaluation:
+    """plies' tuned weights, ``weights.json`` beside this module (``plies learn tune``'s
+    format; its ``how`` says how they were got)."""
+    record = json.loads(resources.files(__package__).joinpath(SHIPPED).read_text("utf-8"))
+    return Evaluation([round(weight) for weight in record["weights"]], "plies' tuned weights")
+
+
+SHIPPED = "weights.json"
+"""The file of the tuned weights, in this package."""
 PESTO = Evaluation(_pesto_weights(), "PeSTO")
-"""PeSTO's published weights."""
-DEFAULT = PESTO
+"""PeSTO's published weights (no weight on the terms)."""
+TUNED = _shipped()
+"""PeSTO's tables with the terms' weights fitted to Stockfish's evaluations (BENCHMARKS.md,
+"Tuning the evaluation")."""
+DEFAULT = TUNED
 """The weights chess evaluates with unless told otherwise."""
