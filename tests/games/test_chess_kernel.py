@@ -607,3 +607,16 @@ def test_perft_matches_published_counts(fen: str, counts: list[int]) -> None:
     """The Chess Programming Wiki's "Perft Results"."""
     state = _state(fen)
     assert [GAME.perft(state, depth) for depth in range(1, len(counts) + 1)] == counts
+
+
+def test_the_kernel_numbers_the_terms_as_the_evaluation() -> None:
+    """The kernel (which imports no python-chess) has its own copy of the terms' count and
+    indexes: they must be the evaluation's."""
+    from plies.games.chess import evaluation
+
+    assert len(evaluation.TERMS) == kernel.TERMS
+    indexes = ("PASSED_PAWN", "ISOLATED_PAWN", "DOUBLED_PAWN", "BISHOP_PAIR", "ROOK_OPEN_FILE",
+               "ROOK_HALF_OPEN_FILE", "KING_SHIELD_PAWN", "KING_OPEN_FILE", "MOBILITY")  # fmt: skip
+    for name in indexes:
+        assert getattr(kernel, name) == getattr(evaluation, name), name
+    assert len(compiled_params()) == kernel.PARAM_WORDS
