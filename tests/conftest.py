@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -36,6 +37,13 @@ def run_cli(
         return CliRun(code if isinstance(code, int) else 0, captured.out, captured.err)
 
     return run
+
+
+def default_ctrl_c() -> None:
+    """A child process's ``preexec_fn``: SIGINT back to its default action, so that the child
+    Python turns it into KeyboardInterrupt even when the tests run as a background job (whose
+    SIGINT a non-interactive shell sets to ignored, and children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def assert_one_line_error(result: CliRun, fragment: str) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliRun, assert_one_line_error
+from tests.conftest import CliRun, assert_one_line_error, default_ctrl_c
 
 LECTURE = "[[3,12,8],[2,4,6],[14,5,2]]"
 Run = Callable[..., CliRun]
@@ -589,6 +589,7 @@ def test_ctrl_c_stops_a_long_connect4_solve_at_once() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_ctrl_c,
     )
     assert process.stderr is not None
     assert "early positions (2 stones)" in process.stderr.readline()  # the solve has begun

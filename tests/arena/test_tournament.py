@@ -31,7 +31,7 @@ from plies.clock import parse_time_control
 from plies.errors import PliesError, SpecError
 from plies.games import make_game
 from plies.openings import random_openings
-from tests.conftest import CliRun, assert_one_line_error
+from tests.conftest import CliRun, assert_one_line_error, default_ctrl_c
 
 SPECS = ["random", "alphabeta:depth=1", "mcts:iterations=60"]
 
@@ -216,7 +216,12 @@ def test_ctrl_c_keeps_the_finished_games_and_the_rerun_finishes(tmp_path: Path) 
     # games of a second or more: SIGINT comes while most of the 6 are still to play
     args = ["connect4", "mcts:time=0.1", "random", "--games", "6", "--concurrency", "1"]
     path = tmp_path / "t.sqlite"
-    driver = subprocess.Popen(_cli(*args, "--db", str(path)), stderr=subprocess.PIPE, text=True)
+    driver = subprocess.Popen(
+        _cli(*args, "--db", str(path)),
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_ctrl_c,
+    )
     deadline = time.monotonic() + 60
     while _finished(path) < 1 and time.monotonic() < deadline:
         time.sleep(0.05)

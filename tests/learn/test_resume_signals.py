@@ -19,6 +19,7 @@ import pytest
 
 from plies.games import make_game
 from plies.learn.training import open_run
+from tests.conftest import default_ctrl_c
 
 GENERATIONS = 3
 TINY = ["--games", "6", "--parallel", "2", "--simulations", "8", "--blocks", "1", "--filters", "8"]
@@ -38,7 +39,7 @@ def _train(*args: str, threads: int = 2) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_ctrl_c,
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import assert_one_line_error
+from tests.conftest import assert_one_line_error, default_ctrl_c
 from tests.web.conftest import _free_port
 
 
@@ -24,6 +24,7 @@ def test_serve_prints_the_address_serves_the_pages_and_stops_on_ctrl_c() -> None
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_ctrl_c,
     )
     try:
         line = server.stdout.readline() if server.stdout else ""
