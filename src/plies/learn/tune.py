@@ -490,11 +490,13 @@ def _save(
     text = previous + json.dumps(line) + "\n"
     write_atomically(tuning.metrics_file, lambda f: f.write(text.encode()))
     held = int(positions.held.sum())
+    teacher = tuning.config.teacher
+    labels = (
+        "game results" if teacher is None else f"the teacher {teacher}'s values as expected scores"
+    )
     how = {
         "method": "Texel's: mean squared error of sigmoid(K * EVAL) against the labels, Adam",
-        "labels": "game results"
-        if tuning.config.teacher is None
-        else (f"the teacher {tuning.config.teacher}'s values as expected scores"),
+        "labels": labels,
         "start": str(getattr(tuning.game, "evaluation", "the game's weights")),
         **fitting,
         "records": list(tuning.config.records),

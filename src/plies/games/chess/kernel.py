@@ -136,19 +136,17 @@ ROOK_OPEN_FILE, ROOK_HALF_OPEN_FILE, KING_SHIELD_PAWN, KING_OPEN_FILE, MOBILITY 
 
 
 def _term_tables() -> dict[str, NDArray[np.uint64]]:
-    """Masks for the terms: each file, the files beside it, those and it, and by colour and
-    square the squares ahead on those three files (a passed pawn's span) and one or two ranks
+    """Masks for the terms: each file, the files beside it, and by colour and square the
+    squares ahead on its file and those beside (a passed pawn's span) and one or two ranks
     ahead on them (a king's shield)."""
     file_mask = np.zeros(8, np.uint64)
     beside = np.zeros(8, np.uint64)
-    near = np.zeros(8, np.uint64)
     span = np.zeros((2, 64), np.uint64)
     shield = np.zeros((2, 64), np.uint64)
     for file in range(8):
         file_mask[file] = sum(_bit(rank, file) for rank in range(8))
     for file in range(8):
         beside[file] = sum(_bit(rank, f) for rank in range(8) for f in (file - 1, file + 1))
-        near[file] = beside[file] | file_mask[file]
     for square in range(64):
         rank, file = divmod(square, 8)
         for side, step in ((0, 1), (1, -1)):
@@ -157,11 +155,11 @@ def _term_tables() -> dict[str, NDArray[np.uint64]]:
             shield[side, square] = sum(
                 _bit(rank + step * k, f) for k in (1, 2) for f in range(file - 1, file + 2)
             )
-    return {"file": file_mask, "beside": beside, "near": near, "span": span, "shield": shield}
+    return {"file": file_mask, "beside": beside, "span": span, "shield": shield}
 
 
 _E = _term_tables()
-FILE_MASKS, BESIDE_FILES, NEAR_FILES = _E["file"], _E["beside"], _E["near"]
+FILE_MASKS, BESIDE_FILES = _E["file"], _E["beside"]
 PASSED_SPAN, KING_SHIELD = _E["span"], _E["shield"]
 
 
@@ -685,16 +683,16 @@ def term_sums(params: NDArray[np.int64], state: NDArray[np.int64]) -> tuple[int,
         while rest:
             square = lowest(rest)
             rest &= rest - _ONE
-            if not all_pawns & FILE_MASKS[square & 7]:
+            if not all_pawns & FILE_MASKS[square % 8]:
                 sums = _add_term(params, sums, ROOK_OPEN_FILE, sign)
-            elif not pawns & FILE_MASKS[square & 7]:
+            elif not pawns & FILE_MASKS[square % 8]:
                 sums = _add_term(params, sums, ROOK_HALF_OPEN_FILE, sign)
         king = king_square(state, side)
         sums = _add_term(
             params, sums, KING_SHIELD_PAWN, sign * popcount(pawns & KING_SHIELD[side, king])
         )
         open_files = 0
-        for file in range(max(0, (king & 7) - 1), min(7, (king & 7) + 1) + 1):
+        for file in range(max(0, king % 8 - 1), min(7, king % 8 + 1) + 1):
             if not pawns & FILE_MASKS[file]:
                 open_files += 1
         sums = _add_term(params, sums, KING_OPEN_FILE, sign * open_files)
