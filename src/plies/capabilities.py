@@ -285,9 +285,11 @@ class NativeTree(Protocol):
 
 class NativeMcts(Protocol):
     """A game's compiled Monte Carlo tree search (:class:`NativeTree`); ``amaf`` says whether
-    its trees keep all-moves-as-first statistics for RAVE."""
+    its trees keep all-moves-as-first statistics for RAVE, ``knowledge`` names the game's own
+    settings (playout rules, priors: each a number) with their defaults."""
 
     amaf: bool
+    knowledge: Mapping[str, float]
 
     def tree(
         self,
@@ -297,10 +299,12 @@ class NativeMcts(Protocol):
         bounds: tuple[float, float],
         solving: bool,
         rave: float = 0.0,
+        knowledge: Mapping[str, float] | None = None,
     ) -> NativeTree:
         """An empty compiled MCTS tree: UCB1's ``exploration`` constant and value ``scale``,
         the first player's utilities of a win, loss and draw, the solver's (win, loss) bounds
-        and whether it runs, and RAVE's equivalence visits (0: off; only where ``amaf``)."""
+        and whether it runs, RAVE's equivalence visits (0: off; only where ``amaf``), and the
+        game's ``knowledge`` settings (only those it names; its defaults for the others)."""
         ...
 
 

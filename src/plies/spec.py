@@ -74,6 +74,8 @@ EXPLORATION = NumberRange(0, 10**6)
 """MCTS exploration constants."""
 RAVE_VISITS = NumberRange(0, 10**9)
 """RAVE's equivalence visits."""
+PRIOR_WEIGHT = NumberRange(0, 100)
+"""The weight of an MCTS tree's prior knowledge (1: as given)."""
 GAMES = NumberRange(1, 10**6, integer=True)
 """Games of a match (and of a training generation)."""
 PLIES = NumberRange(0, MAX_DEPTH, integer=True)

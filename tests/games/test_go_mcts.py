@@ -5,13 +5,26 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from plies.agents import make_agent
 from plies.errors import SpecError
 from plies.games.connect4.rules import ConnectFour
+from plies.games.go import kernel
 from plies.games.go.rules import PASS, Go
-from plies.native.go_mcts import EXPAND_AFTER, GoNode
+from plies.native.go_mcts import (
+    BANNED,
+    EXPAND_AFTER,
+    KNOWLEDGE,
+    PLAYOUT_RULES,
+    PRIOR,
+    PRIOR_VISITS,
+    PRIOR_WINS,
+    WINNER,
+    GoNode,
+    GoTree,
+)
 from plies.search.mcts import DEFAULT_C, DEFAULT_RAVE, DEFAULT_RAVE_C, MCTS
 
 
@@ -135,3 +148,69 @@ def test_compiled_mcts_beats_random_play_on_a_small_board() -> None:
             else:
                 state = game.result(state, rng.choice(game.actions(state)))
         assert game.winner(state) == colour, game.display(state)
+
+
+def test_knowledge_options_reach_the_compiled_tree_and_bad_ones_are_refused() -> None:
+    """``mcts:capture=...,prior=...`` set the tree's playout rates and prior weight; a
+    setting the game's compiled search lacks, or one out of range, is a one-line error."""
+    game = Go(size=9)
+    agent = make_agent("mcts:capture=0.5,pattern=0,selfatari=1,prior=2,iterations=10", game)
+    tree = agent.mcts._native  # type: ignore[attr-defined]
+    assert list(tree.work.rates) == [0.5, 0.0, 1.0] and tree.floats[PRIOR] == 2.0
+    default = MCTS(game)._native
+    assert list(default.work.rates) == [KNOWLEDGE[r] for r in PLAYOUT_RULES]  # type: ignore[union-attr]
+    with pytest.raises(SpecError, match="capture"):
+        make_agent("mcts:capture=1.5", game)
+    with pytest.raises(SpecError, match="prior"):
+        make_agent("mcts:prior=nan", game)
+    with pytest.raises(SpecError, match="no setting capture"):
+        MCTS(ConnectFour(), knowledge={"capture": 0.5})
+    with pytest.raises(SpecError, match="prior needs"):
+        MCTS(game, native=False, knowledge={"prior": 1.0})
+    with pytest.raises(SpecError, match="no setting ladder"):
+        MCTS(game, knowledge={"ladder": 1.0})
+
+
+def test_priors_start_every_child_with_virtual_visits() -> None:
+    """With priors, every child of the root has virtual visits (a capture more won ones than a
+    move on the empty first line); without, none."""
+    game = Go(size=7)
+    state = game.parse_position("B1 A1")  # black to move may take A1 at A2
+    for weight in (0.0, 1.0):
+        mcts = MCTS(game, seed=1, knowledge={"prior": weight})
+        mcts.search(state, iterations=20)
+        root, values = mcts._native_root, mcts._native.values  # type: ignore[union-attr]
+        assert root is not None
+        prior = {
+            c.action: (values[c.index, PRIOR_VISITS], values[c.index, PRIOR_WINS])
+            for c in root.children
+        }
+        if not weight:
+            assert all(v == w == 0 for v, w in prior.values())
+            continue
+        a2, g7 = game.parse_action(state, "A2"), game.parse_action(state, "G7")
+        assert all(v >= 10 for v, _ in prior.values())
+        assert prior[a2][1] / prior[a2][0] > 0.8 > 0.5 > prior[g7][1] / prior[g7][0]
+
+
+def test_the_tree_bans_a_move_whose_board_the_game_has_seen() -> None:
+    """Positional superko in the tree by Zobrist keys: a child whose board's key is among the
+    game's (here one added by hand: a real repetition needs a long cycle) is banned when the
+    descent reaches it, and never visited."""
+    game = Go(size=5)
+    state = game.parse_position("C3 D3")
+    mcts = MCTS(game, seed=1, c=1.0)
+    tree = mcts._native
+    assert isinstance(tree, GoTree)
+    root = tree.root_for(state, 0, 0)
+    e1 = game.parse_action(state, "E1")
+    board = kernel.board_for(5)
+    kernel.copy_board(tree.work.root, board)
+    kernel.place(board, e1, 1)
+    assert board.key[0] not in tree.work.history
+    keys = np.sort(np.append(tree.work.history, board.key[0]))
+    tree.work = tree.work._replace(history=keys)
+    tree.start()
+    tree.run(3000)
+    banned = [child for child in root.children if tree.nodes[child.index, WINNER] == BANNED]
+    assert [child.action for child in banned] == [e1] and banned[0].visits == 0

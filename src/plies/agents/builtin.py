@@ -90,7 +90,17 @@ from plies.search.mcts import (
 )
 from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig, UniformPriorEvaluator
 from plies.solvers import perfect_solver, score_moves
-from plies.spec import DEPTH, EXPLORATION, ITERATIONS, NODES, RAVE_VISITS, SECONDS, TABLE_MB
+from plies.spec import (
+    DEPTH,
+    EXPLORATION,
+    FRACTION,
+    ITERATIONS,
+    NODES,
+    PRIOR_WEIGHT,
+    RAVE_VISITS,
+    SECONDS,
+    TABLE_MB,
+)
 
 DEPTH_OPTION = Option("depth", "int", "search to this depth with the game's EVAL", None, DEPTH)
 TIME_OPTION = Option("time", "number", "seconds a move", None, SECONDS)
@@ -530,6 +540,16 @@ def _expectiminimax(game: Game[Any, Any], values: Mapping[str, Any], context: Co
     return SearchAgent("expectiminimax", values["depth"], options, name=context.name)
 
 
+GO_KNOWLEDGE = {
+    "capture": ("compiled Go: the playouts' capture and atari-escape rate (0.9)", FRACTION),
+    "pattern": ("compiled Go: the playouts' 3x3 shape rate (0.95)", FRACTION),
+    "selfatari": ("compiled Go: the rate at which playouts refuse a self-atari (0.9)", FRACTION),
+    "prior": ("compiled Go: the weight of the tree's priors, 0 none (1)", PRIOR_WEIGHT),
+}
+"""The compiled Go tree's knowledge settings (:data:`plies.native.go_mcts.KNOWLEDGE`, whose
+defaults the help repeats): options of ``mcts``."""
+
+
 def _mcts(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
     iterations, seconds = values["iterations"], values["time"]
     if iterations is None and seconds is None:
@@ -545,6 +565,7 @@ def _mcts(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> 
         solver=values["solver"],
         native=values["native"],
         rave=values["rave"],
+        knowledge={key: values[key] for key in GO_KNOWLEDGE if values[key] is not None},
     )
     return MCTSAgent(mcts, iterations, seconds, name=context.name)
 
@@ -725,6 +746,10 @@ register(
                 f"RAVE's equivalence visits, 0 off (compiled Go: {DEFAULT_RAVE:g} by default)",
                 None,
                 RAVE_VISITS,
+            ),
+            *(
+                Option(key, "number", help, None, range)
+                for key, (help, range) in GO_KNOWLEDGE.items()
             ),
         ),
         _mcts,

@@ -23,8 +23,8 @@ another thread can stop it; :class:`Work` names the arrays a search works in.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Hashable
-from dataclasses import dataclass
+from collections.abc import Collection, Hashable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -614,6 +614,8 @@ class NativeSearch:
     """Whether the compiled code is loaded (the first search of a process loads it)."""
     amaf: bool = False
     """Its MCTS trees keep no AMAF statistics (RAVE)."""
+    knowledge: Mapping[str, float] = field(default_factory=dict)
+    """Its MCTS has no settings of its own."""
 
     def table(self, slots: int) -> NativeTable:
         return NativeTable(slots)
@@ -626,13 +628,18 @@ class NativeSearch:
         bounds: tuple[float, float],
         solving: bool,
         rave: float = 0.0,
+        knowledge: Mapping[str, float] | None = None,
     ) -> NativeTree:
         """Compiled MCTS (:mod:`plies.native.mcts`) on this game (no AMAF: ``rave`` must
-        be 0)."""
+        be 0; no knowledge of its own: ``knowledge`` must be empty)."""
         from plies.native.mcts import NativeTree
 
         if rave:
             raise ValueError("the compiled MCTS of this game keeps no AMAF statistics for RAVE")
+        if knowledge:
+            raise ValueError(
+                f"the compiled MCTS of this game has no setting {next(iter(knowledge))}"
+            )
 
         return NativeTree(self, exploration, scale, utilities, bounds, solving)
 

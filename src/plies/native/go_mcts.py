@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -37,21 +38,31 @@ from numpy.typing import NDArray
 from plies.capabilities import CompiledRules
 from plies.compiled import CLOCK, clock_now, compiled, monotonic
 from plies.game import Game
+from plies.games.go import kernel
 from plies.games.go.kernel import (
+    LAST,
+    LAST2,
     MOVES_PER_POINT,
     PASS,
+    PASSES,
+    GoBoard,
     area,
+    cfg_distances,
+    copy_board,
     draw,
+    is_eye,
+    pass_move,
     place,
     play_out,
     playable,
-    setup,
+    prior,
 )
 from plies.native.mcts import RowNode
 
 PARENT, MOVE, FIRST, COUNT, VISITS, MOVER, OWNER, WINNER = range(8)
 NODE_WORDS = 8
-TOTAL, MEAN, AMAF_TOTAL, AMAF_VISITS = range(4)
+TOTAL, MEAN, AMAF_TOTAL, AMAF_VISITS, PRIOR_VISITS, PRIOR_WINS = range(6)
+VALUE_WORDS = 6
 UNDECIDED, DRAW, BANNED = -1, 2, 3
 """``WINNER`` of a node whose game goes on, of a drawn end, of a root move the rules forbid
 (0 and 1: the players' indices)."""
@@ -59,10 +70,7 @@ UNDECIDED, DRAW, BANNED = -1, 2, 3
 # root, the clock.
 USED, ADDED, PLAYOUTS, DEEPEST, STOP, ROOT, ROOT_PASSES, CLOCK_ID = range(8)
 INFO_WORDS = 8
-C, RAVE, KOMI, DEADLINE = range(4)
-EMPTIES, KO, PASSES = range(3)
-"""Indices into ``GoWork.position``: the work board's number of empty points, its ko point (-1:
-none) and the passes just played."""
+C, RAVE, KOMI, DEADLINE, PRIOR = range(5)
 EXPAND_AFTER = 8
 """Visits of a leaf before its children are added (the first ones only play out)."""
 MAX_PATH = 1024
@@ -72,39 +80,45 @@ KEPT_ROWS = 1 << 22
 rows of earlier roots are not reclaimed): about 200 MB."""
 CLOCK_EVERY = 16
 """Iterations between readings of the clock."""
+PLAYOUT_RULES = ("capture", "pattern", "selfatari")
+"""The playout policy's rules, in the order of its rates (:data:`plies.games.go.kernel.CAPTURE`
+...)."""
+KNOWLEDGE = {"capture": 0.9, "pattern": 0.95, "selfatari": 0.9, "prior": 1.0}
+"""Go's knowledge and its defaults: each playout rule's rate, and the weight of the priors
+(0: none, untried moves then count as wins)."""
 
 
 class GoWork(NamedTuple):
     """A search's arrays (``W`` in the kernels): the tree, the root's board, and the work board
-    an iteration plays on, with the kernel's scratch space."""
+    an iteration plays on, with the playouts' policy and the kernel's scratch space."""
 
     nodes: NDArray[np.int32]
     """:data:`PARENT` ... :data:`WINNER` per node."""
     values: NDArray[np.float32]
-    """:data:`TOTAL` ... :data:`AMAF_VISITS` per node."""
+    """:data:`TOTAL` ... :data:`PRIOR_WINS` per node."""
     info: NDArray[np.int64]
     """:data:`USED` ... :data:`CLOCK_ID`."""
     floats: NDArray[np.float64]
-    """:data:`C` ... :data:`DEADLINE`."""
+    """:data:`C` ... :data:`PRIOR`."""
     rng: NDArray[np.uint64]
     """The random state (one word)."""
-    root_board: NDArray[np.uint8]
-    board: NDArray[np.uint8]
-    neighbours: NDArray[np.int64]
-    """Each point's neighbours (-1 pads)."""
-    marks: NDArray[np.int64]
-    stack: NDArray[np.int64]
-    empties: NDArray[np.int64]
-    """The work board's empty points, and where each point is among them."""
-    where: NDArray[np.int64]
+    root: GoBoard
+    board: GoBoard
+    rates: NDArray[np.float64]
+    """The playout policy's rates (:data:`plies.games.go.kernel.CAPTURE` ...)."""
+    patterns: NDArray[np.uint8]
+    """MoGo's shapes by 3x3 key (:func:`plies.games.go.kernel.pattern_table`)."""
+    history: NDArray[np.uint64]
+    """The Zobrist keys of the boards of the game so far, sorted (positional superko)."""
     path: NDArray[np.int64]
-    """The nodes an iteration went through."""
+    """The nodes an iteration went through, and the keys of their boards."""
+    path_keys: NDArray[np.uint64]
     record: NDArray[np.int64]
     """The stones a playout placed (point and colour)."""
     first_colour: NDArray[np.int64]
     """The colour that played first on each point (AMAF)."""
-    position: NDArray[np.int64]
-    """:data:`EMPTIES`, :data:`KO`, :data:`PASSES` of the work board."""
+    cfg: NDArray[np.int64]
+    """Scratch: the distances of :func:`plies.games.go.kernel.cfg_distances`."""
 
 
 @compiled
@@ -122,28 +136,17 @@ def _winner(score: float) -> int:
 
 
 @compiled
-def _reset_board(W: GoWork) -> None:
-    """The work board (its empties, no ko, the passes) as the root's."""
-    board, root_board, position = W.board, W.root_board, W.position
-    for p in range(board.shape[0]):  # a loop: a slice copy would need Numba's allocator
-        board[p] = root_board[p]
-    position[EMPTIES] = setup(board, W.empties, W.where)
-    position[KO], position[PASSES] = -1, W.info[ROOT_PASSES]
-
-
-@compiled
 def expand(W: GoWork, node: int) -> None:
-    """Give ``node`` every child at once: the points its mover may play on the work board
-    (``W``'s board, empties and ko), shuffled, then pass."""
-    nodes, values, info, rng = W.nodes, W.values, W.info, W.rng
-    board, neighbours, marks, stack = W.board, W.neighbours, W.marks, W.stack
-    empties, count, ko = W.empties, W.position[EMPTIES], W.position[KO]
+    """Give ``node`` every child at once: the points where its mover may play on the work board
+    without filling an eye, shuffled, then pass; each with its prior (virtual visits and wins,
+    :func:`plies.games.go.kernel.prior`, scaled by :data:`PRIOR`) where the weight is above 0."""
+    nodes, values, info, rng, B = W.nodes, W.values, W.info, W.rng, W.board
     mover = nodes[node, MOVER]
     first = info[USED]
     added = 0
-    for i in range(count):
-        p = empties[i]
-        if playable(board, neighbours, p, mover + 1, ko, marks, stack):
+    for i in range(B.state[kernel.COUNT]):
+        p = B.empties[i]
+        if playable(B, p, mover + 1) and not is_eye(B, p, mover + 1):
             nodes[first + added, MOVE] = p
             added += 1
     for i in range(added - 1, 0, -1):  # Fisher-Yates: ties between untried moves fall by chance
@@ -151,14 +154,26 @@ def expand(W: GoWork, node: int) -> None:
         nodes[a, MOVE], nodes[b, MOVE] = nodes[b, MOVE], nodes[a, MOVE]
     nodes[first + added, MOVE] = PASS
     added += 1
+    weight = W.floats[PRIOR]
+    if weight > 0:
+        cfg_distances(B, W.cfg)
     for child in range(first, first + added):
         nodes[child, PARENT], nodes[child, FIRST], nodes[child, COUNT] = node, -1, 0
         nodes[child, VISITS], nodes[child, MOVER], nodes[child, OWNER] = 0, 1 - mover, mover
         nodes[child, WINNER] = UNDECIDED
-        values[child, TOTAL] = values[child, MEAN] = 0.0
-        values[child, AMAF_TOTAL] = values[child, AMAF_VISITS] = 0.0
-    if W.position[PASSES] == 1:  # a second pass ends the game: its winner is known now
-        score = area(board, neighbours, marks, stack) - W.floats[KOMI]
+        for word in range(VALUE_WORDS):
+            values[child, word] = 0.0
+        move = nodes[child, MOVE]
+        if weight > 0:
+            visits, wins = (
+                (kernel.PRIOR_EVEN, 0.0)
+                if move == PASS
+                else prior(B, move, mover + 1, W.cfg, W.patterns)
+            )
+            values[child, PRIOR_VISITS] = weight * visits
+            values[child, PRIOR_WINS] = weight * wins
+    if B.state[PASSES] == 1:  # a second pass ends the game: its winner is known now
+        score = area(B.colour, B.neighbours, B.marks, B.stack) - W.floats[KOMI]
         nodes[first + added - 1, WINNER] = _winner(score)
     nodes[node, FIRST], nodes[node, COUNT] = first, added
     info[USED] += added
@@ -182,14 +197,14 @@ def select(W: GoWork, node: int) -> int:
         if winner == BANNED:
             continue
         n = nodes[child, VISITS]
+        seen = n + values[child, PRIOR_VISITS]
+        value = 1.0  # an untried child without a prior
+        if seen > 0:
+            value = (values[child, TOTAL] + values[child, PRIOR_WINS]) / seen
         amaf = values[child, AMAF_VISITS]
         if k > 0 and amaf > 0:
-            beta = math.sqrt(k / (3 * n + k))
-            value = beta * values[child, AMAF_TOTAL] / amaf + (1 - beta) * values[child, MEAN]
-        elif n > 0:
-            value = values[child, MEAN]
-        else:
-            value = 1.0
+            beta = amaf / (amaf + seen + seen * amaf / k)
+            value = beta * values[child, AMAF_TOTAL] / amaf + (1 - beta) * value
         value += c * math.sqrt(log_visits / (n + 1))
         if winner != UNDECIDED:  # a lost or drawn end, or proven lost: chosen only if all are
             value = _won(winner, mover) - 2.0
@@ -199,31 +214,54 @@ def select(W: GoWork, node: int) -> int:
 
 
 @compiled
+def _repeats(W: GoWork, depth: int, key: np.uint64) -> bool:
+    """Whether the board of Zobrist key ``key`` was seen in the game or on the path above
+    ``depth`` (positional superko)."""
+    history, path_keys = W.history, W.path_keys
+    low, high = 0, history.shape[0]
+    while low < high:  # binary search in the sorted keys of the game
+        middle = (low + high) // 2
+        if history[middle] < key:
+            low = middle + 1
+        else:
+            high = middle
+    if low < history.shape[0] and history[low] == key:
+        return True
+    d = 0
+    while d < depth and path_keys[d] != key:
+        d += 1
+    return d < depth
+
+
+@compiled
 def _descend(W: GoWork) -> int:
     """SELECT and EXPAND from the root on the work board; the depth of the leaf reached (the
-    path in ``W``), or -1 when the tree has no room for another node's children."""
-    nodes, info, board, neighbours, marks = W.nodes, W.info, W.board, W.neighbours, W.marks
-    stack, empties, where, path, position = W.stack, W.empties, W.where, W.path, W.position
-    node = info[ROOT]
-    _reset_board(W)
-    path[0], depth = node, 0
+    path in ``W``), or -1 when the tree has no room for another node's children. A child whose
+    board repeats an earlier one is banned and the descent starts again."""
+    nodes, info, B, path = W.nodes, W.info, W.board, W.path
+    node, depth = info[ROOT], 0
+    copy_board(W.root, B)
+    path[0], W.path_keys[0] = node, B.key[0]
     while nodes[node, WINNER] == UNDECIDED and depth + 1 < path.shape[0]:
         if nodes[node, FIRST] < 0:
-            if nodes[node, VISITS] < EXPAND_AFTER and position[PASSES] == 0:
+            if nodes[node, VISITS] < EXPAND_AFTER and B.state[PASSES] == 0:
                 break
-            if info[USED] + board.shape[0] + 1 > nodes.shape[0]:
+            if info[USED] + B.colour.shape[0] + 1 > nodes.shape[0]:
                 return -1
             expand(W, node)
         child = select(W, node)
-        move, colour = nodes[child, MOVE], nodes[node, MOVER] + 1
+        move = nodes[child, MOVE]
         if move == PASS:
-            position[KO], position[PASSES] = -1, position[PASSES] + 1
+            pass_move(B)
         else:
-            args = (marks, stack, empties, where, position[EMPTIES])
-            position[EMPTIES], position[KO] = place(board, neighbours, move, colour, *args)
-            position[PASSES] = 0
+            place(B, move, nodes[node, MOVER] + 1)
+            if _repeats(W, depth + 1, B.key[0]):
+                nodes[child, WINNER] = BANNED
+                node, depth = info[ROOT], 0
+                copy_board(W.root, B)
+                continue
         depth += 1
-        path[depth], node = child, child
+        path[depth], W.path_keys[depth], node = child, B.key[0], child
     return depth
 
 
@@ -261,9 +299,7 @@ def _back_propagate(W: GoWork, depth: int, winner: int, played: int) -> None:
 def run(W: GoWork, iterations: int) -> int:
     """Up to ``iterations`` iterations; fewer when stopped, out of time or out of room. The
     number done."""
-    nodes, info, floats, rng, board = W.nodes, W.info, W.floats, W.rng, W.board
-    neighbours, marks, stack, empties, where = W.neighbours, W.marks, W.stack, W.empties, W.where
-    record, position = W.record, W.position
+    nodes, info, floats = W.nodes, W.info, W.floats
     done = 0
     while done < iterations and info[STOP] == 0:
         if done % CLOCK_EVERY == 0 and monotonic(info[CLOCK_ID]) >= floats[DEADLINE]:
@@ -275,9 +311,7 @@ def run(W: GoWork, iterations: int) -> int:
         winner, played = nodes[leaf, WINNER], 0
         if winner == UNDECIDED:
             mover = nodes[leaf, MOVER] + 1
-            args = (marks, stack, empties, where, position[EMPTIES], rng, record)
-            passes, ko = position[PASSES], position[KO]
-            score, played = play_out(board, neighbours, mover, passes, ko, *args)
+            score, played = play_out(W.board, mover, W.rates, W.patterns, W.rng, W.record)
             winner = _winner(score - floats[KOMI])
             info[PLAYOUTS] += 1
         _back_propagate(W, depth, winner, played)
@@ -290,7 +324,7 @@ def run(W: GoWork, iterations: int) -> int:
 def expand_root(W: GoWork) -> None:
     """Give the root its children from the root's board (no ko known: the caller bans the
     moves the game's rules forbid)."""
-    _reset_board(W)
+    copy_board(W.root, W.board)
     expand(W, W.info[ROOT])
 
 
@@ -324,37 +358,41 @@ class GoTree:
         exploration: float,
         utilities: tuple[float, float, float],
         rave: float,
+        knowledge: Mapping[str, float],
         capacity: int = 1 << 16,
     ) -> None:
         self.game, self.rules, self.utilities = game, rules, utilities
         neighbours = np.array(rules.params, np.int64).reshape(-1, 4)
         points = neighbours.shape[0]
+        size = math.isqrt(points)
         (komi,) = rules.floats
         self.nodes = np.zeros((capacity, NODE_WORDS), np.int32)
-        self.values = np.zeros((capacity, 4), np.float32)
+        self.values = np.zeros((capacity, VALUE_WORDS), np.float32)
         self.info = np.zeros(INFO_WORDS, np.int64)
         self.info[CLOCK_ID] = CLOCK
-        self.floats = np.array([exploration, rave, komi, math.inf], np.float64)
+        prior_weight = knowledge["prior"]
+        self.floats = np.array([exploration, rave, komi, math.inf, prior_weight], np.float64)
         self.rng = np.ones(1, np.uint64)
-        self.root_board = np.zeros(points, np.uint8)
         self.root_moves: tuple[int, ...] | None = None
+        _, around = kernel.point_tables(size)
+        zobrist = kernel.zobrist_words(points)
+        rates = [knowledge[name] for name in PLAYOUT_RULES]
         self.work = GoWork(
             nodes=self.nodes,
             values=self.values,
             info=self.info,
             floats=self.floats,
             rng=self.rng,
-            root_board=self.root_board,
-            board=np.zeros(points, np.uint8),
-            neighbours=neighbours,
-            marks=np.zeros(points + 1, np.int64),
-            stack=np.zeros(points, np.int64),
-            empties=np.zeros(points, np.int64),
-            where=np.zeros(points, np.int64),
+            root=kernel.new_board(size, neighbours, around, zobrist),
+            board=kernel.new_board(size, neighbours, around, zobrist),
+            rates=np.array(rates, np.float64),
+            patterns=kernel.pattern_table(),
+            history=np.zeros(0, np.uint64),
             path=np.zeros(MAX_PATH, np.int64),
+            path_keys=np.zeros(MAX_PATH, np.uint64),
             record=np.zeros(MOVES_PER_POINT * points, np.int64),
             first_colour=np.zeros(points, np.int64),
-            position=np.zeros(3, np.int64),
+            cfg=np.zeros(points, np.int64),
         )
 
     def _arrays(self) -> GoWork:
@@ -373,7 +411,11 @@ class GoTree:
             self.values[0] = 0.0
         words = self.rules.encode(state)  # the passes, then the points
         self.info[ROOT], self.info[ROOT_PASSES] = node, words[0]
-        self.root_board[:] = words[1:]
+        root = self.work.root
+        kernel.load(root, np.array(words[1:], np.uint8), words[0])
+        last_moves = [PASS, PASS, *state.moves][-2:]
+        root.state[LAST2], root.state[LAST] = last_moves
+        self.work = self.work._replace(history=self._history(state.seen))
         self.root_moves = state.moves
         if self.nodes[node, FIRST] < 0:
             self.make_room()
@@ -384,6 +426,16 @@ class GoTree:
                 self.nodes[child.index, WINNER] = BANNED
                 self.nodes[child.index, VISITS] = 0
         return GoNode(self, node)
+
+    def _history(self, boards: Iterable[bytes]) -> NDArray[np.uint64]:
+        """The sorted Zobrist keys of ``boards`` (the boards the game has seen)."""
+        zobrist = self.work.root.zobrist
+        keys = []
+        for board in boards:
+            colours = np.frombuffer(board, np.uint8)
+            stones = np.flatnonzero(colours)
+            keys.append(np.bitwise_xor.reduce(zobrist[stones, colours[stones]], initial=0))
+        return np.array(sorted(keys), np.uint64)
 
     def _kept(self, moves: tuple[int, ...], levels: int) -> int | None:
         """The kept node reached from the root by the moves that lead from its state to the
@@ -432,7 +484,7 @@ class GoTree:
             return
         size = 2 * self.nodes.shape[0]
         self.nodes = np.resize(self.nodes, (size, NODE_WORDS))
-        self.values = np.resize(self.values, (size, 4))
+        self.values = np.resize(self.values, (size, VALUE_WORDS))
 
     def run(self, iterations: int) -> int:
         """Up to ``iterations`` iterations without the GIL; fewer when stopped or out of time
@@ -450,9 +502,10 @@ class GoTree:
 
 class GoMcts:
     """Go's compiled MCTS (a :class:`plies.capabilities.NativeMcts`) for ``game`` and its
-    compiled ``rules``: trees with AMAF."""
+    compiled ``rules``: trees with AMAF, and Go knowledge in the playouts and the priors."""
 
     amaf = True
+    knowledge = KNOWLEDGE
 
     def __init__(self, game: Game[Any, int], rules: CompiledRules) -> None:
         self.game, self.rules = game, rules
@@ -465,7 +518,10 @@ class GoMcts:
         bounds: tuple[float, float],
         solving: bool,
         rave: float = 0.0,
+        knowledge: Mapping[str, float] | None = None,
     ) -> GoTree:
         """An empty tree (values are wins normalised to 0..1, so ``scale`` and ``bounds`` are
-        not needed; a finished game is always exact, whatever ``solving`` says)."""
-        return GoTree(self.game, self.rules, exploration, utilities, rave)
+        not needed; a finished game is always exact, whatever ``solving`` says) with
+        ``knowledge`` (:data:`KNOWLEDGE`'s names; the defaults where missing)."""
+        settings = {**KNOWLEDGE, **(knowledge or {})}
+        return GoTree(self.game, self.rules, exploration, utilities, rave, settings)

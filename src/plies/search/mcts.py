@@ -50,7 +50,7 @@ import functools
 import math
 import random
 import time
-from collections.abc import Generator, Hashable, Sequence
+from collections.abc import Generator, Hashable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from plies.capabilities import (
@@ -223,7 +223,9 @@ class MCTS(Generic[S, A]):
     makes the playouts and the chance draws repeatable; ``solver`` turns on MCTS-Solver where
     it applies (two-player zero-sum games without chance: :attr:`solving`);
     ``native`` runs the game's compiled tree where it has one; ``rave`` is RAVE's equivalence
-    visits (None: :data:`DEFAULT_RAVE` where the compiled tree keeps AMAF statistics, else off).
+    visits (None: :data:`DEFAULT_RAVE` where the compiled tree keeps AMAF statistics, else off);
+    ``knowledge`` sets the compiled tree's own settings (Go: its playout rules' rates and its
+    priors' weight, :data:`plies.native.go_mcts.KNOWLEDGE`), its defaults for the others.
     """
 
     def __init__(
@@ -236,6 +238,7 @@ class MCTS(Generic[S, A]):
         solver: bool = True,
         native: bool = True,
         rave: float | None = None,
+        knowledge: Mapping[str, float] | None = None,
     ) -> None:
         if c is not None and not (math.isfinite(c) and c >= 0):
             raise SpecError(f"mcts: the exploration constant c must be a number >= 0, got {c}")
@@ -266,25 +269,32 @@ class MCTS(Generic[S, A]):
         self.rave = 0.0
         """RAVE's equivalence visits (0: off)."""
         wanted = native and evaluator is None
-        self._native = self._compiled_tree(wanted, rave, explicit_c=c is not None)
+        self._native = self._compiled_tree(wanted, rave, dict(knowledge or {}), c is not None)
         """The game's compiled search, used instead of the Python one where it has one."""
         self._native_root: TreeNode | None = None
 
     def _compiled_tree(
-        self, wanted: bool, rave: float | None, explicit_c: bool
+        self, wanted: bool, rave: float | None, knowledge: dict[str, float], explicit_c: bool
     ) -> NativeTree | None:
         """The game's compiled MCTS when ``wanted`` and it runs this search: UCB1 with random
         playouts (or the solver) on a win/loss/draw game, with RAVE where its tree has AMAF
-        statistics (and then its exploration constant unless ``explicit_c``)."""
+        statistics (and then its exploration constant unless ``explicit_c``), with the game's
+        ``knowledge`` settings."""
         game = self.game
         kernel = native_mcts(game) if wanted else None
         if kernel is None or not isinstance(game, WinLossDrawGame):
-            if rave:
+            if rave or knowledge:
+                asked = "rave" if rave else next(iter(knowledge))
                 raise SpecError(
-                    "mcts: rave needs a game whose compiled search keeps AMAF statistics (go),"
-                    " with native=true, UCB1 and random playouts"
+                    f"mcts: {asked} needs a game whose compiled search has it (go), with"
+                    " native=true, UCB1 and its playouts"
                 )
             return None
+        for key, value in knowledge.items():
+            if key not in kernel.knowledge:
+                raise SpecError(f"mcts: the compiled search of {game.name} has no setting {key}")
+            if not (math.isfinite(value) and value >= 0):
+                raise SpecError(f"mcts: {key} must be a number >= 0, got {value}")
         if kernel.amaf:
             self.rave = DEFAULT_RAVE if rave is None else rave
             if self.rave and not explicit_c:
@@ -293,8 +303,9 @@ class MCTS(Generic[S, A]):
             raise SpecError(f"mcts: the compiled search of {game.name} keeps no AMAF statistics")
         first, second = game.players[0], game.players[1]
         win, loss, draw = (game.scoring.utility(winner, first) for winner in (first, second, None))
+        utilities, bounds = (win, loss, draw), (self._win, self._loss)
         tree = kernel.tree(
-            self.c, self._scale, (win, loss, draw), (self._win, self._loss), self.solving, self.rave
+            self.c, self._scale, utilities, bounds, self.solving, self.rave, knowledge
         )
         start = game.initial_state()
         tree.load(start, game.players.index(game.to_move(start)))  # before any clock runs

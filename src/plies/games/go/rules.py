@@ -192,9 +192,7 @@ class Go(WinLossDrawGame[GoState, int]):
         board = np.frombuffer(state.board, dtype=np.uint8)
         mover = COLOURS[state.to_move]
         seed = rng.getrandbits(63) | 1
-        score = _go_kernel.random_playout(
-            board, self.neighbour_table, mover, state.passes, self.komi, seed
-        )
+        score = _go_kernel.random_playout(board, self.size, mover, state.passes, self.komi, seed)
         winner = "B" if score > 0 else "W" if score < 0 else None
         return tuple(self.scoring.utility(winner, player) for player in self.players)
 
