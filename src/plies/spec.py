@@ -74,6 +74,8 @@ EXPLORATION = NumberRange(0, 10**6)
 """MCTS exploration constants."""
 RAVE_VISITS = NumberRange(0, 10**9)
 """RAVE's equivalence visits."""
+RESIGN_BELOW = NumberRange(0, 0.5)
+"""The chance of winning below which an agent resigns (0: never)."""
 PRIOR_WEIGHT = NumberRange(0, 100)
 """The weight of an MCTS tree's prior knowledge (1: as given)."""
 GAMES = NumberRange(1, 10**6, integer=True)

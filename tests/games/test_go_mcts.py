@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from plies.agents import make_agent
-from plies.errors import SpecError
+from plies.errors import Resigns, SpecError
 from plies.games.connect4.rules import ConnectFour
 from plies.games.go import kernel
 from plies.games.go.rules import PASS, Go
@@ -214,3 +214,19 @@ def test_the_tree_bans_a_move_whose_board_the_game_has_seen() -> None:
     tree.run(3000)
     banned = [child for child in root.children if tree.nodes[child.index, WINNER] == BANNED]
     assert [child.action for child in banned] == [e1] and banned[0].visits == 0
+
+
+def test_mcts_resigns_below_its_threshold_and_plays_on_above() -> None:
+    """``mcts:resign=P`` raises Resigns when its search gives the mover less than P: black,
+    with no stone against white's wall and komi, resigns; the opening does not, and the
+    default never resigns."""
+    game = Go(size=5, komi=7.5)
+    lost = game.parse_position("pass C3 pass C2 pass C4 pass B3 pass D3")  # black has nothing
+    agent = make_agent("mcts:iterations=2000,resign=0.2", game, seed=1)
+    with pytest.raises(Resigns, match="resigns"):
+        agent(game, lost)
+    assert make_agent("mcts:iterations=2000", game, seed=1)(game, lost) in game.actions(lost)
+    opening = make_agent("mcts:iterations=500,resign=0.2", game, seed=1)
+    assert opening(game, game.initial_state()) in game.actions(game.initial_state())
+    with pytest.raises(SpecError, match="resign"):
+        make_agent("mcts:resign=0.9", game)

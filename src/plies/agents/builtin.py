@@ -57,7 +57,13 @@ from plies.agents.registry import (
 )
 from plies.capabilities import HasEvaluation, HasLinearEvaluation, HasValueBounds, require
 from plies.clock import MIN_MOVE_SECONDS, move_budget
-from plies.errors import BudgetExhaustedError, BusyError, SpecError, UnsupportedGameError
+from plies.errors import (
+    BudgetExhaustedError,
+    BusyError,
+    Resigns,
+    SpecError,
+    UnsupportedGameError,
+)
 from plies.game import (
     Game,
     WinLossDrawGame,
@@ -87,6 +93,7 @@ from plies.search.mcts import (
     LeafEvaluator,
     default_evaluator,
     heuristic_evaluator,
+    winning_chance,
 )
 from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig, UniformPriorEvaluator
 from plies.solvers import perfect_solver, score_moves
@@ -98,6 +105,7 @@ from plies.spec import (
     NODES,
     PRIOR_WEIGHT,
     RAVE_VISITS,
+    RESIGN_BELOW,
     SECONDS,
     TABLE_MB,
 )
@@ -459,6 +467,9 @@ class MCTSAgent:
     iterations: int | None
     seconds: float | None
     name: str = "mcts"
+    resign: float = 0.0
+    """Resign (raise :class:`~plies.errors.Resigns`) when the search gives the mover a chance
+    of winning below this (0: never)."""
     last: SearchResult[Any] | None = field(default=None, repr=False)
     move_seconds: float | None = field(default=None, repr=False)
     """The next move's time from a clock (:meth:`set_clock`), instead of the spec's."""
@@ -488,6 +499,9 @@ class MCTSAgent:
         assert self.last is not None
         self.last = replace(self.last, tree=self.mcts.visit_tree())
         watch.report(self.last)
+        chance = winning_chance(game, self.last) if self.resign else None
+        if chance is not None and chance < self.resign:
+            raise Resigns(f"{self.name} resigns: it gives itself a {chance:.0%} chance")
         return self.last.action
 
     def reset(self, seed: int | None = None) -> None:
@@ -567,7 +581,7 @@ def _mcts(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> 
         rave=values["rave"],
         knowledge={key: values[key] for key in GO_KNOWLEDGE if values[key] is not None},
     )
-    return MCTSAgent(mcts, iterations, seconds, name=context.name)
+    return MCTSAgent(mcts, iterations, seconds, name=context.name, resign=values["resign"])
 
 
 def _puct(
@@ -750,6 +764,13 @@ register(
             *(
                 Option(key, "number", help, None, range)
                 for key, (help, range) in GO_KNOWLEDGE.items()
+            ),
+            Option(
+                "resign",
+                "number",
+                "resign below this chance of winning (0: never; UCB1 on win/loss/draw games)",
+                0.0,
+                RESIGN_BELOW,
             ),
         ),
         _mcts,

@@ -4,7 +4,7 @@ package is their public API (front ends import searches from here, not from its 
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate, prepare
 from plies.search.expectimax import expectiminimax, star1
 from plies.search.maxn import maxn, paranoid
-from plies.search.mcts import MCTS, declared_bounds
+from plies.search.mcts import MCTS, declared_bounds, winning_chance
 from plies.search.result import (
     Backup,
     Cutoff,
@@ -47,4 +47,5 @@ __all__ = [
     "paranoid",
     "prepare",
     "star1",
+    "winning_chance",
 ]

@@ -75,7 +75,7 @@ ed. (section 5.4) cites."""
 DEFAULT_RAVE = 1000.0
 """RAVE's equivalence visits where the game's compiled tree keeps AMAF statistics: the visits at
 which a child's own mean weighs half (MoGo's value, Gelly & Silver 2011)."""
-DEFAULT_RAVE_C = 0.3
+DEFAULT_RAVE_C = 0.0
 """The exploration constant with RAVE, whose AMAF values explore already (measured on 9x9 Go:
 BENCHMARKS.md)."""
 REUSE_DEPTH = 4
@@ -697,3 +697,13 @@ def declared_bounds(game: Game[Any, Any]) -> tuple[float, float] | None:
         first, second = game.players[0], game.players[1]
         return game.scoring.utility(second, first), game.scoring.utility(first, first)
     return None
+
+
+def winning_chance(game: Game[Any, Any], result: SearchResult[Any]) -> float | None:
+    """The mover's chance of winning by ``result``'s value: the value mapped from the loss's
+    utility (0) to the win's (1); None for a game without declared bounds."""
+    bounds = declared_bounds(game)
+    if bounds is None:
+        return None
+    loss, win = bounds
+    return (result.value - loss) / (win - loss)

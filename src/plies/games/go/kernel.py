@@ -48,7 +48,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from plies.compiled import compiled
-from plies.games.go.patterns import pattern_table
+from plies.games.go.patterns import pattern_table as pattern_table
 
 MOVES_PER_POINT = 3
 """A playout stops after this many moves a point of the board."""
