@@ -95,14 +95,16 @@ def test_passing_ends_a_won_game_and_is_never_a_loss() -> None:
     # black passed on the empty board: white wins by komi if it passes too
     after_pass = game.parse_position("pass")
     assert mcts.search(after_pass, iterations=5000).action == PASS
-    # on the empty board, black's pass is proven lost (white would pass): never played
-    mcts.forget()
-    start = mcts.search(game.initial_state(), iterations=5000)
-    assert start.action != PASS and not start.solved
-    root = mcts._native_root
-    assert root is not None
-    passing = [child for child in root.children if child.action == PASS]
-    assert passing and passing[0].outcome == (-1, 1)
+    # on the empty board, black's pass is proven lost once tried (white would pass): never
+    # played (the default search, whose prior gives a pass no win, does not even try it)
+    for explore in (None, 1.0):
+        mcts = MCTS(game, seed=2, c=explore)
+        start = mcts.search(game.initial_state(), iterations=5000)
+        assert start.action != PASS and not start.solved
+        root = mcts._native_root
+        assert root is not None
+        passing = [child for child in root.children if child.action == PASS]
+        assert passing and passing[0].outcome == ((-1, 1) if explore else None)
 
 
 def test_the_tree_is_kept_below_the_root() -> None:
