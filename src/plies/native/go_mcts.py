@@ -1,28 +1,34 @@
 """Monte Carlo tree search for Go compiled (Numba) with the rules of :mod:`plies.games.go.kernel`:
-UCT with RAVE, the tree in arrays, the compiled MCTS of :func:`plies.native.native_mcts` for
-Go's compiled rules (:meth:`plies.games.go.Go.compiled_rules`).
+UCT with RAVE and prior knowledge, the tree in arrays, the compiled MCTS of
+:func:`plies.native.native_mcts` for Go's compiled rules (:meth:`plies.games.go.Go.compiled_rules`).
 
 One iteration (Gelly and Silver 2011, "Monte-Carlo tree search and rapid action value
-estimation in computer Go", Algorithm 2 with UCT's exploration term): from the root's board,
-SELECT down the tree the child of best value, where a child's value mixes its mean with its
-all-moves-as-first (AMAF) mean, ``(1 - beta) * mean + beta * amaf + c * sqrt(ln N / (n + 1))``
-with the hand-set schedule ``beta = sqrt(k / (3 n + k))`` (``k``, the equivalence visits, is
-``rave``; 0 turns AMAF off) and an untried child (no visits, no AMAF sample) worth a win; a
-leaf visited :data:`EXPAND_AFTER` times gains every child at once (the points where its mover
-may play without filling an eye, and pass, shuffled); SIMULATE a random playout
-(:func:`~plies.games.go.kernel.play_out`); BACK-PROPAGATE the winner to each node on the path,
-and to each child of a node on the path whose point its mover played first from there on (in
-the tree or in the playout). Two passes end the game: such a node holds the winner by area.
-A node after a pass gains its children at its first visit, so the pass that would end the game
-is scored at once; a node with a child that wins for its mover is proven won (its parent's
-chooser then prefers any other move, and a proven root stops the search: a won pass ends the
-game, a losing one is never played).
+estimation in computer Go", Algorithm 2 with heuristic priors and UCT's exploration term): from
+the root's board, SELECT down the tree the child of best value,
+``(1 - beta) * mean + beta * amaf + c * sqrt(ln N / (n + 1))``, where ``mean`` counts the
+child's prior as ``n0`` virtual visits with ``w0`` wins, ``(w + w0) / (n + n0)``, and ``amaf``
+is its all-moves-as-first mean over ``m`` samples, weighted by the minimum-MSE schedule
+``beta = m / (m + n + n0 + (n + n0) m / k)`` (Silver 2009; ``k``, the equivalence visits, is
+``rave``; 0 turns AMAF off); an untried child without a prior (no visits, no AMAF sample) is
+worth a win. A leaf visited :data:`EXPAND_AFTER` times gains every child at once (the points
+where its mover may play without filling an eye, and pass, shuffled), each with its prior
+(:func:`plies.games.go.kernel.prior`, Michi's virtual visits and wins, times the weight
+``prior``; a pass gets lost ones); SIMULATE a playout with the policy of
+:func:`~plies.games.go.kernel.play_out` (``rates``: uniform when all are 0); BACK-PROPAGATE the
+winner to each node on the path, and to each child of a node on the path whose point its mover
+played first from there on (in the tree or in the playout). Two passes end the game: such a
+node holds the winner by area. A node after a pass gains its children at its first visit, so
+the pass that would end the game is scored at once; a node with a child that wins for its
+mover is proven won (its parent's chooser then prefers any other move, and a proven root stops
+the search: a won pass ends the game, a losing one is never played).
 
-The tree knows the simple ko rule only; the root's children are checked against the game's
-whole rules (positional superko) in Python, and the illegal ones are never chosen. A node is a
-row of ``nodes`` (:data:`PARENT` ... :data:`WINNER`) and of ``values`` (the chooser's wins,
-normalised to 0..1: :data:`TOTAL`, :data:`MEAN`, :data:`AMAF_TOTAL`, :data:`AMAF_VISITS`);
-:class:`GoWork` names the arrays a search works in.
+The tree plays the simple ko rule on its boards, and positional superko by Zobrist keys: a
+child whose board repeats one of the game's (the sorted keys of the root's history) or one on
+the path to it is banned when the descent first reaches it; the root's children are also
+checked against the game's own rules in Python. A node is a row of ``nodes`` (:data:`PARENT`
+... :data:`WINNER`) and of ``values`` (the chooser's wins, normalised to 0..1: :data:`TOTAL`,
+:data:`MEAN`, :data:`AMAF_TOTAL`, :data:`AMAF_VISITS`, :data:`PRIOR_VISITS`,
+:data:`PRIOR_WINS`); :class:`GoWork` names the arrays a search works in.
 """
 
 from __future__ import annotations

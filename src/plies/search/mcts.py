@@ -28,8 +28,9 @@ as their mean; proven losses are never selected nor played; a proven root stops 
 
 RAVE (Gelly & Silver 2011), where the game's compiled tree keeps all-moves-as-first statistics
 (Go: :mod:`plies.native.go_mcts`): a child's value mixes its mean with the mean result of the
-playouts in which its mover played its move first, weighted ``sqrt(k / (3 N(child) + k))``, ``k``
-being ``rave`` (:data:`DEFAULT_RAVE` by default there; 0 turns it off).
+playouts in which its mover played its move first, by the minimum-MSE schedule whose
+equivalence visits ``k`` are ``rave`` (:data:`DEFAULT_RAVE` by default there; 0 turns it off);
+the game's own ``knowledge`` (Go: playout rules, priors) applies there too.
 
 PUCT with priors (AlphaZero's selection) is :mod:`plies.search.puct`, the one PUCT of plies.
 

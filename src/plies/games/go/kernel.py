@@ -20,11 +20,11 @@ estimate, and the game's own rules stay the Python ones. Its moves follow the po
 (Gelly et al. 2006) as Michi (Baudiš 2015) writes it, each rule firing with its rate
 (``rates``: :data:`CAPTURE`, :data:`PATTERN`, :data:`SELF_ATARI`; all 0 is uniform play):
 
-1. with rate :data:`CAPTURE`, around the last two moves (each and its eight neighbours): take a
-   group in atari, or save one's own group in atari (capture a neighbouring group in atari, or
-   extend at the liberty when that gives two or more);
-2. with rate :data:`PATTERN`, an empty point next to the last two moves whose 3x3 neighbourhood
-   is one of MoGo's shapes (the table ``patterns``: :func:`pattern_table`, from
+1. with rate :data:`CAPTURE`, at the last move and its four neighbours (the groups whose
+   liberties it took): take a group in atari, or save one's own group in atari (capture a
+   neighbouring group in atari, or extend at the liberty when that gives two or more);
+2. with rate :data:`PATTERN`, an empty point among the last move's eight neighbours whose 3x3
+   neighbourhood is one of MoGo's shapes (the table ``patterns``: :func:`pattern_table`, from
    :mod:`plies.games.go.patterns`);
 3. else a uniformly random move.
 
