@@ -3,6 +3,7 @@ level chess without search", Ruoss et al. 2024), and the curves of a training ru
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from pathlib import Path
@@ -221,6 +222,75 @@ def tune_command(
                f"engine:weights={tuning.weights_file}")  # fmt: skip
     if stop.happened:
         exit_interrupted(f"{state.step} steps saved in {out}; the same command goes on")
+
+
+@learn.command("imitate")
+@click.argument("game_spec", metavar="GAME")
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The folder.")
+@click.option(
+    "--records",
+    multiple=True,
+    required=True,
+    type=click.Path(path_type=Path),
+    help="A tournament file of played games (again for more).",
+)
+@click.option("--player", default="", metavar="TEXT",
+              help="Learn only the players whose specs contain this [default: all].")  # fmt: skip
+@click.option("--epochs", type=Number(EPOCHS), default=10, show_default=True)
+@click.option("--blocks", type=Number(TRUNK), help="Residual blocks [default: per board].")
+@click.option("--filters", type=Number(TRUNK), help="Filters per block [default: per board].")
+@click.option("--batch-size", type=Number(NumberRange(1, 65536, integer=True)), default=256)
+@click.option("--lr", type=Number(LEARNING_RATE), default=1e-3, show_default=True)
+@click.option("--held-out", type=Number(HELD_OUT), default=0.1, show_default=True,
+              help="The share of games kept to measure the move agreement.")  # fmt: skip
+@click.option("--augment/--no-augment", default=True, show_default=True,
+              help="Turn each batch by random board symmetries (not for players that break "
+              "ties by move order).")  # fmt: skip
+@click.option("--seed", type=Number(RUN_SEED), default=0, show_default=True)
+@click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
+def imitate_command(
+    game_spec: str, out: Path, records: tuple[Path, ...], device: str, **settings: Any
+) -> None:
+    """Train a policy-value network on the moves of recorded games.
+
+    Supervised learning as AlphaGo's first network learnt strong players' moves: every move
+    of the chosen players (--player) in the tournament files --records, the move as the policy's
+    target and the game's result as the value's, whole games held out to measure the move
+    agreement. The folder --out keeps the network after every epoch: Ctrl-C stops, and the
+    same command goes on (a larger --epochs trains further). Agents play it with
+    az:model=OUT/model.pt (with search) or policy:model=OUT/model.pt (without).
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    imitation = learning_module("imitate", "imitation")
+    where = learning_module("checkpoint", "imitation").resolve_device(device)
+    game = make_game(game_spec)
+    config = imitation.ImitationConfig(
+        records=tuple(str(path) for path in records),
+        player=settings["player"],
+        held_out=settings["held_out"],
+        seed=settings["seed"],
+        blocks=settings["blocks"],
+        filters=settings["filters"],
+        epochs=settings["epochs"],
+        batch_size=settings["batch_size"],
+        learning_rate=settings["lr"],
+        augment=settings["augment"],
+    )
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
+        task = bar.add_task("reading games", total=None)
+
+        def report(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=stage, completed=done, total=total)
+
+        imitation.imitate(game, config, out, where, report)
+    lines = imitation.saved_metrics(out)
+    for line in lines[-3:]:
+        click.echo(json.dumps(line))
+    if stop.happened:
+        exit_interrupted(f"{len(lines)} epochs saved in {out}; the same command goes on")
+    click.echo(f"model saved to {out / 'model.pt'}; play it with az:model={out / 'model.pt'}")
 
 
 @learn.command("plot")
