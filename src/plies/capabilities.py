@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from plies.errors import MissingCapabilityError
 
@@ -283,13 +283,27 @@ class NativeTree(Protocol):
         ...
 
 
+class LearnedPrior(NamedTuple):
+    """A policy network as a compiled MCTS tree's prior: ``policy(states, indices)`` gives each
+    state's probabilities over the listed action indices (the game's ``action_index``, which
+    ``encoding`` has), ``weight`` scales the virtual visits it gives, and a node gets it once
+    its visits reach ``after``."""
+
+    policy: Callable[[Sequence[Any], Sequence[Sequence[int]]], Sequence[Sequence[float]]]
+    encoding: HasTensorEncoding
+    weight: float
+    after: int
+
+
 class NativeMcts(Protocol):
     """A game's compiled Monte Carlo tree search (:class:`NativeTree`); ``amaf`` says whether
     its trees keep all-moves-as-first statistics for RAVE, ``knowledge`` names the game's own
-    settings (playout rules, priors: each a number) with their defaults."""
+    settings (playout rules, priors: each a number) with their defaults, ``learns`` whether its
+    trees take a :class:`LearnedPrior`."""
 
     amaf: bool
     knowledge: Mapping[str, float]
+    learns: bool
 
     def tree(
         self,
@@ -300,11 +314,13 @@ class NativeMcts(Protocol):
         solving: bool,
         rave: float = 0.0,
         knowledge: Mapping[str, float] | None = None,
+        learned: LearnedPrior | None = None,
     ) -> NativeTree:
         """An empty compiled MCTS tree: UCB1's ``exploration`` constant and value ``scale``,
         the first player's utilities of a win, loss and draw, the solver's (win, loss) bounds
-        and whether it runs, RAVE's equivalence visits (0: off; only where ``amaf``), and the
-        game's ``knowledge`` settings (only those it names; its defaults for the others)."""
+        and whether it runs, RAVE's equivalence visits (0: off; only where ``amaf``), the
+        game's ``knowledge`` settings (only those it names; its defaults for the others), and
+        a ``learned`` prior (only where it ``learns``)."""
         ...
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from plies.agents import make_agent
+from plies.capabilities import LearnedPrior
 from plies.errors import Resigns, SpecError
 from plies.games.connect4.rules import ConnectFour
 from plies.games.go import kernel
@@ -17,6 +18,7 @@ from plies.native.go_mcts import (
     BANNED,
     EXPAND_AFTER,
     KNOWLEDGE,
+    LEARNED_VISITS,
     PLAYOUT_RULES,
     PRIOR,
     PRIOR_VISITS,
@@ -232,3 +234,34 @@ def test_mcts_resigns_below_its_threshold_and_plays_on_above() -> None:
     assert opening(game, game.initial_state()) in game.actions(game.initial_state())
     with pytest.raises(SpecError, match="resign"):
         make_agent("mcts:resign=0.9", game)
+
+
+def test_a_learned_prior_reaches_the_nodes_that_earn_it() -> None:
+    """A policy (here a fake one that likes the point E5 only) is asked about the root and
+    about each node whose visits reach ``after``, once; each of their children gains its
+    virtual visits, won by the probability; the search follows it."""
+    game = Go(size=9)
+    asked: list[int] = []
+    favourite = game.parse_action(game.initial_state(), "E5")
+
+    def policy(states: list, indices: list[list[int]]) -> list[list[float]]:
+        asked.append(len(states))
+        return [[0.9 if i == favourite else 0.1 / len(row) for i in row] for row in indices]
+
+    learned = LearnedPrior(policy, game, 2.0, 16)
+    mcts = MCTS(game, seed=1, learned=learned, knowledge={"prior": 0.0})
+    tree = mcts._native
+    assert isinstance(tree, GoTree)
+    asked.clear()  # the tree's first load (before any clock) asked once
+    state = game.parse_position("C3")
+    result = mcts.search(state, iterations=2000)
+    assert result.action == favourite
+    root = mcts._native_root
+    assert root is not None and root.index in tree.learned_nodes
+    assert len(tree.learned_nodes) == sum(asked) > 1
+    for node in tree.learned_nodes:
+        first, count = tree.nodes[node, 2], tree.nodes[node, 3]
+        virtual = tree.values[first : first + count, PRIOR_VISITS]
+        assert set(virtual.tolist()) <= {0.0, 2.0 * LEARNED_VISITS}  # banned moves get none
+    with pytest.raises(SpecError, match="no learned prior"):
+        MCTS(ConnectFour(), learned=learned)

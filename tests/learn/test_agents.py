@@ -44,7 +44,19 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "connect4": _save(folder / "c4.pt", CONNECT4),
         "connect4-values": _save(folder / "c4-values.pt", CONNECT4, ACTION_VALUE),
         "tictactoe-4x4": _save(folder / "ttt44.pt", make_game("tictactoe:m=4,n=4")),
+        "go5": _save(folder / "go5.pt", make_game("go:size=5")),
     }
+
+
+def test_alphago_searches_with_the_networks_prior(models: dict[str, Path]) -> None:
+    """``alphago`` is ``mcts`` with the network's policy given to its compiled tree: the root
+    and the nodes that earn it have the prior, and it plays legal moves to the end."""
+    game = make_game("go:size=5")
+    agent = make_agent(f"alphago:model={models['go5']},iterations=400,after=8", game, seed=1)
+    result = play_game(game, {"B": agent, "W": make_agent("random", game, seed=2)}, max_plies=8)
+    assert len(result.turns) == 8
+    tree = agent.mcts._native  # type: ignore[attr-defined]
+    assert tree.learned is not None and tree.learned.after == 8 and len(tree.learned_nodes) > 1
 
 
 def test_az_plays_whole_games_of_legal_moves_and_reports_its_search(
@@ -106,6 +118,9 @@ def test_policy_plays_an_action_value_network_too(models: dict[str, Path]) -> No
         ("az:model={tictactoe},leaves=1000", "tictactoe", SpecError, "at most 256"),
         ("az:model={tictactoe},device=tpu", "tictactoe", SpecError, "device"),
         ("policy:model={tictactoe}", "nim", MissingCapabilityError, "tensor encoding"),
+        ("alphago:model={connect4}", "connect4", SpecError, "takes no learned prior"),
+        ("alphago:model={go5}", "go:size=7", CheckpointError, "is for go:size=5"),
+        ("alphago:model={go5},net=-1", "go:size=5", SpecError, "net"),
     ],
 )
 def test_bad_models_and_options_are_refused_with_one_line(

@@ -55,7 +55,13 @@ from plies.agents.registry import (
     Option,
     register,
 )
-from plies.capabilities import HasEvaluation, HasLinearEvaluation, HasValueBounds, require
+from plies.capabilities import (
+    HasEvaluation,
+    HasLinearEvaluation,
+    HasValueBounds,
+    LearnedPrior,
+    require,
+)
 from plies.clock import MIN_MOVE_SECONDS, move_budget
 from plies.errors import (
     BudgetExhaustedError,
@@ -565,6 +571,17 @@ defaults the help repeats): options of ``mcts``."""
 
 
 def _mcts(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    return mcts_agent(game, values, context)
+
+
+def mcts_agent(
+    game: Game[Any, Any],
+    values: Mapping[str, Any],
+    context: Context,
+    learned: LearnedPrior | None = None,
+) -> Agent:
+    """The ``mcts`` agent of the option ``values`` (:data:`MCTS_OPTIONS`), its compiled tree
+    given the ``learned`` prior if any (the ``alphago`` agent's network)."""
     iterations, seconds = values["iterations"], values["time"]
     if iterations is None and seconds is None:
         seconds = 1.0
@@ -580,6 +597,7 @@ def _mcts(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> 
         native=values["native"],
         rave=values["rave"],
         knowledge={key: values[key] for key in GO_KNOWLEDGE if values[key] is not None},
+        learned=learned,
     )
     return MCTSAgent(mcts, iterations, seconds, name=context.name, resign=values["resign"])
 
@@ -729,50 +747,51 @@ register(
         _expectiminimax,
     )
 )
+MCTS_OPTIONS = (
+    Option("iterations", "int", "iterations a move", None, ITERATIONS),
+    TIME_OPTION,
+    Option(
+        "c",
+        "number",
+        f"the exploration constant ({DEFAULT_C:.3g}; {DEFAULT_RAVE_C:g} with RAVE;"
+        f" c_puct {DEFAULT_C_PUCT:g} with PUCT)",
+        None,
+        EXPLORATION,
+    ),
+    Option("evaluator", "choice", "leaf estimates", "playout", choices=("playout", "eval")),
+    Option(
+        "selection",
+        "choice",
+        "UCB1, or the PUCT of az with uniform priors",
+        "ucb1",
+        choices=SELECTIONS,
+    ),
+    Option("solver", "flag", "MCTS-Solver (UCB1) in two-player games without chance", True),
+    Option("native", "flag", "compiled where the game has it (UCB1 with playouts)", True),
+    Option(
+        "rave",
+        "number",
+        f"RAVE's equivalence visits, 0 off (compiled Go: {DEFAULT_RAVE:g} by default)",
+        None,
+        RAVE_VISITS,
+    ),
+    *(Option(key, "number", help, None, range) for key, (help, range) in GO_KNOWLEDGE.items()),
+    Option(
+        "resign",
+        "number",
+        "resign below this chance of winning (0: never; UCB1 on win/loss/draw games)",
+        0.0,
+        RESIGN_BELOW,
+    ),
+)
+"""The ``mcts`` agent's options (``alphago`` adds its network's)."""
+
+
 register(
     AgentKind(
         "mcts",
         "Monte Carlo tree search (UCT), its tree reused between moves (1 s a move by default)",
-        (
-            Option("iterations", "int", "iterations a move", None, ITERATIONS),
-            TIME_OPTION,
-            Option(
-                "c",
-                "number",
-                f"the exploration constant ({DEFAULT_C:.3g}; {DEFAULT_RAVE_C:g} with RAVE;"
-                f" c_puct {DEFAULT_C_PUCT:g} with PUCT)",
-                None,
-                EXPLORATION,
-            ),
-            Option("evaluator", "choice", "leaf estimates", "playout", choices=("playout", "eval")),
-            Option(
-                "selection",
-                "choice",
-                "UCB1, or the PUCT of az with uniform priors",
-                "ucb1",
-                choices=SELECTIONS,
-            ),
-            Option("solver", "flag", "MCTS-Solver (UCB1) in two-player games without chance", True),
-            Option("native", "flag", "compiled where the game has it (UCB1 with playouts)", True),
-            Option(
-                "rave",
-                "number",
-                f"RAVE's equivalence visits, 0 off (compiled Go: {DEFAULT_RAVE:g} by default)",
-                None,
-                RAVE_VISITS,
-            ),
-            *(
-                Option(key, "number", help, None, range)
-                for key, (help, range) in GO_KNOWLEDGE.items()
-            ),
-            Option(
-                "resign",
-                "number",
-                "resign below this chance of winning (0: never; UCB1 on win/loss/draw games)",
-                0.0,
-                RESIGN_BELOW,
-            ),
-        ),
+        MCTS_OPTIONS,
         _mcts,
     )
 )

@@ -6,16 +6,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from plies.agents.builtin import MCTS_OPTIONS
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.errors import PliesError
 from plies.game import Game
 from plies.games.registry import game_identity
 from plies.learn import DEVICES
 from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig
-from plies.spec import SECONDS, SIMULATIONS, NumberRange
+from plies.spec import PRIOR_WEIGHT, SECONDS, SIMULATIONS, NumberRange
 
 C_PUCT = NumberRange(0, 100, above_minimum=True)
 LEAVES = NumberRange(1, 256, integer=True)
+VISITS = NumberRange(1, 10**6, integer=True)
 
 MODEL = Option(
     "model", "text", "a checkpoint file, or a shipped model's name (default: the game's name)"
@@ -66,6 +68,16 @@ def _az(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Ag
     return agent
 
 
+def _alphago(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    players = _players()
+    from plies.agents.builtin import mcts_agent
+    from plies.learn.network import POLICY_VALUE
+
+    checkpoint = _checkpoint(game, values, context, (POLICY_VALUE,))
+    learned = players.learned_prior(game, checkpoint, values["net"], values["after"])
+    return mcts_agent(game, values, context, learned)
+
+
 def _policy(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
     players = _players()
     checkpoint = _checkpoint(game, values, context, players.KINDS_FOR_POLICY)
@@ -86,6 +98,20 @@ register(
             DEVICE,
         ),
         _az,
+    )
+)
+register(
+    AgentKind(
+        "alphago",
+        "mcts with a policy network's prior in its compiled tree (AlphaGo 2016, in small; Go)",
+        (
+            *MCTS_OPTIONS,
+            MODEL,
+            DEVICE,
+            Option("net", "number", "the weight of the network's prior", 1.0, PRIOR_WEIGHT),
+            Option("after", "int", "a node's visits before the network sees it", 32, VISITS),
+        ),
+        _alphago,
     )
 )
 register(

@@ -8,6 +8,7 @@ game's name by default: ``connect4``, ``tictactoe``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from importlib import resources
 from pathlib import Path
@@ -17,7 +18,7 @@ import numpy as np
 import torch
 
 from plies.agents.puct import PUCTAgent
-from plies.capabilities import HasTensorEncoding, require
+from plies.capabilities import HasTensorEncoding, LearnedPrior, require
 from plies.errors import CheckpointError
 from plies.game import Game
 from plies.learn.checkpoint import Checkpoint, load_checkpoint, resolve_device
@@ -122,3 +123,22 @@ class AZAgent(PUCTAgent):
 
 
 KINDS_FOR_POLICY = (POLICY_VALUE, ACTION_VALUE)
+
+
+def learned_prior(
+    game: Game[Any, Any], checkpoint: Checkpoint, weight: float, after: int
+) -> LearnedPrior:
+    """The policy of ``checkpoint``'s network as a compiled tree's prior (the ``alphago``
+    agent), on one PyTorch thread."""
+    evaluator = NetworkEvaluator(
+        require(game, HasTensorEncoding, "the alphago agent"),
+        checkpoint.network,
+        next(checkpoint.network.parameters()).device,
+    )
+
+    def policy(states: Sequence[Any], indices: Sequence[Sequence[int]]) -> list[list[float]]:
+        with one_thread():
+            priors, _ = evaluator(states, indices)
+        return [row.tolist() for row in priors]
+
+    return LearnedPrior(policy, evaluator.encoding, weight, after)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import CompiledRules
+from plies.capabilities import CompiledRules, LearnedPrior
 from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, mix, monotonic
 from plies.game import WinLossDrawGame
 from plies.native import FUTILITY_DEPTH, FUTILITY_MARGIN, SWITCHES
@@ -616,6 +616,8 @@ class NativeSearch:
     """Its MCTS trees keep no AMAF statistics (RAVE)."""
     knowledge: Mapping[str, float] = field(default_factory=dict)
     """Its MCTS has no settings of its own."""
+    learns: bool = False
+    """Its MCTS takes no learned prior."""
 
     def table(self, slots: int) -> NativeTable:
         return NativeTable(slots)
@@ -629,9 +631,10 @@ class NativeSearch:
         solving: bool,
         rave: float = 0.0,
         knowledge: Mapping[str, float] | None = None,
+        learned: LearnedPrior | None = None,
     ) -> NativeTree:
         """Compiled MCTS (:mod:`plies.native.mcts`) on this game (no AMAF: ``rave`` must
-        be 0; no knowledge of its own: ``knowledge`` must be empty)."""
+        be 0; no knowledge of its own: ``knowledge`` must be empty; no learned prior)."""
         from plies.native.mcts import NativeTree
 
         if rave:
@@ -640,6 +643,8 @@ class NativeSearch:
             raise ValueError(
                 f"the compiled MCTS of this game has no setting {next(iter(knowledge))}"
             )
+        if learned is not None:
+            raise ValueError("the compiled MCTS of this game takes no learned prior")
 
         return NativeTree(self, exploration, scale, utilities, bounds, solving)
 

@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import CompiledRules
+from plies.capabilities import CompiledRules, LearnedPrior
 from plies.compiled import CLOCK, clock_now, compiled, monotonic
 from plies.game import Game
 from plies.games.go import kernel
@@ -73,9 +73,10 @@ UNDECIDED, DRAW, BANNED = -1, 2, 3
 """``WINNER`` of a node whose game goes on, of a drawn end, of a root move the rules forbid
 (0 and 1: the players' indices)."""
 # ``info``: rows used, nodes added, playouts, deepest node, stop flag, root, passes at the
-# root, the clock.
-USED, ADDED, PLAYOUTS, DEEPEST, STOP, ROOT, ROOT_PASSES, CLOCK_ID = range(8)
-INFO_WORDS = 8
+# root, the clock, the nodes waiting for a learned prior, the visits after which a node waits
+# (0: no learned prior).
+USED, ADDED, PLAYOUTS, DEEPEST, STOP, ROOT, ROOT_PASSES, CLOCK_ID, WAITING, LEARN_AFTER = range(10)
+INFO_WORDS = 10
 C, RAVE, KOMI, DEADLINE, PRIOR = range(5)
 EXPAND_AFTER = 8
 """Visits of a leaf before its children are added (the first ones only play out)."""
@@ -86,6 +87,10 @@ KEPT_ROWS = 1 << 22
 rows of earlier roots are not reclaimed): about 200 MB."""
 CLOCK_EVERY = 16
 """Iterations between readings of the clock."""
+LEARNED_BATCH = 16
+"""The nodes that wait for a learned prior before the network sees them in one batch."""
+LEARNED_VISITS = 20.0
+"""The virtual visits a learned prior gives each child (times its weight)."""
 PLAYOUT_RULES = ("capture", "pattern", "selfatari")
 """The playout policy's rules, in the order of its rates (:data:`plies.games.go.kernel.CAPTURE`
 ...)."""
@@ -125,6 +130,8 @@ class GoWork(NamedTuple):
     """The colour that played first on each point (AMAF)."""
     cfg: NDArray[np.int64]
     """Scratch: the distances of :func:`plies.games.go.kernel.cfg_distances`."""
+    waiting: NDArray[np.int64]
+    """The nodes waiting for a learned prior (the first ``info[WAITING]``)."""
 
 
 @compiled
@@ -255,6 +262,10 @@ def _descend(W: GoWork) -> int:
             if info[USED] + B.colour.shape[0] + 1 > nodes.shape[0]:
                 return -1
             expand(W, node)
+        learn = info[LEARN_AFTER] > 0 and nodes[node, VISITS] == info[LEARN_AFTER]
+        if learn and info[WAITING] < W.waiting.shape[0]:
+            W.waiting[info[WAITING]] = node  # its visits reach the threshold once
+            info[WAITING] += 1
         child = select(W, node)
         move = nodes[child, MOVE]
         if move == PASS:
@@ -303,11 +314,11 @@ def _back_propagate(W: GoWork, depth: int, winner: int, played: int) -> None:
 
 @compiled
 def run(W: GoWork, iterations: int) -> int:
-    """Up to ``iterations`` iterations; fewer when stopped, out of time or out of room. The
-    number done."""
+    """Up to ``iterations`` iterations; fewer when stopped, out of time or out of room, or when
+    the nodes waiting for a learned prior fill their queue. The number done."""
     nodes, info, floats = W.nodes, W.info, W.floats
     done = 0
-    while done < iterations and info[STOP] == 0:
+    while done < iterations and info[STOP] == 0 and info[WAITING] < W.waiting.shape[0]:
         if done % CLOCK_EVERY == 0 and monotonic(info[CLOCK_ID]) >= floats[DEADLINE]:
             break
         depth = _descend(W)
@@ -399,7 +410,12 @@ class GoTree:
             record=np.zeros(MOVES_PER_POINT * points, np.int64),
             first_colour=np.zeros(points, np.int64),
             cfg=np.zeros(points, np.int64),
+            waiting=np.zeros(LEARNED_BATCH, np.int64),
         )
+        self.learned: LearnedPrior | None = None
+        self.learned_nodes: set[int] = set()
+        """The nodes that have the learned prior."""
+        self.root_state: Any = None
 
     def _arrays(self) -> GoWork:
         """The work arrays, with the tree's as they are now (:meth:`make_room` grows them)."""
@@ -422,7 +438,7 @@ class GoTree:
         last_moves = [PASS, PASS, *state.moves][-2:]
         root.state[LAST2], root.state[LAST] = last_moves
         self.work = self.work._replace(history=self._history(state.seen))
-        self.root_moves = state.moves
+        self.root_moves, self.root_state = state.moves, state
         if self.nodes[node, FIRST] < 0:
             self.make_room()
             expand_root(self._arrays())
@@ -431,6 +447,10 @@ class GoTree:
             if child.action not in legal:
                 self.nodes[child.index, WINNER] = BANNED
                 self.nodes[child.index, VISITS] = 0
+        if self.learned is not None:
+            if node == 0:
+                self.learned_nodes.clear()  # a fresh tree
+            self._learn([node])
         return GoNode(self, node)
 
     def _history(self, boards: Iterable[bytes]) -> NDArray[np.uint64]:
@@ -494,9 +514,67 @@ class GoTree:
 
     def run(self, iterations: int) -> int:
         """Up to ``iterations`` iterations without the GIL; fewer when stopped or out of time
-        (or of room: the next run makes more)."""
+        (or of room: the next run makes more). With a learned prior, the compiled runs stop
+        whenever :data:`LEARNED_BATCH` nodes wait for it, and go on once the network has
+        given it to them."""
         self.make_room()
-        return int(run(self._arrays(), iterations))
+        done = 0
+        while True:
+            done += int(run(self._arrays(), iterations - done))
+            waiting = int(self.info[WAITING])
+            if waiting:
+                self.info[WAITING] = 0
+                self._learn(self.work.waiting[:waiting].tolist())
+            if not waiting or done >= iterations or self.info[STOP]:
+                return done
+
+    def attach(self, learned: LearnedPrior) -> None:
+        """Give new nodes ``learned``'s prior once their visits reach its threshold."""
+        self.learned = learned
+        self.info[LEARN_AFTER] = learned.after
+
+    def _learn(self, waiting: list[int]) -> None:
+        """Add the learned prior to the children of the ``waiting`` nodes that lack it: each
+        child :data:`LEARNED_VISITS` virtual visits (times the weight), won in proportion to
+        its probability times the number of children, half for an average child, all from
+        twice the average up."""
+        learned, nodes, values = self.learned, self.nodes, self.values
+        assert learned is not None
+        fresh = [node for node in dict.fromkeys(waiting) if node not in self.learned_nodes]
+        states, indices, children = [], [], []
+        for node in fresh:
+            first = int(nodes[node, FIRST])
+            kids = [
+                c
+                for c in range(first, first + int(nodes[node, COUNT]))
+                if nodes[c, WINNER] != BANNED
+            ]
+            state = self._state_of(node)
+            states.append(state)
+            indices.append(
+                [learned.encoding.action_index(state, int(nodes[c, MOVE])) for c in kids]
+            )
+            children.append(kids)
+            self.learned_nodes.add(node)
+        if not states:
+            return
+        priors = learned.policy(states, indices)
+        visits = learned.weight * LEARNED_VISITS
+        for kids, probabilities in zip(children, priors, strict=True):
+            for child, probability in zip(kids, probabilities, strict=True):
+                values[child, PRIOR_VISITS] += visits
+                values[child, PRIOR_WINS] += visits * min(1.0, 0.5 * probability * len(kids))
+
+    def _state_of(self, node: int) -> Any:
+        """The game's state at ``node``: the root's state and the moves down to it."""
+        moves = []
+        while node != self.info[ROOT]:
+            moves.append(int(self.nodes[node, MOVE]))
+            node = int(self.nodes[node, PARENT])
+        state = self.root_state
+        for move in reversed(moves):
+            state = self.game.result(state, move)
+        return state
 
     def stop(self) -> None:
         self.info[STOP] = 1
@@ -512,6 +590,7 @@ class GoMcts:
 
     amaf = True
     knowledge = KNOWLEDGE
+    learns = True
 
     def __init__(self, game: Game[Any, int], rules: CompiledRules) -> None:
         self.game, self.rules = game, rules
@@ -525,9 +604,14 @@ class GoMcts:
         solving: bool,
         rave: float = 0.0,
         knowledge: Mapping[str, float] | None = None,
+        learned: LearnedPrior | None = None,
     ) -> GoTree:
         """An empty tree (values are wins normalised to 0..1, so ``scale`` and ``bounds`` are
         not needed; a finished game is always exact, whatever ``solving`` says) with
-        ``knowledge`` (:data:`KNOWLEDGE`'s names; the defaults where missing)."""
+        ``knowledge`` (:data:`KNOWLEDGE`'s names; the defaults where missing) and the
+        ``learned`` prior if any."""
         settings = {**KNOWLEDGE, **(knowledge or {})}
-        return GoTree(self.game, self.rules, exploration, utilities, rave, settings)
+        tree = GoTree(self.game, self.rules, exploration, utilities, rave, settings)
+        if learned is not None:
+            tree.attach(learned)
+        return tree

@@ -58,6 +58,7 @@ from plies.capabilities import (
     HasEvaluation,
     HasRandomPlayout,
     HasValueBounds,
+    LearnedPrior,
     NativeTree,
     require,
 )
@@ -226,7 +227,8 @@ class MCTS(Generic[S, A]):
     ``native`` runs the game's compiled tree where it has one; ``rave`` is RAVE's equivalence
     visits (None: :data:`DEFAULT_RAVE` where the compiled tree keeps AMAF statistics, else off);
     ``knowledge`` sets the compiled tree's own settings (Go: its playout rules' rates and its
-    priors' weight, :data:`plies.native.go_mcts.KNOWLEDGE`), its defaults for the others.
+    priors' weight, :data:`plies.native.go_mcts.KNOWLEDGE`), its defaults for the others;
+    ``learned`` gives its tree a network's policy as a prior (Go).
     """
 
     def __init__(
@@ -240,6 +242,7 @@ class MCTS(Generic[S, A]):
         native: bool = True,
         rave: float | None = None,
         knowledge: Mapping[str, float] | None = None,
+        learned: LearnedPrior | None = None,
     ) -> None:
         if c is not None and not (math.isfinite(c) and c >= 0):
             raise SpecError(f"mcts: the exploration constant c must be a number >= 0, got {c}")
@@ -270,22 +273,29 @@ class MCTS(Generic[S, A]):
         self.rave = 0.0
         """RAVE's equivalence visits (0: off)."""
         wanted = native and evaluator is None
-        self._native = self._compiled_tree(wanted, rave, dict(knowledge or {}), c is not None)
+        self._native = self._compiled_tree(
+            wanted, rave, dict(knowledge or {}), learned, c is not None
+        )
         """The game's compiled search, used instead of the Python one where it has one."""
         self._native_root: TreeNode | None = None
 
     def _compiled_tree(
-        self, wanted: bool, rave: float | None, knowledge: dict[str, float], explicit_c: bool
+        self,
+        wanted: bool,
+        rave: float | None,
+        knowledge: dict[str, float],
+        learned: LearnedPrior | None,
+        explicit_c: bool,
     ) -> NativeTree | None:
         """The game's compiled MCTS when ``wanted`` and it runs this search: UCB1 with random
         playouts (or the solver) on a win/loss/draw game, with RAVE where its tree has AMAF
         statistics (and then its exploration constant unless ``explicit_c``), with the game's
-        ``knowledge`` settings."""
+        ``knowledge`` settings and the ``learned`` prior."""
         game = self.game
         kernel = native_mcts(game) if wanted else None
         if kernel is None or not isinstance(game, WinLossDrawGame):
-            if rave or knowledge:
-                asked = "rave" if rave else next(iter(knowledge))
+            if rave or knowledge or learned:
+                asked = "rave" if rave else "a learned prior" if learned else next(iter(knowledge))
                 raise SpecError(
                     f"mcts: {asked} needs a game whose compiled search has it (go), with"
                     " native=true, UCB1 and its playouts"
@@ -296,6 +306,8 @@ class MCTS(Generic[S, A]):
                 raise SpecError(f"mcts: the compiled search of {game.name} has no setting {key}")
             if not (math.isfinite(value) and value >= 0):
                 raise SpecError(f"mcts: {key} must be a number >= 0, got {value}")
+        if learned is not None and not kernel.learns:
+            raise SpecError(f"mcts: the compiled search of {game.name} takes no learned prior")
         if kernel.amaf:
             self.rave = DEFAULT_RAVE if rave is None else rave
             if self.rave and not explicit_c:
@@ -306,7 +318,7 @@ class MCTS(Generic[S, A]):
         win, loss, draw = (game.scoring.utility(winner, first) for winner in (first, second, None))
         utilities, bounds = (win, loss, draw), (self._win, self._loss)
         tree = kernel.tree(
-            self.c, self._scale, utilities, bounds, self.solving, self.rave, knowledge
+            self.c, self._scale, utilities, bounds, self.solving, self.rave, knowledge, learned
         )
         start = game.initial_state()
         tree.load(start, game.players.index(game.to_move(start)))  # before any clock runs
