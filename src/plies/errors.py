@@ -95,6 +95,12 @@ class DeviceError(PliesError):
     """A compute device (``cuda``, say) was asked for and is not available."""
 
 
+class Resigns(PliesError):
+    """An agent resigns: raised by its ``__call__`` instead of a move. The game loop
+    (:func:`plies.play.play_game`) records it as the mover's loss, ``resigns``, a result like
+    any other (not a failure); elsewhere it reads as any error, one line."""
+
+
 class BookError(PliesError):
     """An opening book is missing, unreadable, or made for another game or board."""
 
