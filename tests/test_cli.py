@@ -246,7 +246,7 @@ def test_search_mcts_searches_as_the_mcts_agent_does(
     run_cli: Run, spec: str, options: list[str]
 ) -> None:
     """The command builds its search through the agent registry: the same exploration constant
-    and RAVE as ``mcts`` (c = 0.3 with RAVE on Go, not sqrt 2) or as given."""
+    and RAVE as ``mcts`` (c = 0 with RAVE on Go, not sqrt 2) or as given."""
     from plies.agents import MCTSAgent, make_agent
     from plies.games import make_game
 
@@ -256,7 +256,7 @@ def test_search_mcts_searches_as_the_mcts_agent_does(
     agent = make_agent("mcts" + (f":c={options[1]}" if options else ""), make_game(spec))
     assert isinstance(agent, MCTSAgent)
     assert (data["c"], data["rave"]) == (agent.mcts.c, agent.mcts.rave)
-    assert data["c"] == (0.3 if spec.startswith("go") else 0.7)
+    assert data["c"] == (0.0 if spec.startswith("go") else 0.7)
 
 
 def test_play_backgammon_reprompts_on_illegal_moves(run_cli: Run) -> None:
@@ -598,6 +598,36 @@ def test_ctrl_c_stops_a_long_connect4_solve_at_once() -> None:
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130
     assert "plies: interrupted" in err
+
+
+def test_a_resignation_ends_play_and_counts_as_a_loss_in_a_match(
+    run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent that resigns at once: ``plies play`` says so and writes ``B+R`` to SGF, and
+    ``plies match`` counts each of its games as a loss, not an error."""
+    from plies.agents import AgentKind
+    from plies.agents.registry import AGENTS
+    from plies.errors import Resigns
+
+    class Resigner:
+        name, last = "resigner", None
+
+        def __call__(self, game: object, state: object) -> object:
+            raise Resigns("resigner resigns")
+
+        def reset(self, seed: int | None = None) -> None:
+            pass
+
+    monkeypatch.setitem(AGENTS, "resigner", AgentKind("resigner", "", (), lambda *_: Resigner()))
+    path = tmp_path / "game.sgf"
+    result = run_cli("play", "go:size=5", "--first", "random", "--second", "resigner",
+                     "--seed", "1", "--quiet", "--sgf", str(path))  # fmt: skip
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[-1] == "game over after 1 moves: W resigns: B wins"
+    assert "RE[B+R]" in path.read_text()
+    match = run_cli("match", "go:size=5", "random", "resigner", "--games", "2", "--json")
+    assert match.code == 0, match.err
+    assert json.loads(match.out)["wins"] == 2
 
 
 def test_play_go_writes_sgf(run_cli: Run, tmp_path: Path) -> None:

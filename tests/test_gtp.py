@@ -1,5 +1,5 @@
-"""plies gtp: the protocol's commands and errors, and whole games against GNU Go through a
-small GTP referee."""
+"""plies gtp: the protocol's commands and errors, SGF files, dead stones and the final score,
+resigning, and whole games against GNU Go through a small GTP referee."""
 
 from __future__ import annotations
 
@@ -8,10 +8,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from plies.errors import PliesError
+from plies.agents import AgentKind
+from plies.agents.registry import AGENTS
+from plies.errors import PliesError, Resigns
+from plies.games.go.rules import Go
 from plies.gtp import COMMANDS, GtpEngine
 
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
@@ -75,13 +79,104 @@ def test_a_game_with_undo_and_score() -> None:
         ("boardsize " + "9" * 5000, "syntax error"),
         ("play b D" + "4" * 5000, "illegal move"),
         ("boardsize ９", "syntax error"),
+        ("boardsize 1000000000000", "syntax error"),
+        ("komi inf", "syntax error"),
+        ("komi -inf", "syntax error"),
+        ("play B Z99", "illegal move"),
+        ("genmove X", "syntax error"),
+        ("final_status_list foo", "unknown status 'foo'"),
+        ("final_status_list", "syntax error"),
+        ("final_status_list dead alive", "syntax error"),
+        ("time_settings -1 5 5", "must not be negative"),
+        ("fixed_handicap 2", "handicap stones are not supported"),
+        ("loadsgf", "syntax error"),
+        ("loadsgf /no/such/file.sgf", "cannot read SGF file '/no/such/file.sgf'"),
+        ("loadsgf /no/such/file.sgf x", "syntax error"),
+        ("play b " + "A" * 100_000, "illegal move"),
+        ("known_command " + "x" * 100_000, ""),
+        ("x" * 100_000, "unknown command"),
     ],
 )
 def test_bad_commands_are_answered_with_a_reason(command: str, reason: str) -> None:
-    answers = _session([command, "play b E5", "showboard"])
-    assert answers[0].startswith("? ") and reason in answers[0]
-    assert answers[1] == "= "  # the game goes on
-    assert "X" in answers[2]
+    answers = _session(["play b C3", "play w G7", command, "play b E5", "showboard"])
+    if command.startswith("known_command"):
+        assert answers[2] == "= false"
+    else:
+        assert answers[2].startswith("? ") and reason in answers[2]
+    assert "\n" not in answers[2] and len(answers[2]) < 500
+    assert answers[3] == "= "  # the game goes on, as it was
+    board = answers[4].split("\n")
+    assert board[4:9:2] == [" 7 . . . . . . O . .", " 5 . . . . X . . . .", " 3 . . X . . . . . ."]
+    assert "white (O) to move" in board[-1] and "komi 7.5" in board[-1]
+
+
+SGF = "(;GM[1]FF[4]SZ[7]KM[5.5];B[dd];W[cc];B[ee];W[])"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("(;GM[1]SZ[9]HA[2]AB[cc][gg];W[ee])", "2 handicap stones are not supported"),
+        ("(;GM[1]SZ[9];B[ee];W[dd]AB[cc])", "setup stones (AB, AW, AE) at node 2"),
+        ("(;GM[1]SZ[9];W[ee])", "white moves out of turn"),
+        ("(;GM[1]SZ[9];B[ee];B[dd])", "black moves out of turn"),
+        ("(;GM[1]SZ[9];B[ee];W[ee])", "the point is taken"),
+        ("(;GM[1]SZ[25];B[aa])", "size=25"),
+        ("(;GM[1]SZ[4];B[aa])", "a 4x4 board: unacceptable size"),
+        ("(;GM[1]SZ[9]KM[6.25])", "komi=6.25 must be a multiple of 0.5"),
+        ("(;GM[1]SZ[9]KM[nan])", "not a readable game record"),
+        ("not an SGF file", "not a readable game record"),
+        ("(;GM[1]SZ[9];B[ee]", "not a readable game record"),
+        (b"(;GM[1]SZ[9]C[\xff\xfe])", "not UTF-8 text"),
+        ("(;GM[1]SZ[9]C[" + "x" * 2_000_000 + "])", "longer than 1,048,576 bytes"),
+    ],
+)
+def test_loadsgf_refuses_a_bad_record_and_keeps_the_game(
+    tmp_path: Path, text: str | bytes, reason: str
+) -> None:
+    path = tmp_path / "game.sgf"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    kept = _session(["boardsize 5", "komi 0.5", "play b C3", "showboard"])[-1]
+    answers = _session(["boardsize 5", "komi 0.5", "play b C3", f"loadsgf {path}", "showboard"])
+    assert answers[3].startswith("? ") and reason in answers[3], answers[3]
+    assert "\n" not in answers[3] and answers[4] == kept
+
+
+def test_loadsgf_reads_the_board_komi_and_moves(tmp_path: Path) -> None:
+    """The whole game (its size, komi and four moves, the last a pass), or the position
+    before a move number; the game goes on from there, undo back to the empty board."""
+    path = tmp_path / "game.sgf"
+    path.write_text(SGF)
+    answers = _session(["boardsize 9", f"loadsgf {path}", "showboard", f"loadsgf {path} 3",
+                        "showboard", "play b E5", f"loadsgf {path} 99", "play b A1",
+                        *["undo"] * 6])  # fmt: skip
+    assert answers[:2] == ["= ", "= "] and answers[3] == "= "
+    whole, before_3 = answers[2].split("\n"), answers[4].split("\n")
+    assert whole[4:7] == [" 5 . . O . . . .", " 4 . . . X . . .", " 3 . . . . X . ."]
+    assert whole[-1] == "black (X) to move; area scoring (Tromp-Taylor), komi 5.5"
+    assert before_3[4:7] == [" 5 . . O . . . .", " 4 . . . X . . .", " 3 . . . . . . ."]
+    assert before_3[-1].startswith("black (X) to move")
+    assert answers[5:8] == ["= ", "= ", "= "]
+    assert answers[8:13] == ["= "] * 5 and answers[13] == "? cannot undo"
+
+
+def test_final_status_and_score_count_dead_stones_off_the_board() -> None:
+    """Two walls on a finished 9x9 board, each side with a dead stone in the other's area:
+    both are listed dead, and the score counts them off (black 9 + 27, white 9 + 36, komi
+    7.5), where Tromp-Taylor's count, the game's own, leaves both areas open."""
+    black = [f"D{row}" for row in range(1, 10)] + ["H5"]
+    white = [f"E{row}" for row in range(1, 10)] + ["B5"]
+    moves = [*(m for pair in zip(black, white, strict=True) for m in pair), "pass", "pass"]
+    setup = [f"play {'bw'[i % 2]} {move}" for i, move in enumerate(moves)]
+    commands = ["final_status_list dead", "final_status_list alive", "final_status_list seki",
+                "final_score", "FINAL_STATUS_LIST Dead", "final_score"]  # fmt: skip
+    answers = _session([*setup, *commands])[len(setup) :]
+    assert answers[0] == answers[4] == "= B5\nH5"
+    assert answers[1] == "= D1 D2 D3 D4 D5 D6 D7 D8 D9\nE1 E2 E3 E4 E5 E6 E7 E8 E9"
+    assert answers[2] == "= "
+    assert answers[3] == answers[5] == "= W+16.5"
+    game = Go(9, 7.5)
+    assert game.result_text(game.parse_position(" ".join(moves))) == "W+7.5"
 
 
 def test_occupied_suicide_and_superko_are_illegal() -> None:
@@ -167,6 +262,99 @@ def test_whole_games_against_gnu_go_score_alike(plies_colour: str) -> None:
     finally:
         gnugo.close()
         plies.close()
+
+
+class _InProcess:
+    """plies' GTP engine in this process, seeded, asked as a :class:`_Player`."""
+
+    def __init__(self, agent: str) -> None:
+        self.answers: list[str] = []
+        self.engine = GtpEngine(agent, self.answers.append, seed=1)
+
+    def ask(self, command: str) -> str:
+        self.engine.handle(command)
+        answer = self.answers.pop()
+        assert answer.startswith("="), f"{command!r}: {answer}"
+        return answer[1:].strip()
+
+    def close(self) -> None:
+        self.ask("quit")
+
+
+def _to_two_passes(players: dict[str, Any], programs: list[Any]) -> list[str]:
+    """The moves of a 9x9 game between ``players`` (a GTP program by colour) until two passes
+    in a row, each move told to the other ``programs`` (all of them, set up alike first)."""
+    for program in programs:
+        for command in ("boardsize 9", "clear_board", "komi 7.5"):
+            program.ask(command)
+    moves, colour = [], "b"
+    while moves[-2:] != ["pass", "pass"] and len(moves) < 400:
+        move = players[colour].ask(f"genmove {colour}").lower()
+        for program in programs:
+            if program is not players[colour]:
+                program.ask(f"play {colour} {move}")
+        moves.append(move)
+        colour = "w" if colour == "b" else "b"
+    assert moves[-2:] == ["pass", "pass"], "the game did not end in 400 moves"
+    return moves
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go (Debian's gnugo) is not installed")
+def test_final_score_and_dead_stones_agree_with_gnu_go() -> None:
+    """9x9 games that GNU Go 3.8 (level 1, Chinese rules, dead stones left on the board, no
+    resigning) plays against itself (seeded) and against plies' MCTS, to two passes: plies'
+    final_score names the same winner as GNU Go's in every game, and the same score and the
+    same dead stones in all but at most one (GNU Go reads life and death; plies judges it by
+    playouts)."""
+    assert GNUGO is not None
+    argv = [GNUGO, "--mode", "gtp", "--level", "1", "--chinese-rules", "--never-resign"]
+    scores, dead = [], []
+    for seed, plies_colour in ((2, None), (4, None), (6, None), (8, None), (1, "b"), (1, "w")):
+        gnugo = _Player([*argv, "--seed", str(seed)])
+        plies = _InProcess("mcts:iterations=300")
+        players = {"b": gnugo, "w": gnugo}
+        if plies_colour is not None:
+            players[plies_colour] = plies
+        try:
+            moves = _to_two_passes(players, [plies, gnugo])
+            assert len(moves) > 20  # a real game, not two passes
+            scores.append((plies.ask("final_score"), gnugo.ask("final_score")))
+            dead.append(tuple(sorted(_vertices(p.ask("final_status_list dead")))
+                              for p in (plies, gnugo)))  # fmt: skip
+        finally:
+            gnugo.close()
+            plies.close()
+    assert all(ours[0] == theirs[0] for ours, theirs in scores), scores
+    assert sum(ours == theirs for ours, theirs in scores) >= len(scores) - 1, scores
+    assert sum(ours == theirs for ours, theirs in dead) >= len(dead) - 1, dead
+    assert sum(bool(theirs) for _, theirs in dead) >= 3  # dead stones left on the board
+
+
+def _vertices(answer: str) -> list[str]:
+    return [vertex.upper() for vertex in answer.split()]
+
+
+def test_an_agent_that_resigns_is_answered_resign(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent that raises Resigns: genmove answers resign, plays nothing, and the game goes
+    on (the controller decides)."""
+
+    class Resigner:
+        name, last = "resigner", None
+
+        def __call__(self, game: Any, state: Any) -> Any:
+            raise Resigns("resigner resigns")
+
+        def reset(self, seed: int | None = None) -> None:
+            pass
+
+    kind = AgentKind("resigner", "resigns", (), lambda g, v, c: Resigner())
+    monkeypatch.setitem(AGENTS, "resigner", kind)
+    answers = _session(["play b C3", "genmove w", "genmove white", "play w D4", "showboard"],
+                       agent="resigner")  # fmt: skip
+    assert answers[:4] == ["= ", "= resign", "= resign", "= "]
+    board = answers[4].split("\n")
+    assert board[7:9] == [" 4 . . . O . . . . .", " 3 . . X . . . . . ."]
+    assert board[-1].startswith("black (X) to move")
 
 
 def test_resigns_when_the_search_sees_no_chance() -> None:

@@ -1,5 +1,5 @@
-"""The one game loop (:func:`plies.play.play_game`): its per-move step, clocks, forfeits, a
-ply limit, a record's scores and take-backs."""
+"""The one game loop (:func:`plies.play.play_game`): its per-move step, clocks, forfeits,
+resignations, a ply limit, a record's scores and take-backs."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 
 from plies.agents import make_agent
 from plies.clock import TimeControl
-from plies.errors import IllegalMoveError, PliesError
+from plies.errors import IllegalMoveError, PliesError, Resigns
 from plies.games import make_game
-from plies.play import GameRecord, Loss, play_game
+from plies.play import RESIGNS, GameRecord, Loss, play_game
 
 TICTACTOE = make_game("tictactoe")
 
@@ -55,6 +55,24 @@ def test_an_error_propagates_unless_it_forfeits() -> None:
     assert record.loss == Loss("O", "forfeits: engine crashed")
     assert len(record.turns) == 1 and record.finished
     assert (record.score("X"), record.score("O")) == (1.0, 0.0)
+
+
+@pytest.mark.parametrize("forfeits", [False, True])
+def test_a_resignation_is_a_loss_with_or_without_forfeits(forfeits: bool) -> None:
+    agents = {"X": Scripted(), "O": Scripted(fail=Resigns("scripted resigns"))}
+    record = play_game(TICTACTOE, agents, forfeits=forfeits)
+    assert record.loss == Loss("O", RESIGNS) == Loss("O", "resigns")
+    assert len(record.turns) == 1 and record.finished
+    assert (record.score("X"), record.score("O")) == (1.0, 0.0)
+    assert record.outcome() == "O resigns: X wins"
+    agents = {"X": Scripted(fail=Resigns("scripted resigns")), "O": Scripted()}
+    record = play_game(TICTACTOE, agents, forfeits=forfeits)
+    assert record.loss == Loss("X", "resigns") and record.turns == []
+    assert record.outcome() == "X resigns: O wins"
+    three = make_game("tictactoe3")
+    agents = {"X": Scripted(), "O": Scripted(), "Y": Scripted(fail=Resigns("scripted resigns"))}
+    record = play_game(three, agents, forfeits=forfeits)
+    assert record.outcome() == "Y resigns" and [record.score(p) for p in "XOY"] == [1, 1, 0]
 
 
 def test_an_illegal_move_is_refused_or_forfeits() -> None:

@@ -9,12 +9,22 @@ ignored. The board is :class:`plies.games.go.Go` (area scoring, positional super
 moves come from an agent spec (``--agent``, :data:`DEFAULT_AGENT` by default).
 
 Bad input never ends the loop: an unknown command, a malformed argument, a board size outside
-5 to 19, a komi that is not a multiple of 0.5, an illegal or out-of-turn move and an ``undo``
-with nothing to undo are answered with ``?`` and a reason, and the game goes on unchanged.
+5 to 19, a komi that is not a multiple of 0.5, an illegal or out-of-turn move, an ``undo``
+with nothing to undo, an unknown status, an SGF file that cannot be read or holds handicap or
+setup stones, and handicap stones (``fixed_handicap``: plies' Go starts from the empty board)
+are answered with ``?`` and a reason, and the game goes on unchanged.
 
-Resigning: with ``resign`` above 0, ``genmove`` answers ``resign`` (and plays nothing) when the
-agent's search gives its side a lower chance of winning than that (an MCTS agent's mean result;
-0, the default: never).
+The end of the game: ``final_status_list dead|alive|seki`` lists the chains with that status,
+one a line, and ``final_score`` counts the area with the dead stones removed, as GNU Go does
+with ``--chinese-rules`` (:mod:`plies.games.go.scoring`: dead stones judged by random
+playouts), so the players need not capture every dead stone; the game's own result stays
+Tromp-Taylor's. ``loadsgf FILE [MOVE_NUMBER]`` sets the board, komi and game from an SGF
+record, up to the position before ``MOVE_NUMBER``.
+
+Resigning: ``genmove`` answers ``resign`` (and plays nothing) when the agent resigns
+(:class:`~plies.errors.Resigns`), or, with ``resign`` above 0, when the agent's search gives
+its side a lower chance of winning than that (an MCTS agent's mean result; 0, the default:
+never).
 
 Time: ``time_settings MAIN BYOYOMI STONES`` and ``time_left COLOR TIME STONES`` give the clock;
 each ``genmove`` then budgets its move from it (:func:`plies.clock.move_budget`; in byo-yomi
@@ -22,7 +32,7 @@ the period's time over its stones) for agents that play to a clock, else the age
 
 >>> lines: list[str] = []
 >>> engine = GtpEngine("random", lines.append, seed=1)
->>> for command in ["boardsize 5", "play b C3", "genmove w", "final_score", "quit"]:
+>>> for command in ["boardsize 5", "play b C3", "genmove w", "final_status_list seki", "quit"]:
 ...     engine.handle(command)
 True
 True
@@ -30,7 +40,7 @@ True
 True
 False
 >>> lines[0], lines[2][:2], lines[3]
-('= ', '= ', '= W+7.5')
+('= ', '= ', '= ')
 """
 
 from __future__ import annotations
@@ -42,9 +52,11 @@ from typing import TextIO
 from plies import __version__
 from plies.agents import make_agent
 from plies.clock import Clocked
-from plies.errors import PliesError, one_line
+from plies.errors import PliesError, Resigns, one_line
 from plies.games.go.rules import PASS, SIZES, Go, GoState
-from plies.search import SearchResult, declared_bounds
+from plies.games.go.scoring import FinalStatus, final_score, final_status
+from plies.inputs import read_text
+from plies.search import SearchResult, winning_chance
 from plies.spec import SECONDS
 
 DEFAULT_AGENT = "mcts:time=1"
@@ -61,12 +73,18 @@ COMMANDS = (
     "genmove",
     "undo",
     "final_score",
+    "final_status_list",
+    "loadsgf",
     "time_settings",
     "time_left",
     "showboard",
     "quit",
 )
 COLOURS = {"b": "B", "black": "B", "w": "W", "white": "W"}
+STATUSES = ("alive", "dead", "seki")
+"""The statuses of ``final_status_list``."""
+SGF_BYTES = 1024 * 1024
+"""The longest SGF file ``loadsgf`` reads."""
 
 
 class GtpError(Exception):
@@ -89,6 +107,8 @@ class GtpEngine:
         self.agent_spec, self.write, self.seed, self.resign = agent, write, seed, resign
         self.left: dict[str, tuple[float, int]] = {}
         """Each colour's clock: seconds left, and stones to play in them (0: main time)."""
+        self.judged: tuple[GoState, FinalStatus] | None = None
+        """The last position whose dead stones were judged, and their status."""
         self.new_game(9, 7.5, ())
 
     def new_game(self, size: int, komi: float, moves: Sequence[int]) -> None:
@@ -146,6 +166,9 @@ class GtpEngine:
             "genmove": self.genmove,
             "undo": self.undo,
             "final_score": lambda a: self.final_score(),
+            "final_status_list": self.final_status_list,
+            "loadsgf": self.loadsgf,
+            "fixed_handicap": self.fixed_handicap,
             "time_settings": self.time_settings,
             "time_left": self.time_left,
             "showboard": lambda a: "\n" + self.game.display(self.state),
@@ -197,7 +220,10 @@ class GtpEngine:
         colour = self._colour(arguments, "genmove COLOR")
         if isinstance(self.agent, Clocked) and colour in self.left:
             self.agent.set_clock(*self._clock(colour))
-        move = self.agent(self.game, self.state)
+        try:
+            move = self.agent(self.game, self.state)
+        except Resigns:
+            return "resign"
         if self._hopeless():
             return "resign"
         self.states.append(self.game.result(self.state, move))
@@ -209,10 +235,9 @@ class GtpEngine:
         result = getattr(self.agent, "last", None)
         if not self.resign or not isinstance(result, SearchResult):
             return False
-        bounds = declared_bounds(self.game)
-        assert bounds is not None, "Go is a win/loss/draw game"
-        loss, win = bounds
-        return (result.value - loss) / (win - loss) < self.resign
+        chance = winning_chance(self.game, result)
+        assert chance is not None, "Go is a win/loss/draw game"
+        return chance < self.resign
 
     def _clock(self, colour: str) -> tuple[float, float]:
         """(remaining, increment) for the agent: in byo-yomi the period's share a stone."""
@@ -227,9 +252,44 @@ class GtpEngine:
         self.states.pop()
         return ""
 
+    def _status(self) -> FinalStatus:
+        """The dead stones of the current position (judged once a position)."""
+        if self.judged is None or self.judged[0] != self.state:
+            self.judged = (self.state, final_status(self.game, self.state))
+        return self.judged[1]
+
     def final_score(self) -> str:
-        score = self.game.score(self.state)
+        score = final_score(self.game, self.state, self._status())
         return "0" if score == 0 else f"B+{score:g}" if score > 0 else f"W+{-score:g}"
+
+    def final_status_list(self, arguments: list[str]) -> str:
+        if len(arguments) != 1:
+            raise GtpError("syntax error (usage: final_status_list alive|dead|seki)")
+        status = arguments[0].lower()
+        if status not in STATUSES:
+            raise GtpError(f"unknown status {arguments[0][:20]!r} (alive, dead or seki)")
+        chains = self._status().stones(status)
+        point = self.game.format_action
+        return "\n".join(" ".join(point(self.state, p) for p in chain) for chain in chains)
+
+    def loadsgf(self, arguments: list[str]) -> str:
+        """Read an SGF game: its board size and komi, and its moves up to the position before
+        move ``MOVE_NUMBER`` (all of them without); any error leaves the game as it was."""
+        usage = "loadsgf FILE [MOVE_NUMBER]"
+        if not 1 <= len(arguments) <= 2:
+            raise GtpError(f"syntax error (usage: {usage})")
+        before = _integer(arguments[1:], usage) if len(arguments) == 2 else None
+        if before is not None and before < 1:
+            raise GtpError(f"loadsgf: the move number must be at least 1, got {before}")
+        game, state = Go.from_sgf(read_text(arguments[0], "SGF file", SGF_BYTES), self.game.komi)
+        if game.size not in SIZES:
+            raise GtpError(f"loadsgf: a {game.size}x{game.size} board: unacceptable size")
+        moves = state.moves if before is None else state.moves[: before - 1]
+        self.new_game(game.size, game.komi, moves)
+        return ""
+
+    def fixed_handicap(self, arguments: list[str]) -> str:
+        raise GtpError("handicap stones are not supported (plies' Go starts from the empty board)")
 
     def time_settings(self, arguments: list[str]) -> str:
         if len(arguments) != 3:

@@ -3,8 +3,9 @@
 :func:`play_game` is the one game loop of plies (``plies play``, ``plies match``, the
 arena's workers, distillation's games); :meth:`GameRecord.play` is its per-move step, which
 the web sessions, whose agents think in threads, take too. Under a time control each player
-has a clock (:class:`Clocks`); with ``forfeits`` an agent that fails loses the game instead of
-stopping it, as tournaments score it.
+has a clock (:class:`Clocks`); an agent that resigns (:class:`~plies.errors.Resigns`) loses the
+game; with ``forfeits`` an agent that fails loses it too instead of stopping it, as tournaments
+score it.
 
 Seating is written once for every front end and the match code: :func:`seat_agents` builds
 each player's agent from its spec (the game's ``default_opponent`` where none is given), each
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from plies.agents import Agent, AskMove, make_agent
 from plies.clock import Clocked, TimeControl
-from plies.errors import GameOverError, IllegalMoveError, PliesError
+from plies.errors import GameOverError, IllegalMoveError, PliesError, Resigns
 from plies.game import CHANCE, Game, WinLossDrawGame, sample_outcome
 from plies.search import SearchResult
 
@@ -41,10 +42,14 @@ class Turn:
     search: SearchResult[Any] | None = None
 
 
+RESIGNS = "resigns"
+"""Why a game ended when its player resigned (:attr:`Loss.why`)."""
+
+
 @dataclass(frozen=True)
 class Loss:
-    """A game lost by ``player`` before its end, and why (``forfeits: ...``, ``loses on time
-    (...)``)."""
+    """A game lost by ``player`` before its end, and why (:data:`RESIGNS`, ``forfeits: ...``,
+    ``loses on time (...)``)."""
 
     player: str
     why: str
@@ -88,10 +93,19 @@ class GameRecord:
         del self.turns[ply:]
         self.loss = None
 
+    def outcome(self) -> str:
+        """How the game ended: :func:`outcome_text` of its last state, or the loss that ended
+        it early and who won (``B resigns: W wins``)."""
+        if self.loss is None:
+            return outcome_text(self.game, self.state)
+        others = [player for player in self.game.players if player != self.loss.player]
+        won = f": {others[0]} wins" if len(others) == 1 else ""
+        return f"{self.loss.player} {self.loss.why}{won}"
+
     def score(self, player: str) -> float:
-        """``player``'s result in the finished game on a 0 to 1 scale: 0 for a loss by forfeit
-        or on time and 1 for the others, else its utility between the lowest (0) and the
-        highest (1), 0.5 when all are equal."""
+        """``player``'s result in the finished game on a 0 to 1 scale: 0 for a loss by
+        resignation, forfeit or on time and 1 for the others, else its utility between the
+        lowest (0) and the highest (1), 0.5 when all are equal."""
         if self.loss is not None:
             return 0.0 if self.loss.player == player else 1.0
         payoffs = self.game.payoffs(self.state)
@@ -162,8 +176,10 @@ def play_game(
     fresh unseeded generator by default).
 
     Under ``time_control`` each player plays to a clock (:class:`Clocks`); one that runs out
-    loses the game (the move that overran it is not played: :attr:`GameRecord.loss`). With
-    ``forfeits`` an agent that raises a :class:`~plies.errors.PliesError` (an outside engine's
+    loses the game (the move that overran it is not played: :attr:`GameRecord.loss`). An agent
+    that raises :class:`~plies.errors.Resigns` loses the game (:data:`RESIGNS`), with or
+    without ``forfeits``. With ``forfeits`` an agent that raises another
+    :class:`~plies.errors.PliesError` (an outside engine's
     :class:`~plies.agents.EngineFailure` among them) or plays an illegal move loses the game
     too, the reason recorded; without, the error propagates.
 
@@ -180,6 +196,8 @@ def play_game(
         player = game.to_move(record.state)
         try:
             turn = _take_turn(record, player, agents, chance, clocks)
+        except Resigns:
+            record.loss, turn = Loss(player, RESIGNS), None
         except PliesError as error:
             if not forfeits or player == CHANCE:
                 raise

@@ -1,5 +1,5 @@
 """Tournaments: the schedule, the same games whoever plays them, resuming after a stop or a
-killed worker, forfeits, and bad input that never damages a file."""
+killed worker, forfeits, resignations, and bad input that never damages a file."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from plies.arena.tournament import (
     schedule,
 )
 from plies.clock import parse_time_control
-from plies.errors import PliesError, SpecError
+from plies.errors import PliesError, Resigns, SpecError
 from plies.games import make_game
 from plies.openings import random_openings
 from tests.conftest import CliRun, assert_one_line_error, default_ctrl_c
@@ -164,6 +164,59 @@ def test_a_failing_agent_forfeits_and_the_tournament_goes_on(
     for key, _, result, reason, _ in rows:
         assert reason.startswith("failing (") and "forfeits: engine crashed" in reason
         assert result == (0.0 if key.startswith("failing|") else 1.0)
+
+
+class Resigner:
+    """Plays the first legal point at its first two moves, then resigns."""
+
+    name, last = "resigner", None
+
+    def __call__(self, game: Any, state: Any) -> Any:
+        if len(state.moves) >= 4:
+            raise Resigns("resigner resigns")
+        return game.actions(state)[0]
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+
+def test_a_resignation_is_a_result_written_to_sgf_and_rated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli: Callable[..., Any]
+) -> None:
+    """Two games of Go against an agent that resigns at its third move: each is recorded as
+    its loss (``resigns``, no forfeit), written as ``W+R`` or ``B+R`` in SGF, and rated."""
+    from sgfmill import sgf, sgf_grammar
+
+    from plies.arena.export import write_notation, write_sgf
+
+    kind = AgentKind("resigner", "resigns", (), lambda g, v, c: Resigner())
+    monkeypatch.setitem(AGENTS, "resigner", kind)
+    path, out = tmp_path / "go.sqlite", tmp_path / "games.sgf"
+    game = make_game("go:size=5")
+    tasks = schedule("go:size=5", ["resigner", "random"], games=2, openings=[""], seed=3)
+    records = Records(path, "go:size=5")
+    played = list(run(records, tasks, 1))
+    assert len(played) == 2
+    for one in played:
+        loser = "B" if one.first == "resigner" else "W"
+        assert one.reason == f"resigner ({loser}) resigns"
+        assert one.result == (0.0 if loser == "B" else 1.0)
+        assert len(one.moves) == (4 if loser == "B" else 5)  # two moves each, then it resigns
+    assert write_sgf(records, out) == 2 and write_notation(records, tmp_path / "g.txt") == 2
+    trees = sgf_grammar.parse_sgf_collection(out.read_bytes())
+    results = set()
+    for tree in trees:
+        text = sgf_grammar.serialise_game_tree(tree).decode()
+        root = sgf.Sgf_game.from_string(text).get_root()
+        results.add((root.get("PB"), root.get("RE"), root.get("GC")))
+        assert not game.is_terminal(game.parse_position(text))
+    assert results == {
+        ("resigner", "W+R", "resigner (B) resigns"),
+        ("random", "B+R", "resigner (W) resigns"),
+    }
+    records.close()
+    report = run_cli("tournament", "report", str(path))
+    assert report.code == 0 and "forfeit" not in report.out and "resigner" in report.out
 
 
 def _children(pid: int) -> list[int]:

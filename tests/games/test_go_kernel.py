@@ -211,6 +211,6 @@ def test_uniform_playouts_and_ownership() -> None:
     scores = [kernel.random_playout(empty, 5, 1, 0, 0.5, seed) for seed in (1, 3, 5, 7)]
     assert all(-25.5 <= s <= 25.5 for s in scores) and len(set(scores)) > 1
     state = game.parse_position("C1 pass C2 pass C3 pass C4 pass C5")
-    owners = kernel.ownership(_colours(state), game.neighbour_table, 2, 0, 200, 11)
+    owners = kernel.ownership(_colours(state), 2, 0, 200, 11)
     assert owners[_at(game, "C3")] > 0.8
     assert owners.mean() > 0

@@ -1,10 +1,12 @@
 """The gtp agent: a fake engine that logs what it is told and misbehaves on request (each
-failure raises with its reason, and the next move restarts it), bad specs, no process left
-behind, and whole games against GNU Go where it is installed."""
+failure raises with its reason, and the next move restarts it), resigns (a result, not a
+failure), bad specs, no process left behind, and whole games against GNU Go where it is
+installed."""
 
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -16,7 +18,7 @@ import pytest
 
 from plies.agents import EngineFailure, make_agent
 from plies.arena.tournament import Scheduled, Worker
-from plies.errors import SpecError, UnsupportedGameError
+from plies.errors import Resigns, SpecError, UnsupportedGameError
 from plies.games import make_game
 from plies.games.go.gtp_agent import GTPAgent
 from plies.games.go.rules import PASS, Go, GoState
@@ -149,7 +151,6 @@ def test_tells_the_engine_only_what_it_has_not_seen(fake: Path, tmp_path: Path) 
         ("illegal", "move 'C3' is illegal: the point is taken"),
         ("refuse", "refused 'genmove w': cannot think"),
         ("garbage", "answered 'hello \ufffd\ufffd', not in GTP"),
-        ("resign", "resigned"),
         ("none", "no move"),
     ],
 )
@@ -169,6 +170,30 @@ def test_a_failing_engine_raises_and_restarts(
     assert agent(GO, state) == PASS  # a fresh engine, told the game again
     agent.close()
     assert _told(log)[-5:] == ["boardsize 5", "clear_board", "komi 0.5", "play B C3", "genmove w"]
+
+
+@pytest.mark.usefixtures("no_engine_left")
+def test_an_engine_that_resigns_raises_resigns_and_keeps_running(
+    fake: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "engine.log"
+    agent = make_agent(_spec(fake, log, "resign", 2), GO)
+    state = _state("C3")
+    assert agent(GO, state) == PASS
+    with pytest.raises(Resigns) as resigned:
+        agent(GO, _state("C3 pass D4"))
+    assert str(resigned.value) == f"{agent.name} resigns"
+    assert len(children(str(fake))) == 1  # the same engine, not killed
+    assert agent(GO, _state("C3 pass D4")) == PASS  # asked again, told nothing new
+    agent.close()
+    assert _told(log) == ["boardsize 5", "clear_board", "komi 0.5", "play B C3", "genmove w",
+                          "play B D4", "genmove w", "genmove w"]  # fmt: skip
+    worker = Worker()  # in a game: the engine's loss, by resignation, not a forfeit
+    spec = _spec(fake, tmp_path / "worker.log", "resign", 1)
+    record = worker.play(Scheduled("go:size=5", "g0", "random", spec, 0, 0, "C3", seed=0))
+    worker.close()
+    assert record.reason == f"{spec} (W) resigns" and record.result == 1.0
+    assert record.moves == ()
 
 
 @pytest.mark.usefixtures("no_engine_left")
@@ -260,6 +285,31 @@ def test_whole_games_against_gnugo_end_by_two_passes() -> None:
         assert GO.is_terminal(GO.parse_position(" ".join(("C3", *record.moves))))
         assert record.result == (1.0 if first == GNUGO_SPEC else 0.0)  # level 1 beats random
     worker.close()
+    assert children("gnugo") == []
+
+
+@needs_gnugo
+def test_gnugo_resigns_a_hopeless_game_and_a_tournament_records_its_loss(
+    run_cli: Callable[..., CliRun], tmp_path: Path
+) -> None:
+    """GNU Go without --never-resign, white on a 5x5 board that black has walled off, resigns
+    at once: its loss is a result in the record, in SGF (``B+R``) and in the standings; as
+    black from the same opening it wins."""
+    openings, db, out = tmp_path / "openings.txt", tmp_path / "t.sqlite", tmp_path / "g.sgf"
+    openings.write_text("B2 pass D4 pass B4 pass D2 pass C3\n")
+    gnugo = "gtp:gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead"
+    arguments = ["go:size=5,komi=0.5", gnugo, "random", "--db", str(db), "--games", "2",
+                 "--openings", str(openings), "--concurrency", "1", "--sgf", str(out)]  # fmt: skip
+    result = run_cli("tournament", *arguments)
+    assert result.code == 0, result.err
+    with sqlite3.connect(db) as connection:
+        rows = {
+            row[0]: row[1:]
+            for row in connection.execute("SELECT first, moves, result, reason FROM games")
+        }
+    assert rows["random"] == ("[]", 1.0, f"{gnugo} (W) resigns")
+    assert rows[gnugo][1] == 1.0 and "resigns" not in rows[gnugo][2]
+    assert "RE[B+R]" in out.read_text() and "forfeit" not in result.out
     assert children("gnugo") == []
 
 

@@ -13,10 +13,13 @@ from plies.errors import RenderError
 from plies.game import Game
 from plies.games import make_game
 from plies.lectures.files import check_writable
+from plies.play import RESIGNS
 
 PGN_RESULTS = {1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}
 SGF_FORFEITS = {1.0: "B+F", 0.0: "W+F", 0.5: "0"}
 """SGF's results of a game that did not end on the board (the first player is black)."""
+SGF_RESIGNATIONS = {1.0: "B+R", 0.0: "W+R"}
+"""SGF's results of a game that a player resigned."""
 
 
 def _replay(game: Game[Any, Any], played: PlayedGame) -> tuple[Any, list[Any], Any]:
@@ -54,8 +57,9 @@ def write_pgn(records: Records, path: str | Path) -> int:
 
 def write_sgf(records: Records, path: str | Path) -> int:
     """Every game of ``records`` as one SGF collection (the first player is black), opening
-    moves included; a game that did not end on the board (a forfeit) has result ``B+F`` or
-    ``W+F`` and its reason as a comment. The number of games written."""
+    moves included; a game that did not end on the board has its reason as a comment and
+    result ``B+R`` or ``W+R`` (a resignation), else ``B+F`` or ``W+F`` (a forfeit). The number
+    of games written."""
     game = make_game(records.game_spec)
     writer = require(game, HasSgf, "SGF output")
     target = check_writable(path)
@@ -63,7 +67,7 @@ def write_sgf(records: Records, path: str | Path) -> int:
     for played in records.games():
         start, moves, state = _replay(game, played)
         ended = game.is_terminal(state)
-        result = writer.result_text(state) if ended else SGF_FORFEITS.get(played.result, "?")
+        result = writer.result_text(state) if ended else _unfinished_result(played)
         headers = {
             "GN": f"plies tournament ({records.game_spec}) {played.pair + 1}.{played.leg + 1}",
             "PB": played.first,
@@ -74,6 +78,13 @@ def write_sgf(records: Records, path: str | Path) -> int:
         texts.append(writer.sgf(start, moves, result, headers).strip())
     _write(target, "\n".join(texts) + "\n")
     return len(texts)
+
+
+def _unfinished_result(played: PlayedGame) -> str:
+    """The SGF result of a game that did not end on the board: a resignation (its reason is
+    ``SPEC (PLAYER) resigns``) or a forfeit."""
+    resigned = played.reason.endswith(f") {RESIGNS}")
+    return (SGF_RESIGNATIONS if resigned else SGF_FORFEITS).get(played.result, "?")
 
 
 def write_notation(records: Records, path: str | Path) -> int:

@@ -17,7 +17,7 @@ from plies.cli.output import (
 )
 from plies.errors import AbandonedError, IllegalMoveError, PliesError
 from plies.game import CHANCE, Game
-from plies.play import GameRecord, Turn, outcome_text, play_game, seat_agents
+from plies.play import GameRecord, Turn, play_game, seat_agents
 
 
 def turn_printer(quiet: bool) -> Any:
@@ -133,7 +133,7 @@ def play(
                 err=True,
             )
         raise
-    click.echo(f"game over after {len(record.turns)} moves: {outcome_text(game, record.state)}")
+    click.echo(f"game over after {len(record.turns)} moves: {record.outcome()}")
     _write_records(pgn_path, sgf_path, record, specs)
 
 
@@ -141,17 +141,18 @@ def _write_records(
     pgn_path: str | None, sgf_path: str | None, record: GameRecord, specs: list[str]
 ) -> None:
     """Write the game as PGN (chess) and SGF (Go) where asked, the agents' specs as the
-    players' names."""
+    players' names; a resigned game has the winner's result (SGF: ``B+R`` or ``W+R``)."""
     moves = [t.action for t in record.turns]
+    loser = None if record.loss is None else record.game.players.index(record.loss.player)
     if pgn_path is not None:
         chess_game = require(record.game, HasPgn, "--pgn")
         headers = {"Event": "plies play", "White": specs[0], "Black": specs[1]}
-        result = chess_game.result_text(record.state)
+        result = chess_game.result_text(record.state) if loser is None else ("0-1", "1-0")[loser]
         _write(pgn_path, "PGN", chess_game.pgn(record.start, moves, result, headers))
     if sgf_path is not None:
         go_game = require(record.game, HasSgf, "--sgf")
         headers = {"GN": "plies play", "PB": specs[0], "PW": specs[1]}
-        result = go_game.result_text(record.state)
+        result = go_game.result_text(record.state) if loser is None else ("W+R", "B+R")[loser]
         _write(sgf_path, "SGF", go_game.sgf(record.start, moves, result, headers))
 
 

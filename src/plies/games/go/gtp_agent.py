@@ -2,7 +2,7 @@
 plies agent, so that plies can be rated against it in the same tables.
 
 ``gtp:COMMAND[,timeout=S]`` (or ``cmd=COMMAND``), e.g. ``gtp:gnugo --mode gtp --level 10
---chinese-rules --capture-all-dead --never-resign``
+--chinese-rules --capture-all-dead``
 
 - ``cmd``: the engine's command line, split into words as a shell would (no commas; an option
   with ``=`` needs ``cmd=``); the program is looked for on PATH, then in ``/usr/games``
@@ -22,13 +22,14 @@ Python exits. ``last`` stays None: GTP tells nothing of the search behind a move
 
 Resignation: GNU Go 3.8 answers ``genmove`` with ``resign`` unless started with
 ``--never-resign``: on 19x19 when it is more than 45 points behind and the game is nearly
-decided, and on any board when it would pass with none of its groups alive. Go in plies has no
-resigning move, so the agent raises :class:`EngineFailure` (``resigned``): a tournament scores
-it as a forfeit, a loss, while ``plies match`` stops with that error; give ``--never-resign``
-to play every game out. Give ``--chinese-rules`` too (plies scores by area),
-``--capture-all-dead`` (dead stones are not removed at the end: plies counts them as alive) and
-``--positional-superko`` (plies forbids repeating any earlier position; GNU Go by default only
-the immediate recapture of a ko, so a longer cycle would be an illegal move).
+decided, and on any board when it would pass with none of its groups alive. The agent then
+raises :class:`~plies.errors.Resigns` (the engine keeps running): the game loop records the
+engine's loss, a result like any other (``plies match``, ``plies play`` and tournaments count
+it so, and an SGF export writes ``B+R`` or ``W+R``); give ``--never-resign`` to play every
+game out. Give ``--chinese-rules`` too (plies scores by area), ``--capture-all-dead`` (dead
+stones are not removed at the end: plies' Tromp-Taylor count, the game's result, counts them
+as alive) and ``--positional-superko`` (plies forbids repeating any earlier position; GNU Go by
+default only the immediate recapture of a ko, so a longer cycle would be an illegal move).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from plies.agents.process import (
     engine_command,
 )
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
-from plies.errors import PliesError, SpecError, UnsupportedGameError
+from plies.errors import PliesError, Resigns, SpecError, UnsupportedGameError
 from plies.game import Game
 from plies.search import SearchResult
 from plies.spec import SECONDS
@@ -198,24 +199,31 @@ class GTPAgent:
     """The board size, komi and moves of the engine's game (None: to be set up afresh)."""
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        """The engine's move in ``state``; :class:`~plies.errors.Resigns` when it resigns."""
         size, komi = _go(game)
         try:
             engine = self._running()
             self._tell(engine, game, state, size, komi)
             answer = engine.ask(f"genmove {game.to_move(state).lower()}", self.timeout)
-            if answer.lower() == "resign":
-                raise EngineFailure(self.name, "resigned")
-            if not answer:
-                raise EngineFailure(self.name, "no move")
-            try:
-                move = game.parse_action(state, answer)
-            except PliesError as error:
-                raise EngineFailure(self.name, str(error)) from None
+            resigns = answer.lower() == "resign"
+            move: Any = None if resigns else self._move(game, state, answer)
         except BaseException:  # a failure, or an interruption mid-answer: the engine is lost
             self._stop(kill=True)
             raise
+        if resigns:  # the engine played nothing: its game is still ``state``
+            raise Resigns(f"{self.name} resigns")
         self._told = (size, komi, (*state.moves, move))  # genmove plays the move
         return move
+
+    def _move(self, game: Game[Any, Any], state: Any, answer: str) -> Any:
+        """The move the engine answered, or an :class:`EngineFailure` for none or an illegal
+        one."""
+        if not answer:
+            raise EngineFailure(self.name, "no move")
+        try:
+            return game.parse_action(state, answer)
+        except PliesError as error:
+            raise EngineFailure(self.name, str(error)) from None
 
     def _running(self) -> _Engine:
         """The running engine, started if need be."""

@@ -718,13 +718,10 @@ def random_playout(
     return _playouts(board, start, mover, passes, rates, table, 1, seed, owners) - komi
 
 
-def ownership(
-    start: Board, neighbours: Ints, mover: int, passes: int, playouts: int, seed: int
-) -> Floats:
+def ownership(start: Board, mover: int, passes: int, playouts: int, seed: int) -> Floats:
     """Each point's mean owner at the end of ``playouts`` uniform playouts from ``start`` (+1
     black, -1 white; see :func:`add_owners`), as Monte Carlo programs judge dead stones;
-    ``seed`` (odd) starts the generator. ``neighbours`` is the game's table (its size tells the
-    board's)."""
+    ``seed`` (odd) starts the generator."""
     size = round(start.shape[0] ** 0.5)
     board = _board(size)
     owners = np.zeros(size * size, np.float64)

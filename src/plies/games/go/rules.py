@@ -435,6 +435,33 @@ class Go(WinLossDrawGame[GoState, int]):
             lines.append(f"{side} to move; area scoring (Tromp-Taylor), komi {self.komi:g}")
         return "\n".join(lines)
 
+    @classmethod
+    def from_sgf(cls, text: str, komi: float = 7.5) -> tuple[Go, GoState]:
+        """The game an SGF record is played on (its board size, and its komi, ``komi`` where
+        it gives none) and the state at the end of its main line (:meth:`read_sgf`); an
+        :class:`InvalidPositionError` for a record that cannot be read, a board or komi plies
+        cannot play, handicap or setup stones."""
+        from sgfmill import sgf
+
+        try:
+            record = sgf.Sgf_game.from_string(text)
+            root = record.get_root()
+            size = record.get_size()
+            given = root.get("KM") if root.has_property("KM") else komi
+            handicap = root.get("HA") if root.has_property("HA") else 0
+        except ValueError as error:
+            raise InvalidPositionError(f"SGF: not a readable game record ({error})") from None
+        if handicap >= 2:
+            raise InvalidPositionError(
+                f"SGF: {handicap} handicap stones are not supported (plies' Go starts from "
+                "the empty board)"
+            )
+        try:
+            game = cls(size, given)
+        except SpecError as error:
+            raise InvalidPositionError(f"SGF: {error}") from None
+        return game, game.read_sgf(text)
+
 
 def _compiled_row(state: GoState) -> tuple[int, ...]:
     """The passes just played, then every point (``EMPTY``, ``BLACK`` or ``WHITE``)."""
