@@ -61,6 +61,31 @@ def test_games_and_agents_are_listed(client: TestClient) -> None:
     agents = {a["name"]: a for a in client.get("/api/agents").json()}
     assert {"engine", "mcts", "alphabeta", "perfect", "human"} <= set(agents)
     assert "time=X" in [option["usage"] for option in agents["engine"]["options"]]
+    assert games["go"]["agents"] == ["human", "mcts:time=1", "mcts:time=5", "random"]
+    assert games["tictactoe"]["agents"][:2] == ["human", "alphabeta"]
+    assert {"minimax", "alphabeta:depth=4", "az"} <= set(games["tictactoe"]["agents"])
+    assert "perfect" in games["connect4"]["agents"] and "minimax" not in games["connect4"]["agents"]
+    assert "maxn:depth=3" in games["tictactoe3"]["agents"]
+    assert "expectiminimax:depth=2" in games["backgammon"]["agents"]
+
+
+def test_every_suggested_agent_is_seated_and_none_past_the_think_time() -> None:
+    """Each agent the Play page suggests for a game is one the server seats against a person
+    (none is refused as too slow, as alphabeta:depth=4 on Go would be); a server with a
+    shorter think time suggests no longer move."""
+    budgets = Budgets(new_games_per_minute=10_000, think_seconds=2)
+    with TestClient(create_app(budgets=budgets)) as client:
+        games = client.get("/api/games").json()
+        for entry in games:
+            person, opponent = entry["players"][:2]
+            assert entry["agents"][0] == "human" and entry["agents"][-1] == "random"
+            for spec in entry["agents"][1:]:
+                players = {person: "human", opponent: spec}
+                answer = client.post(
+                    "/api/sessions", json={"game": entry["name"], "players": players}
+                )
+                assert answer.status_code == 201, (entry["name"], spec, answer.text)
+                assert not spec.endswith("time=5")
 
 
 def test_a_human_plays_alphabeta_and_the_game_survives_a_reload(client: TestClient) -> None:
@@ -382,6 +407,38 @@ def test_an_agents_illegal_move_is_the_sessions_error(
     failed = wait_for(client, session["id"], lambda s: s["error"] is not None)
     assert "cheat (X) could not move: illegal move 99" in failed["error"]
     assert failed["moves"] == [] and failed["thinking"] is None
+
+
+def test_an_agent_that_resigns_ends_the_game(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent that resigns at its second move: the game is over with its loss (no error),
+    the person can play no more, and Undo takes the resignation back with the move."""
+    from plies.errors import Resigns
+
+    class Resigner:
+        name, last = "resigner", None
+
+        def __call__(self, game: Any, state: Any) -> Any:
+            if len(state.moves) > 2:
+                raise Resigns("resigner resigns")
+            return game.actions(state)[0]
+
+        def reset(self, seed: int | None = None) -> None:
+            pass
+
+    monkeypatch.setitem(AGENTS, "resigner", AgentKind("resigner", "", (), lambda *_: Resigner()))
+    session = create(client, "go:size=5", B="human", W="resigner")
+    moves = f"/api/sessions/{session['id']}/move"
+    client.post(moves, json={"move": "C3"})
+    wait_for(client, session["id"], lambda s: idle(s) and len(s["moves"]) == 2)
+    client.post(moves, json={"move": "D4"})
+    over = wait_for(client, session["id"], lambda s: s["finished"])
+    assert over["result"] == "W resigns: B wins" and over["error"] is None
+    assert len(over["moves"]) == 3 and over["to_move"] is None and over["legal"] == []
+    assert "the game is over: W resigns: B wins" in error(client.post(moves, json={"move": "E5"}))
+    undone = client.post(f"/api/sessions/{session['id']}/undo").json()
+    assert not undone["finished"] and undone["result"] is None and len(undone["moves"]) == 2
 
 
 def test_browsers_name_only_shipped_models_and_the_operators_folder(tmp_path: Any) -> None:

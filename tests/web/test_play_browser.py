@@ -46,6 +46,8 @@ def test_tictactoe_to_the_end_against_alphabeta_by_clicking(
     page: Any, server: str, screenshot: Any
 ) -> None:
     start(page, "tictactoe", X="human", O="alphabeta")
+    suggested = page.eval_on_selector_all("#agent-specs option", "nodes => nodes.map(n => n.value)")
+    assert "alphabeta:depth=4" in suggested and "mcts:time=5" in suggested
     for _ in range(5):
         wait_for_my_move(page)
         session = session_of(page, server)
@@ -91,6 +93,10 @@ def test_connect4_against_the_engine_with_the_live_search(
 def test_go_against_random_by_clicking_with_illegal_clicks_explained(
     page: Any, server: str, screenshot: Any
 ) -> None:
+    page.goto("/play")
+    page.select_option("#game", "go")  # the seats suggest the agents that play Go
+    suggested = page.eval_on_selector_all("#agent-specs option", "nodes => nodes.map(n => n.value)")
+    assert suggested == ["human", "mcts:time=1", "mcts:time=5", "random"]
     start(page, "go", B="human", W="random")
     wait_for_my_move(page)
     page.click('#board [data-target="E5"]')
@@ -110,6 +116,30 @@ def test_go_against_random_by_clicking_with_illegal_clicks_explained(
     page.wait_for_function("() => document.querySelectorAll('#moves li').length >= 3")
     assert page.is_hidden("#error")
     assert session_of(page, server)["moves"][2]["notation"] == "pass"
+
+
+def test_an_agent_that_resigns_ends_the_game_in_the_page(
+    page: Any, server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plies.agents.registry import AGENTS, AgentKind
+    from plies.errors import Resigns
+
+    class Resigner:
+        name, last = "resigner", None
+
+        def __call__(self, game: Any, state: Any) -> Any:
+            raise Resigns("resigner resigns")
+
+        def reset(self, seed: int | None = None) -> None:
+            pass
+
+    monkeypatch.setitem(AGENTS, "resigner", AgentKind("resigner", "", (), lambda *_: Resigner()))
+    start(page, "go", B="human", W="resigner")
+    wait_for_my_move(page)
+    page.click('#board [data-target="E5"]')
+    page.wait_for_function("() => /Game over/.test(document.getElementById('status').textContent)")
+    assert page.inner_text("#status") == "Game over: W resigns: B wins"
+    assert page.is_hidden("#error") and page.locator("#moves li").count() == 1
 
 
 def test_a_reload_finds_the_game_intact(page: Any, server: str) -> None:

@@ -11,12 +11,30 @@ from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisco
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from plies.agents import registered_agents
+from plies.agents import SearchAgent, make_agent, registered_agents
+from plies.capabilities import HasPerfectSolver
+from plies.errors import PliesError
+from plies.game import Game, has_chance
 from plies.games import make_game, registered_games
 from plies.games.registry import spec_entry
-from plies.web.sessions import GameSession, Sessions, sessions_of
+from plies.search.analysis import estimate_tree_size
+from plies.spec import spec_name
+from plies.web.sessions import TEXTBOOK_NODES, GameSession, Sessions, sessions_of, shipped_models
 
 router = APIRouter(tags=["play"])
+
+PACES = (1.0, 5.0)
+"""Seconds a move of the clocked agents the Play page suggests (those within the server's think
+time)."""
+CLOCKED = ("engine", "mcts")
+"""The agent kinds whose moves take the seconds they are given (``time=``)."""
+TEXTBOOK = {
+    "two players": ("alphabeta", "minimax", "alphabeta:depth=4"),
+    "more players": ("maxn:depth=3", "paranoid:depth=3"),
+    "chance": ("expectiminimax:depth=2",),
+}
+"""The textbook searches the Play page suggests by kind of game, where they can search it (an
+evaluation for a depth) and their tree from the start is within the server's budget."""
 
 
 class NewSession(BaseModel):
@@ -65,9 +83,39 @@ def _games(store: Sessions) -> list[dict[str, Any]]:
                 "options": entry.usage(),
                 "players": list(game.players),
                 "default_opponent": game.default_opponent,
+                "agents": suggested_agents(game, store.budgets.think_seconds),
             }
         )
     return games
+
+
+def suggested_agents(game: Game[Any, Any], think_seconds: float) -> list[str]:
+    """The agent specs the Play page suggests for ``game``: a person, the game's default
+    opponent, it (a clocked engine or MCTS) and MCTS at :data:`PACES` within ``think_seconds``,
+    the :data:`TEXTBOOK` searches that fit, the perfect solver and the learned agents where
+    the game has them, and random moves."""
+    default = game.default_opponent
+    clocked = [kind for kind in dict.fromkeys((spec_name(default), "mcts")) if kind in CLOCKED]
+    paced = [f"{kind}:time={s:g}" for kind in clocked for s in PACES if s <= think_seconds]
+    players = "two players" if len(game.players) == 2 else "more players"
+    family = TEXTBOOK["chance" if has_chance(game) else players]
+    textbook = [spec for spec in family if _search_fits(game, spec)]
+    solver = ["perfect"] if isinstance(game, HasPerfectSolver) else []
+    learned = ["az", "policy"] if game.name in shipped_models() else []
+    specs = ["human", default, *paced, *textbook, *solver, *learned, "random"]
+    return list(dict.fromkeys(specs))
+
+
+def _search_fits(game: Game[Any, Any], spec: str) -> bool:
+    """Whether the textbook search ``spec`` can search ``game`` and its tree from the start
+    (estimated on a few random paths) is within the server's budget, without trying it."""
+    try:
+        agent = make_agent(spec, game)
+    except PliesError:
+        return False
+    assert isinstance(agent, SearchAgent), spec
+    size = estimate_tree_size(game, game.initial_state(), agent.depth, samples=16)
+    return size <= TEXTBOOK_NODES
 
 
 @router.get("/agents", summary="The agents and their options")

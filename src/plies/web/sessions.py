@@ -40,11 +40,11 @@ from plies.agents.builtin import search_cost_problem
 from plies.agents.live import Watch, choose_move
 from plies.agents.shared import SharedMemory
 from plies.capabilities import HasPositionNotation
-from plies.errors import BusyError, GameOverError, IllegalMoveError, SpecError
+from plies.errors import BusyError, GameOverError, IllegalMoveError, Resigns, SpecError
 from plies.game import CHANCE, Game, sample_outcome
 from plies.games import make_game
 from plies.games.registry import is_module_path
-from plies.play import GameRecord, Turn, outcome_text, seat_agents
+from plies.play import RESIGNS, GameRecord, Loss, Turn, seat_agents
 from plies.search import SearchResult
 from plies.spec import parse_spec, spec_name
 from plies.web.boards import board_view, move_paths
@@ -258,7 +258,7 @@ class GameSession:
     def _position_json(self) -> dict[str, Any]:
         """What the snapshot shows that changes only with the version."""
         game, state = self.game, self.record.state
-        finished = game.is_terminal(state)
+        finished = self.record.finished
         to_move = None if finished else game.to_move(state)
         human_to_move = to_move is not None and self.agents.get(to_move, 1) is None
         return {
@@ -277,7 +277,7 @@ class GameSession:
             "to_move": to_move,
             "legal": move_paths(game, state) if human_to_move and self.thinking is None else [],
             "finished": finished,
-            "result": outcome_text(game, state) if finished else None,
+            "result": self.record.outcome() if finished else None,
             "moves": [
                 self._turn_json(ply, turn, notes)
                 for ply, (turn, notes) in enumerate(zip(self.record.turns, self.notes, strict=True))
@@ -341,8 +341,8 @@ class GameSession:
         """A human's move, in the game's notation (checked: it must be a human's turn)."""
         with self.lock:
             game, state = self.game, self.record.state
-            if game.is_terminal(state):
-                raise GameOverError(f"the game is over: {outcome_text(game, state)}")
+            if self.record.finished:
+                raise GameOverError(f"the game is over: {self.record.outcome()}")
             player = game.to_move(state)
             if self.agents.get(player) is not None or self.thinking is not None:
                 raise IllegalMoveError(
@@ -448,10 +448,10 @@ class GameSession:
         """Roll the dice while nature is to move; start the agent to move thinking."""
         game = self.game
         state = self.record.state
-        while not game.is_terminal(state) and game.to_move(state) == CHANCE:
+        while not self.record.finished and game.to_move(state) == CHANCE:
             self._apply(CHANCE, sample_outcome(game, state, self.chance), 0.0, None, None)
             state = self.record.state
-        if game.is_terminal(state) or self.thinking is not None or self.error is not None:
+        if self.record.finished or self.thinking is not None or self.error is not None:
             return
         player = game.to_move(state)
         agent = self.agents[player]
@@ -482,12 +482,13 @@ class GameSession:
         return bool(players) and self.agents[players[-1]] is not None
 
     def _think(self, agent: Agent, state: Any, thinking: Thinking, delay: float) -> None:
-        """The agent's move, in this thread; applied only if nothing changed meanwhile.
-        Whatever goes wrong becomes the session's error: the game survives it."""
+        """The agent's move, in this thread; applied only if nothing changed meanwhile. An
+        agent that resigns loses the game (:class:`~plies.play.Loss`, undone by Undo);
+        whatever goes wrong becomes the session's error: the game survives it."""
         stop = thinking.watch.stop
         if delay:
             stop.wait(delay)  # people watching two agents see each move; Stop cuts it short
-        failure, result = None, None
+        failure, result, resigned = None, None, False
         with self.workload.slot(stop), self.agents_busy:
             if self.thinking is not thinking:
                 return  # undone, restarted or dropped before it began
@@ -510,6 +511,8 @@ class GameSession:
                             seated.reset()
                 action = choose_move(agent, self.game, state, thinking.watch)
                 result = agent.last
+            except Resigns:
+                resigned = True
             except Exception as error:
                 failure = str(error) or type(error).__name__
             finally:
@@ -519,6 +522,10 @@ class GameSession:
             if self.thinking is not thinking:
                 return  # undone, restarted or dropped while it thought
             self.thinking = None
+            if resigned:
+                self.record.loss = Loss(thinking.player, RESIGNS)
+                self._changed()
+                return
             if failure is None:
                 try:
                     self._record(agent, state, action, result, thinking)
@@ -709,7 +716,7 @@ class Sessions:
         exists on the server or not."""
         kind = agent_kind(spec_name(spec))
         parsed = parse_spec(spec, kind.positional)
-        model, shipped = parsed.options.values.get("model"), _shipped_models()
+        model, shipped = parsed.options.values.get("model"), shipped_models()
         if model is None or model in shipped:
             return spec.strip()
         if self.models is not None:
@@ -765,7 +772,7 @@ def _from_the_page(game: Game[Any, Any], state: Any) -> Any:
     raise AssertionError("the web app asks no one for a move: a person plays from the page")
 
 
-def _shipped_models() -> list[str]:
+def shipped_models() -> list[str]:
     """The names of the models that ship inside plies."""
     folder = resources.files("plies.learn.models")
     return sorted(entry.name[:-3] for entry in folder.iterdir() if entry.name.endswith(".pt"))

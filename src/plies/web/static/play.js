@@ -4,12 +4,6 @@
 import { api, el, guarded, showError } from "/static/common.js";
 import { renderBoard } from "/static/boards.js";
 
-const AGENT_SUGGESTIONS = [
-  "human", "alphabeta", "alphabeta:depth=4", "minimax", "engine:time=0.2", "engine:time=1",
-  "mcts:time=1", "mcts:iterations=2000", "perfect", "az", "policy", "expectiminimax:depth=2",
-  "maxn:depth=3", "paranoid:depth=3", "random",
-];
-
 const page = {
   games: [],
   session: null,
@@ -32,10 +26,12 @@ function splitSpec(spec) {
   return [name, spec.slice(name.length + 1)];
 }
 
-/** The seat inputs of the chosen game: one agent spec per player. */
+/** The seat inputs of the chosen game: one agent spec per player, suggesting the agents the
+ * server lists for that game. */
 function renderSeats(values = {}) {
   const entry = gameEntry($("game").value);
   $("options").placeholder = entry.options === "none" ? "no options" : entry.options;
+  $("agent-specs").replaceChildren(...entry.agents.map((spec) => el("option", { value: spec })));
   const seats = $("seats");
   seats.replaceChildren();
   entry.players.forEach((player, index) => {
@@ -317,8 +313,6 @@ function treeList(nodes, depth) {
 // Start -------------------------------------------------------------------------------------
 
 async function main() {
-  const suggestions = $("agent-specs");
-  suggestions.append(...AGENT_SUGGESTIONS.map((spec) => el("option", { value: spec })));
   await guarded(async () => {
     page.games = await api("/api/games");
   });
