@@ -39,6 +39,34 @@ def run_cli(
     return run
 
 
+class Resigner:
+    """An agent that plays the first legal move until the game has ``after`` moves, then
+    resigns."""
+
+    name, last = "resigner", None
+
+    def __init__(self, after: int = 0) -> None:
+        self.after = after
+
+    def __call__(self, game: Any, state: Any) -> Any:
+        from plies.errors import Resigns
+
+        if len(state.moves) >= self.after:
+            raise Resigns("resigner resigns")
+        return game.actions(state)[0]
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+
+def register_resigner(monkeypatch: pytest.MonkeyPatch, after: int = 0) -> None:
+    """The agent spec ``resigner`` (a :class:`Resigner`) while the test runs."""
+    from plies.agents.registry import AGENTS, AgentKind
+
+    kind = AgentKind("resigner", "resigns", (), lambda *_: Resigner(after))
+    monkeypatch.setitem(AGENTS, "resigner", kind)
+
+
 def default_ctrl_c() -> None:
     """A child process's ``preexec_fn``: SIGINT back to its default action, so that the child
     Python turns it into KeyboardInterrupt even when the tests run as a background job (whose

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliRun, assert_one_line_error, default_ctrl_c
+from tests.conftest import CliRun, assert_one_line_error, default_ctrl_c, register_resigner
 
 LECTURE = "[[3,12,8],[2,4,6],[14,5,2]]"
 Run = Callable[..., CliRun]
@@ -605,20 +605,8 @@ def test_a_resignation_ends_play_and_counts_as_a_loss_in_a_match(
 ) -> None:
     """An agent that resigns at once: ``plies play`` says so and writes ``B+R`` to SGF, and
     ``plies match`` counts each of its games as a loss, not an error."""
-    from plies.agents import AgentKind
-    from plies.agents.registry import AGENTS
-    from plies.errors import Resigns
 
-    class Resigner:
-        name, last = "resigner", None
-
-        def __call__(self, game: object, state: object) -> object:
-            raise Resigns("resigner resigns")
-
-        def reset(self, seed: int | None = None) -> None:
-            pass
-
-    monkeypatch.setitem(AGENTS, "resigner", AgentKind("resigner", "", (), lambda *_: Resigner()))
+    register_resigner(monkeypatch)
     path = tmp_path / "game.sgf"
     result = run_cli("play", "go:size=5", "--first", "random", "--second", "resigner",
                      "--seed", "1", "--quiet", "--sgf", str(path))  # fmt: skip

@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from plies.agents import AgentKind
-from plies.agents.registry import AGENTS
-from plies.errors import PliesError, Resigns
+from plies.errors import PliesError
 from plies.games.go.rules import Go
 from plies.gtp import COMMANDS, GtpEngine
+from tests.conftest import register_resigner
 
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
 
@@ -338,17 +337,7 @@ def test_an_agent_that_resigns_is_answered_resign(monkeypatch: pytest.MonkeyPatc
     """An agent that raises Resigns: genmove answers resign, plays nothing, and the game goes
     on (the controller decides)."""
 
-    class Resigner:
-        name, last = "resigner", None
-
-        def __call__(self, game: Any, state: Any) -> Any:
-            raise Resigns("resigner resigns")
-
-        def reset(self, seed: int | None = None) -> None:
-            pass
-
-    kind = AgentKind("resigner", "resigns", (), lambda g, v, c: Resigner())
-    monkeypatch.setitem(AGENTS, "resigner", kind)
+    register_resigner(monkeypatch)
     answers = _session(["play b C3", "genmove w", "genmove white", "play w D4", "showboard"],
                        agent="resigner")  # fmt: skip
     assert answers[:4] == ["= ", "= resign", "= resign", "= "]

@@ -28,10 +28,10 @@ from plies.arena.tournament import (
     schedule,
 )
 from plies.clock import parse_time_control
-from plies.errors import PliesError, Resigns, SpecError
+from plies.errors import PliesError, SpecError
 from plies.games import make_game
 from plies.openings import random_openings
-from tests.conftest import CliRun, assert_one_line_error, default_ctrl_c
+from tests.conftest import CliRun, assert_one_line_error, default_ctrl_c, register_resigner
 
 SPECS = ["random", "alphabeta:depth=1", "mcts:iterations=60"]
 
@@ -166,20 +166,6 @@ def test_a_failing_agent_forfeits_and_the_tournament_goes_on(
         assert result == (0.0 if key.startswith("failing|") else 1.0)
 
 
-class Resigner:
-    """Plays the first legal point at its first two moves, then resigns."""
-
-    name, last = "resigner", None
-
-    def __call__(self, game: Any, state: Any) -> Any:
-        if len(state.moves) >= 4:
-            raise Resigns("resigner resigns")
-        return game.actions(state)[0]
-
-    def reset(self, seed: int | None = None) -> None:
-        pass
-
-
 def test_a_resignation_is_a_result_written_to_sgf_and_rated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli: Callable[..., Any]
 ) -> None:
@@ -189,8 +175,7 @@ def test_a_resignation_is_a_result_written_to_sgf_and_rated(
 
     from plies.arena.export import write_notation, write_sgf
 
-    kind = AgentKind("resigner", "resigns", (), lambda g, v, c: Resigner())
-    monkeypatch.setitem(AGENTS, "resigner", kind)
+    register_resigner(monkeypatch, after=4)
     path, out = tmp_path / "go.sqlite", tmp_path / "games.sgf"
     game = make_game("go:size=5")
     tasks = schedule("go:size=5", ["resigner", "random"], games=2, openings=[""], seed=3)

@@ -16,6 +16,7 @@ from plies.games import make_game, registered_games
 from plies.web import sessions as sessions_module
 from plies.web.app import create_app
 from plies.web.workload import Budgets
+from tests.conftest import register_resigner
 
 
 @pytest.fixture(autouse=True)
@@ -414,20 +415,8 @@ def test_an_agent_that_resigns_ends_the_game(
 ) -> None:
     """An agent that resigns at its second move: the game is over with its loss (no error),
     the person can play no more, and Undo takes the resignation back with the move."""
-    from plies.errors import Resigns
 
-    class Resigner:
-        name, last = "resigner", None
-
-        def __call__(self, game: Any, state: Any) -> Any:
-            if len(state.moves) > 2:
-                raise Resigns("resigner resigns")
-            return game.actions(state)[0]
-
-        def reset(self, seed: int | None = None) -> None:
-            pass
-
-    monkeypatch.setitem(AGENTS, "resigner", AgentKind("resigner", "", (), lambda *_: Resigner()))
+    register_resigner(monkeypatch, after=3)
     session = create(client, "go:size=5", B="human", W="resigner")
     moves = f"/api/sessions/{session['id']}/move"
     client.post(moves, json={"move": "C3"})

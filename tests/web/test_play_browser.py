@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from plies.web import sessions as sessions_module
+from tests.conftest import register_resigner
 
 
 @pytest.fixture(autouse=True)
@@ -121,19 +122,8 @@ def test_go_against_random_by_clicking_with_illegal_clicks_explained(
 def test_an_agent_that_resigns_ends_the_game_in_the_page(
     page: Any, server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from plies.agents.registry import AGENTS, AgentKind
-    from plies.errors import Resigns
 
-    class Resigner:
-        name, last = "resigner", None
-
-        def __call__(self, game: Any, state: Any) -> Any:
-            raise Resigns("resigner resigns")
-
-        def reset(self, seed: int | None = None) -> None:
-            pass
-
-    monkeypatch.setitem(AGENTS, "resigner", AgentKind("resigner", "", (), lambda *_: Resigner()))
+    register_resigner(monkeypatch)
     start(page, "go", B="human", W="resigner")
     wait_for_my_move(page)
     page.click('#board [data-target="E5"]')

@@ -33,6 +33,15 @@ L2 = NumberRange(0, 1e6)
 SAMPLE = NumberRange(0, 1, above_minimum=True)
 
 
+RECORDS = click.option(
+    "--records",
+    multiple=True,
+    required=True,
+    type=click.Path(path_type=Path),
+    help="A tournament file of played games (again for more).",
+)
+
+
 @click.group("learn")
 def learn() -> None:
     """Learned evaluation without search, and training curves."""
@@ -132,13 +141,7 @@ class _RichReporter:
 @learn.command("tune")
 @click.argument("game_spec", metavar="GAME")
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The folder.")
-@click.option(
-    "--records",
-    multiple=True,
-    required=True,
-    type=click.Path(path_type=Path),
-    help="A tournament file of played games (again for more).",
-)
+@RECORDS
 @click.option("--steps", type=Number(STEPS), default=500, show_default=True, help="Adam steps.")
 @click.option("--lr", type=Number(TUNE_RATE), default=1.0, show_default=True,
               help="Adam's step, in the weights' units.")  # fmt: skip
@@ -227,13 +230,7 @@ def tune_command(
 @learn.command("imitate")
 @click.argument("game_spec", metavar="GAME")
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The folder.")
-@click.option(
-    "--records",
-    multiple=True,
-    required=True,
-    type=click.Path(path_type=Path),
-    help="A tournament file of played games (again for more).",
-)
+@RECORDS
 @click.option("--player", default="", metavar="TEXT",
               help="Learn only the players whose specs contain this [default: all].")  # fmt: skip
 @click.option("--epochs", type=Number(EPOCHS), default=10, show_default=True)

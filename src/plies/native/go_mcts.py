@@ -186,7 +186,7 @@ def expand(W: GoWork, node: int) -> None:
             values[child, PRIOR_VISITS] = weight * visits
             values[child, PRIOR_WINS] = weight * wins
     if B.state[PASSES] == 1:  # a second pass ends the game: its winner is known now
-        score = area(B.colour, B.neighbours, B.marks, B.stack) - W.floats[KOMI]
+        score = area(B) - W.floats[KOMI]
         nodes[first + added - 1, WINNER] = _winner(score)
     nodes[node, FIRST], nodes[node, COUNT] = first, added
     info[USED] += added

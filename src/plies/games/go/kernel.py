@@ -97,9 +97,10 @@ class GoBoard(NamedTuple):
     zobrist: NDArray[np.uint64]
     """A random word for each point and colour."""
     marks: Ints
-    """Scratch: stamps for flood fills (the last word: the latest stamp), a stack, found
-    liberties, suggested moves."""
+    """Scratch: stamps for flood fills (the last word: the latest stamp), a stack, an empty
+    region's points, found liberties, suggested moves."""
     stack: Ints
+    region: Ints
     found: Ints
     candidates: Ints
 
@@ -124,6 +125,7 @@ def new_board(size: int, neighbours: Ints, around: Ints, zobrist: NDArray[np.uin
         zobrist=zobrist,
         marks=np.zeros(points + 1, np.int64),
         stack=np.zeros(points, np.int64),
+        region=np.zeros(points, np.int64),
         found=np.zeros(4, np.int64),
         candidates=np.zeros(CANDIDATES, np.int64),
     )
@@ -564,80 +566,68 @@ def play_out(
                 played += 1
         mover = 3 - mover
         moves += 1
-    return area(B.colour, B.neighbours, B.marks, B.stack), played
+    return area(B), played
 
 
 @compiled
-def area(board: Board, neighbours: Ints, marks: Ints, stack: Ints) -> float:
+def _region(B: GoBoard, p: int, stamp: int) -> tuple[int, int]:
+    """The empty region of ``p`` (not yet stamped) into ``B.region``, each point stamped;
+    (its size, the colours of the stones around it or'ed: 1 black, 2 white, 3 both)."""
+    board, neighbours, marks, stack, region = B.colour, B.neighbours, B.marks, B.stack, B.region
+    marks[p] = stamp
+    stack[0] = p
+    top, size, borders = 1, 0, 0
+    while top > 0:
+        top -= 1
+        here = stack[top]
+        region[size] = here
+        size += 1
+        for k in range(4):
+            there = neighbours[here, k]
+            if there < 0:
+                continue
+            if board[there] == 0 and marks[there] != stamp:
+                marks[there] = stamp
+                stack[top] = there
+                top += 1
+            elif board[there] != 0:
+                borders |= board[there]
+    return size, borders
+
+
+@compiled
+def area(B: GoBoard) -> float:
     """Black's Tromp-Taylor area minus white's."""
-    stamp = marks[-1] + 1
-    marks[-1] = stamp
+    stamp = B.marks[-1] + 1
+    B.marks[-1] = stamp
     total = 0
-    for p in range(board.shape[0]):
-        if board[p] == 1:
+    for p in range(B.colour.shape[0]):
+        if B.colour[p] == 1:
             total += 1
-        elif board[p] == 2:
+        elif B.colour[p] == 2:
             total -= 1
-        elif marks[p] != stamp:
-            marks[p] = stamp
-            stack[0] = p
-            top, size, borders = 1, 0, 0
-            while top > 0:
-                top -= 1
-                here = stack[top]
-                size += 1
-                for k in range(4):
-                    there = neighbours[here, k]
-                    if there < 0:
-                        continue
-                    if board[there] == 0 and marks[there] != stamp:
-                        marks[there] = stamp
-                        stack[top] = there
-                        top += 1
-                    elif board[there] != 0:
-                        borders |= board[there]
-            if borders == 1:
-                total += size
-            elif borders == 2:
-                total -= size
+        elif B.marks[p] != stamp:
+            size, borders = _region(B, p, stamp)
+            total += size if borders == 1 else -size if borders == 2 else 0
     return float(total)
 
 
 @compiled
-def add_owners(B: GoBoard, region: Ints, total: Floats) -> None:
+def add_owners(B: GoBoard, total: Floats) -> None:
     """Add each point's owner on ``B`` to ``total``: +1 black (a stone or an empty region
-    reaching only black), -1 white, 0 an empty region reaching both or neither; ``region`` is
-    scratch space of one word a point."""
-    board, neighbours, marks, stack = B.colour, B.neighbours, B.marks, B.stack
-    stamp = marks[-1] + 1
-    marks[-1] = stamp
-    for p in range(board.shape[0]):
-        if board[p] == 1:
+    reaching only black), -1 white, 0 an empty region reaching both or neither."""
+    stamp = B.marks[-1] + 1
+    B.marks[-1] = stamp
+    for p in range(B.colour.shape[0]):
+        if B.colour[p] == 1:
             total[p] += 1.0
-        elif board[p] == 2:
+        elif B.colour[p] == 2:
             total[p] -= 1.0
-        elif marks[p] != stamp:
-            marks[p] = stamp
-            stack[0] = p
-            top, size, borders = 1, 0, 0
-            while top > 0:
-                top -= 1
-                here = stack[top]
-                region[size] = here
-                size += 1
-                for k in range(4):
-                    there = neighbours[here, k]
-                    if there < 0:
-                        continue
-                    if board[there] == 0 and marks[there] != stamp:
-                        marks[there] = stamp
-                        stack[top] = there
-                        top += 1
-                    elif board[there] != 0:
-                        borders |= board[there]
+        elif B.marks[p] != stamp:
+            size, borders = _region(B, p, stamp)
             owner = 1.0 if borders == 1 else -1.0 if borders == 2 else 0.0
             for i in range(size):
-                total[region[i]] += owner
+                total[B.region[i]] += owner
 
 
 def point_tables(size: int) -> tuple[Ints, Ints]:
@@ -687,14 +677,13 @@ def _playouts(
     """``playouts`` playouts from ``colours``; the mean of black's area minus white's, each
     point's owners added to ``owners``."""
     rng = np.full(1, seed, np.uint64)
-    region = np.empty(colours.shape[0], np.int64)
     record = np.empty(0, np.int64)
     total = 0.0
     for _ in range(playouts):
         load(B, colours, passes)
         score, _ = play_out(B, mover, rates, patterns, rng, record)
         total += score
-        add_owners(B, region, owners)
+        add_owners(B, owners)
     return total / max(playouts, 1)
 
 
