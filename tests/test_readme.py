@@ -66,6 +66,13 @@ SKIPPED = {
     ),
     "plies match chess engine:time=0.1,weights=runs/tuned/weights.json engine:time=0.1 "
     "--games 100": "plays the weights tuned above: minutes",
+    'plies tournament go:size=9 "gtp:gnugo --mode gtp --level 10 --seed 1" "gtp:gnugo --mode gtp '
+    '--level 10 --seed 2" --db gnugo.sqlite --games 1000 --openings random:4': (
+        "needs GNU Go; 1,000 games: about five hours"
+    ),
+    "plies learn imitate go:size=9 --records gnugo.sqlite --out runs/gnugo-policy --epochs 10": (
+        "learns from the games above, not played here"
+    ),
     'plies play go:size=9 --position "$(cat game.sgf)"': (
         "goes on from the game.sgf of the game played by a person above"
     ),
