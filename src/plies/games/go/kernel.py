@@ -501,7 +501,7 @@ def _pick(B: GoBoard, n: int, mover: int, refuse: float, rng: NDArray[np.uint64]
         cands[i] = cands[n]
         if B.colour[p] != 0 or not playable(B, p, mover) or is_eye(B, p, mover):
             continue
-        if self_atari(B, p, mover) and chance(rng, refuse):
+        if refuse > 0 and self_atari(B, p, mover) and chance(rng, refuse):
             continue
         return int(p)
     return -1
@@ -517,7 +517,7 @@ def random_move(B: GoBoard, mover: int, refuse: float, rng: NDArray[np.uint64]) 
         i = draw(rng, left)
         p = empties[i]
         legal = playable(B, p, mover) and not is_eye(B, p, mover)
-        if legal and not (self_atari(B, p, mover) and chance(rng, refuse)):
+        if legal and not (refuse > 0 and self_atari(B, p, mover) and chance(rng, refuse)):
             return int(p)
         left -= 1  # move the refused point out of the range still to try
         empties[i], empties[left] = empties[left], empties[i]
@@ -663,28 +663,29 @@ def board_for(size: int) -> GoBoard:
 
 
 @numba.njit(cache=True, nogil=True)
-def _playouts(
+def playouts(
     B: GoBoard,
     colours: Board,
     mover: int,
     passes: int,
     rates: Floats,
     patterns: Board,
-    playouts: int,
+    count: int,
     seed: int,
     owners: Floats,
 ) -> float:
-    """``playouts`` playouts from ``colours``; the mean of black's area minus white's, each
-    point's owners added to ``owners``."""
+    """``count`` playouts from ``colours`` in one compiled loop, as the tree runs them (on
+    the work board ``B``); the mean of black's area minus white's, each point's owners added to
+    ``owners``."""
     rng = np.full(1, seed, np.uint64)
     record = np.empty(0, np.int64)
     total = 0.0
-    for _ in range(playouts):
+    for _ in range(count):
         load(B, colours, passes)
         score, _ = play_out(B, mover, rates, patterns, rng, record)
         total += score
         add_owners(B, owners)
-    return total / max(playouts, 1)
+    return total / max(count, 1)
 
 
 def random_playout(
@@ -704,18 +705,18 @@ def random_playout(
     board = _board(size)
     owners = np.zeros(size * size, np.float64)
     table = pattern_table() if patterns is None else patterns
-    return _playouts(board, start, mover, passes, rates, table, 1, seed, owners) - komi
+    return playouts(board, start, mover, passes, rates, table, 1, seed, owners) - komi
 
 
-def ownership(start: Board, mover: int, passes: int, playouts: int, seed: int) -> Floats:
-    """Each point's mean owner at the end of ``playouts`` uniform playouts from ``start`` (+1
+def ownership(start: Board, mover: int, passes: int, count: int, seed: int) -> Floats:
+    """Each point's mean owner at the end of ``count`` uniform playouts from ``start`` (+1
     black, -1 white; see :func:`add_owners`), as Monte Carlo programs judge dead stones;
     ``seed`` (odd) starts the generator."""
     size = round(start.shape[0] ** 0.5)
     board = _board(size)
     owners = np.zeros(size * size, np.float64)
-    _playouts(board, start, mover, passes, UNIFORM, pattern_table(), playouts, seed, owners)
-    return owners / max(playouts, 1)
+    playouts(board, start, mover, passes, UNIFORM, pattern_table(), count, seed, owners)
+    return owners / max(count, 1)
 
 
 _BOARDS = threading.local()
