@@ -9,7 +9,7 @@
 >>> make_agent("wizard", game)
 Traceback (most recent call last):
 ...
-plies.errors.UnknownNameError: unknown agent 'wizard' (agents: alphabeta, az, engine, \
+plies.errors.UnknownNameError: unknown agent 'wizard' (agents: alphabeta, alphago, az, engine, \
 expectiminimax, gtp, human, maxn, mcts, minimax, paranoid, perfect, policy, random, uci)
 """
 
