@@ -126,8 +126,8 @@ def _playout_moves(game: Go, state: GoState, rates: list[float], seeds: int = 10
         rng = np.full(1, seed, np.uint64)
         for _ in range(20):
             board = _loaded(game, state)
-            moves = [PASS, PASS, *state.moves][-2:]
-            board.state[kernel.LAST2], board.state[kernel.LAST] = moves
+            moves = [PASS, *state.moves]
+            board.state[kernel.LAST] = moves[-1]
             policy = np.array(rates, np.float64)
             kernel.play_out(board, COLOURS[state.to_move], policy, pattern_table(), rng, record)
             firsts.add(int(record[0] >> 2))

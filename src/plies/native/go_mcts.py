@@ -47,7 +47,6 @@ from plies.game import Game
 from plies.games.go import kernel
 from plies.games.go.kernel import (
     LAST,
-    LAST2,
     MOVES_PER_POINT,
     PASS,
     PASSES,
@@ -435,8 +434,7 @@ class GoTree:
         self.info[ROOT], self.info[ROOT_PASSES] = node, words[0]
         root = self.work.root
         kernel.load(root, np.array(words[1:], np.uint8), words[0])
-        last_moves = [PASS, PASS, *state.moves][-2:]
-        root.state[LAST2], root.state[LAST] = last_moves
+        root.state[LAST] = state.moves[-1] if state.moves else PASS
         self.work = self.work._replace(history=self._history(state.seen))
         self.root_moves, self.root_state = state.moves, state
         if self.nodes[node, FIRST] < 0:

@@ -9,7 +9,7 @@ group has no liberty when the number is 0 and exactly one (in atari) when the su
 equals the number times the sum of squares (all the same point: that point is the sum divided
 by the number). A stone, a capture and a merge update these in time proportional to the stones
 moved, with no flood fill. The board keeps its Zobrist key (Zobrist 1970), its ko point (the
-simple ko), the passes just played, and the last two moves.
+simple ko), the passes just played, and the last move.
 
 A playout (:func:`play_out`) plays until both players pass in a row (a player passes when no
 move is left that does not fill one of its own eyes: an empty point whose neighbours are all its
@@ -58,10 +58,10 @@ Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
 Board = NDArray[np.uint8]
 
-COUNT, KO, PASSES, LAST, LAST2, SIZE = range(6)
+COUNT, KO, PASSES, LAST, SIZE = range(5)
 """Indices into ``GoBoard.state``: the number of empty points, the ko point (-1: none), the
-passes just played in a row, the last two moves (-1: a pass or none), the board's side."""
-STATE_WORDS = 6
+passes just played in a row, the last move (-1: a pass or none), the board's side."""
+STATE_WORDS = 5
 CAPTURE, PATTERN, SELF_ATARI = range(3)
 """Indices into a playout policy's ``rates``."""
 DIAGONALS = (0, 2, 5, 7)
@@ -118,7 +118,7 @@ def new_board(size: int, neighbours: Ints, around: Ints, zobrist: NDArray[np.uin
         lib_square=np.zeros(points, np.int64),
         empties=np.arange(points, dtype=np.int64),
         where=np.arange(points, dtype=np.int64),
-        state=np.array([points, -1, 0, PASS, PASS, size], np.int64),
+        state=np.array([points, -1, 0, PASS, size], np.int64),
         key=np.zeros(1, np.uint64),
         neighbours=neighbours,
         around=around,
@@ -294,7 +294,7 @@ def place(B: GoBoard, p: int, mover: int) -> None:
     single = taken == 1 and B.stones[g] == 1 and B.lib_count[g] == 1
     B.state[KO] = taken_point if single else -1
     B.state[PASSES] = 0
-    B.state[LAST2], B.state[LAST] = B.state[LAST], p
+    B.state[LAST] = p
 
 
 @compiled
@@ -302,7 +302,7 @@ def pass_move(B: GoBoard) -> None:
     """A pass: no ko, one more pass in a row."""
     B.state[KO] = -1
     B.state[PASSES] += 1
-    B.state[LAST2], B.state[LAST] = B.state[LAST], PASS
+    B.state[LAST] = PASS
 
 
 @compiled
@@ -318,7 +318,7 @@ def load(B: GoBoard, colours: Board, passes: int) -> None:
     for p in range(points):
         if colours[p] != 0:
             put_stone(B, p, colours[p])
-    B.state[KO], B.state[PASSES], B.state[LAST], B.state[LAST2] = -1, passes, PASS, PASS
+    B.state[KO], B.state[PASSES], B.state[LAST] = -1, passes, PASS
 
 
 @compiled
