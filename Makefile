@@ -42,7 +42,7 @@ drawing:
 test: pytest lint
 
 pytest: $(STAMP) browser engines drawing
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
