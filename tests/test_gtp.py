@@ -186,6 +186,7 @@ def test_occupied_suicide_and_superko_are_illegal() -> None:
 
 def test_the_clock_budgets_a_clocked_agent() -> None:
     """30 s a move by the spec, but 0.5 s left for 5 stones of byo-yomi: the clock wins."""
+    _session(["boardsize 5", "genmove b"], agent="mcts:iterations=10")  # compiled before timing
     started = time.monotonic()
     answers = _session(["boardsize 5", "time_settings 0 1 5", "time_left b 0.5 5", "genmove b"],
                        agent="mcts:time=30")  # fmt: skip
