@@ -54,7 +54,7 @@ def main() -> None:
             loop = _compiled_loop(game, count, policy)
             print(f"{size}x{size:<4} {policy:<9} {rate:>13,.0f} {wins:>10.1%} {loop:>10,.0f}")
     print(f"\n{'board':<7} {'search':<18} {'iterations/s':>12} {'deepest':>7}")
-    for size in (9, 19):
+    for size in (9, 13, 19):
         game = Go(size=size)
         for name, options in SEARCHES:
             mcts = MCTS(game, seed=1, **options)
