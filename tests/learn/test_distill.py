@@ -6,6 +6,10 @@ untrained one, and the ``plies learn`` commands."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,7 +28,7 @@ from plies.learn.players import PolicyAgent
 from plies.mistakes import judge_moves, summarise_verdicts
 from plies.solvers.sets import read_set
 from plies.testing import Oracle
-from tests.conftest import CliRun, assert_one_line_error
+from tests.conftest import CliRun, assert_one_line_error, default_ctrl_c
 
 Run = Callable[..., CliRun]
 GAME = make_game("connect4")
@@ -114,6 +118,23 @@ def test_a_rerun_keeps_the_chunks_on_disk(tmp_path: Path) -> None:
     assert len(data) == len(keys) == 100
 
 
+def test_workers_label_the_same_chunks_as_one_process(tmp_path: Path) -> None:
+    """Two labelling processes write the chunks one process writes, byte for byte, and a
+    chunk lost to an interruption is drawn and labelled again the same."""
+    assert distill.label_chunks(_folder(tmp_path / "one")) == 100
+    assert distill.label_chunks(_folder(tmp_path / "two"), workers=2) == 100
+    names = ["chunk-0000.npz", "chunk-0001.npz", "chunk-0002.npz"]
+    for name in names:
+        one = distill._load_chunk(tmp_path / "one" / "data" / name)
+        two = distill._load_chunk(tmp_path / "two" / "data" / name)
+        assert np.array_equal(one.planes, two.planes) and np.array_equal(one.scores, two.scores)
+    for name in names[:2]:
+        (tmp_path / "two" / "data" / name).unlink()
+    assert distill.label_chunks(_folder(tmp_path / "two"), workers=2) == 80
+    again = distill.load_data(_folder(tmp_path / "two"))
+    assert np.array_equal(again.scores, distill.load_data(_folder(tmp_path / "one")).scores)
+
+
 def test_a_foreign_folder_is_refused(tmp_path: Path) -> None:
     _folder(tmp_path / "a")
     with pytest.raises(RunFolderError, match="positions 100, not 200"):
@@ -168,6 +189,40 @@ def test_cli_distills_then_plots(run_cli: Run, tmp_path: Path) -> None:
     assert plotted.code == 0 and (out / "curves.png").read_bytes()[:4] == b"\x89PNG"
 
 
+def test_labelling_workers_stopped_keep_their_chunks(tmp_path: Path) -> None:
+    """SIGTERM (a background job's stop; Ctrl-C goes the same way) while two workers label:
+    exit 130 in one line, the finished chunks kept, and the same command labels the rest and
+    trains."""
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "plies", "learn", "distill", "connect4", "--out", str(out)]
+    command += ["--positions", "1024", "--min-ply", "18", "--workers", "2", "--epochs", "1"]
+    command += ["--blocks", "1", "--filters", "8", "--device", "cpu"]
+    process = subprocess.Popen(
+        command, stderr=subprocess.PIPE, text=True, preexec_fn=default_ctrl_c
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not list(out.glob("data/chunk-*.npz")) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    kept = distill.load_data(_open(out)) if (out / "data").exists() else None
+    assert kept is not None and 256 <= len(kept) < 1024, err
+    assert (
+        err.strip().splitlines()[-1].startswith("plies: interrupted; ") and "Traceback" not in err
+    )
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    data = distill.load_data(_open(out))
+    assert len({distill.position_key(GAME, planes) for planes in data.planes}) == 1024
+
+
+def _open(out: Path) -> distill.Distillation:
+    return distill.open_distillation(
+        out, GAME, "connect4", distill.DataConfig(positions=1024, min_ply=18)
+    )
+
+
 def test_plot_draws_a_training_runs_metrics(run_cli: Run, tmp_path: Path) -> None:
     lines = [
         {
@@ -197,6 +252,7 @@ def test_plot_draws_a_training_runs_metrics(run_cli: Run, tmp_path: Path) -> Non
         (("distill", "connect4:k=5", "--positions", "5"), "out of its perfect solver's reach"),
         (("distill", "connect4", "--positions", "0"), "--positions"),
         (("distill", "connect4", "--positions", "5", "--bins", "1"), "--bins"),
+        (("distill", "connect4", "--positions", "5", "--workers", "0"), "--workers"),
         (("distill", "connect4", "--positions", "5", "--out", "{foreign}"), "another kind"),
         (("plot", "{empty}"), "has no metrics.jsonl"),
         (("plot", "{garbled}"), "line 2 is not JSON"),

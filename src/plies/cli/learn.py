@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ POSITIONS = NumberRange(1, 10_000_000, integer=True)
 EPOCHS = NumberRange(1, 10_000, integer=True)
 BINS = NumberRange(2, 256, integer=True)
 PLY = NumberRange(0, 1000, integer=True)
+WORKERS = NumberRange(1, 256, integer=True)
 STEPS = NumberRange(1, 1_000_000, integer=True)
 TUNE_RATE = NumberRange(0, 1e6, above_minimum=True)
 HELD_OUT = NumberRange(0, 0.9)
@@ -59,6 +61,13 @@ def learn() -> None:
 @click.option("--batch-size", type=Number(NumberRange(1, 65536, integer=True)), default=256)
 @click.option("--lr", type=Number(LEARNING_RATE), default=1e-3, show_default=True)
 @click.option("--seed", type=Number(RUN_SEED), default=0, show_default=True)
+@click.option(
+    "--workers",
+    type=Number(WORKERS),
+    default=os.cpu_count() or 1,
+    show_default="the number of cores",
+    help="Labelling processes, a solver each (1: in this process).",
+)
 @click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
 def distill_command(
     game_spec: str,
@@ -66,6 +75,7 @@ def distill_command(
     positions: int,
     min_ply: int,
     seed: int,
+    workers: int,
     device: str,
     **settings: Any,
 ) -> None:
@@ -74,8 +84,8 @@ def distill_command(
     Labels --positions positions with the solver's score of every move, then trains an
     action-value network on them, into the folder --out. Positions come from random and
     noisy-solver games, from ply --min-ply on (earlier ones take the solver long), mirror
-    images counted once. Ctrl-C stops; the same command on the same folder keeps the labelled
-    chunks and goes on.
+    images counted once; --workers processes label side by side. Ctrl-C (or SIGTERM) stops;
+    the same command on the same folder keeps the labelled chunks and goes on.
     """
     distill = learning_module("distill", "distillation")
     where = learning_module("checkpoint", "distillation").resolve_device(device)
@@ -90,22 +100,22 @@ def distill_command(
         learning_rate=settings["lr"],
     )
     folder = distill.open_distillation(out, game, game_spec, data)
-    _run(distill, folder, training, where)
+    _run(distill, folder, training, where, workers)
     click.echo(
         f"model saved to {folder.model_file}; play it with: "
         f"plies play {game_spec} --second policy:model={folder.model_file}"
     )
 
 
-def _run(distill: Any, folder: Any, training: Any, device: Any) -> None:
+def _run(distill: Any, folder: Any, training: Any, device: Any, workers: int) -> None:
     """Label, then train, with progress bars; Ctrl-C keeps the labelled chunks."""
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
+    with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted(True) as stop:
         reporter = _RichReporter(bar)
         began = time.perf_counter()
-        new = distill.label_chunks(folder, reporter)
+        new = distill.label_chunks(folder, reporter, workers)
         seconds = time.perf_counter() - began
         rate = f" ({new / seconds:,.0f} positions/s)" if new and seconds > 0 else ""
         bar.console.print(

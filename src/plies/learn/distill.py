@@ -26,11 +26,14 @@ games that end too soon included, costs the most).
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +46,7 @@ from plies import __version__
 from plies.capabilities import HasPerfectSolver, HasTensorEncoding, require
 from plies.errors import RunFolderError, SpecError, UnsupportedGameError
 from plies.game import Game, random_move
-from plies.games.registry import game_identity
+from plies.games.registry import game_identity, make_game
 from plies.inputs import write_atomically
 from plies.learn.checkpoint import made_for, save_checkpoint
 from plies.learn.network import (
@@ -58,6 +61,7 @@ from plies.learn.network import (
 from plies.learn.training import augment, derived_seed
 from plies.perfect import PerfectSolver
 from plies.play import play_game
+from plies.processes import start_worker
 from plies.search import SearchResult
 
 FORMAT = "plies-distill-1"
@@ -431,9 +435,16 @@ def open_distillation(
     return wanted
 
 
-def label_chunks(distillation: Distillation, reporter: Reporter | None = None) -> int:
+def label_chunks(
+    distillation: Distillation, reporter: Reporter | None = None, workers: int = 1
+) -> int:
     """Generate and label the chunks not yet on disk, saving each as it is done; returns the
-    number of positions labelled now (0 when every chunk was there)."""
+    number of positions labelled now (0 when every chunk was there).
+
+    Chunks are drawn here, in order, each distinct from the chunks before it (so a missing
+    chunk is drawn again the same); with ``workers`` > 1 they are labelled in that many
+    spawned processes with a solver each, at most two chunks a worker in flight, and saved as
+    they finish. An interruption loses only the chunks in flight."""
     reporter = reporter or Reporter()
     data, game = distillation.data, distillation.game
     encoding = require(game, HasTensorEncoding, PURPOSE)
@@ -441,22 +452,84 @@ def label_chunks(distillation: Distillation, reporter: Reporter | None = None) -
     seen: set[bytes] = set()
     done = before = distillation.labelled()
     reporter.labelled(done, data.positions)
+    missing = sum(not distillation.chunk_file(c).is_file() for c in range(data.chunks))
+    workers = min(workers, missing)
 
-    def advance() -> None:
+    def drawn() -> Iterator[tuple[int, list[Any]]]:
+        for chunk in range(data.chunks):
+            path = distillation.chunk_file(chunk)
+            if path.is_file():
+                seen.update(position_key(encoding, planes) for planes in _load_chunk(path).planes)
+                continue
+            count, seed = data.chunk_positions(chunk), derived_seed(data.seed, chunk)
+            yield chunk, generate_positions(game, count, seed, data, solver=solver, seen=seen)
+
+    def save(chunk: int, labelled: LabelledPositions) -> None:
         nonlocal done
-        done += 1
+        path = distillation.chunk_file(chunk)
+        write_atomically(path, lambda f, d=labelled: np.savez_compressed(f, **d.arrays()))
+        done += len(labelled)
         reporter.labelled(done, data.positions)
 
-    for chunk in range(data.chunks):
-        path = distillation.chunk_file(chunk)
-        if path.is_file():
-            seen.update(position_key(encoding, planes) for planes in _load_chunk(path).planes)
-            continue
-        count, seed = data.chunk_positions(chunk), derived_seed(data.seed, chunk)
-        states = generate_positions(game, count, seed, data, solver=solver, seen=seen)
-        labelled = label_positions(game, states, solver, advance)
-        write_atomically(path, lambda f, d=labelled: np.savez_compressed(f, **d.arrays()))
+    if workers <= 1:
+        for chunk, states in drawn():
+            counted = itertools.count(done + 1)
+            ticked = lambda c=counted: reporter.labelled(next(c), data.positions)  # noqa: E731
+            save(chunk, label_positions(game, states, solver, ticked))
+        return done - before
+    for chunk, labelled in _labelled_in_workers(distillation.spec, drawn(), workers):
+        save(chunk, labelled)
     return done - before
+
+
+def _labelled_in_workers(
+    spec: str, chunks: Iterator[tuple[int, list[Any]]], workers: int
+) -> Iterator[tuple[int, LabelledPositions]]:
+    """Each chunk labelled in one of ``workers`` spawned processes (a solver each), as they
+    finish, with at most two chunks a worker in flight; the workers are stopped when the
+    iteration is closed or interrupted."""
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(workers, context, initializer=_start_labeller, initargs=(spec,))
+    pending: dict[Future[LabelledPositions], int] = {}
+    try:
+        for chunk, states in chunks:
+            pending[pool.submit(_label, states)] = chunk
+            while len(pending) >= 2 * workers:
+                yield from _finished(pending)
+        while pending:
+            yield from _finished(pending)
+    finally:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _finished(
+    pending: dict[Future[LabelledPositions], int],
+) -> Iterator[tuple[int, LabelledPositions]]:
+    """The chunks whose labelling has finished (waiting for one at least), taken from
+    ``pending``."""
+    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+    for future in finished:
+        yield pending.pop(future), future.result()
+
+
+_LABELLER: tuple[Game[Any, Any], PerfectSolver] | None = None
+"""A labelling worker's game and solver (:func:`_start_labeller`)."""
+
+
+def _start_labeller(spec: str) -> None:
+    """A labelling worker (:func:`plies.processes.start_worker`) with its own game and solver."""
+    global _LABELLER
+    start_worker()
+    game = make_game(spec)
+    _LABELLER = (game, perfect_solver(game))
+
+
+def _label(states: list[Any]) -> LabelledPositions:
+    assert _LABELLER is not None, "a labelling worker starts its solver first"
+    game, solver = _LABELLER
+    return label_positions(game, states, solver)
 
 
 def _load_chunk(path: Path) -> LabelledPositions:
