@@ -27,6 +27,7 @@ from plies.solvers.sets import read_set
 from plies.spec import NumberRange
 
 POSITIONS = NumberRange(1, 10**9, integer=True)
+JUDGE_DEPTH = NumberRange(1, 40, integer=True)
 """How many positions ``--limit`` may ask for."""
 
 SHOWN_MISTAKES = 5
@@ -41,23 +42,41 @@ SHOWN_MISTAKES = 5
     "set_file",
     required=True,
     metavar="FILE",
-    help="The positions, one a line: 'moves [score]' (Pons's test sets).",
+    help="The positions, one a line: 'moves [score]' (Pons's test sets); chess: a FEN a line.",
 )
 @click.option("--limit", type=Number(POSITIONS), help="Only the first N lines of FILE.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the agent.")
+@click.option(
+    "--depth", type=Number(JUDGE_DEPTH), help="Chess: the judge's search depth [default: 12]."
+)
+@click.option("--engine", metavar="COMMAND", help="Chess: the judge [default: stockfish].")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a position, then a summary.")
 def evaluate_command(
-    game_spec: str, spec: str, set_file: str, limit: int | None, seed: int, as_json: bool
+    game_spec: str,
+    spec: str,
+    set_file: str,
+    limit: int | None,
+    seed: int,
+    depth: int | None,
+    engine: str | None,
+    as_json: bool,
 ) -> None:
-    """Play SPEC once in every position of FILE and judge each move by GAME's perfect solver.
+    """Play SPEC once in every position of FILE and judge each move by GAME's perfect solver,
+    or for chess by Stockfish at a fixed depth.
 
     A mistake worsens the outcome (a win drawn or lost, a draw lost); an exact move keeps the
     best solved score. Agents: random, alphabeta:depth=N, engine:time=S, mcts:iterations=N,
-    az (simulations=N), policy (model=NAME|FILE), perfect.
+    az (simulations=N), policy (model=NAME|FILE), perfect. Chess: the agreement with the
+    engine's best move and the mean loss, in centipawns and in expected score.
     """
     game = make_game(game_spec)
     if plays_in_person(spec):
         raise PliesError("the agent judged is a program: use 'plies play' to play yourself")
+    if game.name == "chess":
+        _evaluate_chess(game_spec, spec, set_file, limit, seed, depth or 12, engine, as_json)
+        return
+    if depth is not None or engine is not None:
+        raise PliesError("--depth and --engine judge chess; other games are judged by a solver")
     agent = make_agent(spec, game, seed=seed)
     entries = read_set(game, _read_lines(set_file)[:limit])
     verdicts = judge_moves(game, agent, entries)
@@ -88,6 +107,61 @@ def evaluate_command(
         _print_summary(game_spec, spec, set_file, summary, mistakes, seconds)
     if interruption.happened:
         exit_interrupted(f"{summary.positions} of {len(entries)} positions judged")
+
+
+def _evaluate_chess(
+    game_spec: str,
+    spec: str,
+    set_file: str,
+    limit: int | None,
+    seed: int,
+    depth: int,
+    engine: str | None,
+    as_json: bool,
+) -> None:
+    """The chess branch of :func:`evaluate_command`: Stockfish (or ``engine``) judges."""
+    from plies.games.chess import judge
+
+    game = make_game(game_spec)
+    positions = judge.read_positions(game, _read_lines(set_file)[:limit])
+    agent = make_agent(spec, game, seed=seed)
+    summary = judge.ChessSummary()
+    columns = (TextColumn("positions"), BarColumn(), MofNCompleteColumn())
+    began = time.perf_counter()
+    with (
+        judge.EngineJudge(engine or "stockfish", depth) as referee,
+        progress_bar(*columns, TextColumn("{task.description}")) as bar,
+        until_interrupted() as interruption,
+    ):
+        task = bar.add_task("", total=len(positions))
+        for verdict in judge.judge_chess_moves(game, agent, positions, referee):
+            summary = summary.add(verdict)
+            if as_json:
+                click.echo(json.dumps(verdict.to_json()))
+            bar.update(task, advance=1, description=f"{summary.agreement_rate:.0%} agree")
+    seconds = time.perf_counter() - began
+    if as_json:
+        report = {"game": game_spec, "agent": spec, "set": set_file, "depth": depth}
+        report.update(summary.to_json(), seconds=round(seconds, 3))
+        report.update(complete=not interruption.happened)
+        click.echo(json.dumps(report))
+    else:
+        out = console()
+        out.print(
+            f"[bold]{escape(spec)}[/bold] on {plural(summary.positions, 'position')} of "
+            f"{escape(Path(set_file).name)}, judged at depth {depth}"
+        )
+        out.print(
+            f"  agrees with the judge's move  [bold]{summary.agreements:>5,}[/bold]"
+            f"  {summary.agreement_rate:6.1%}"
+        )
+        out.print(
+            f"  mean loss  [bold]{summary.mean_loss:.1f}[/bold] centipawns (each capped at "
+            f"{judge.LOSS_CAP:,}), [bold]{summary.mean_expected_loss:.3f}[/bold] expected score"
+        )
+        out.print(f"{seconds:.2f} s")
+    if interruption.happened:
+        exit_interrupted(f"{summary.positions} of {len(positions)} positions judged")
 
 
 def _read_lines(path: str) -> list[str]:
