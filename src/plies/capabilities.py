@@ -23,7 +23,7 @@ so generic code never imports a kernel; a game's compiled rules are data
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
@@ -405,6 +405,49 @@ class HasTensorEncoding(Protocol):
 
 
 # Notation -----------------------------------------------------------------------------------
+
+
+class JudgedMove(Protocol):
+    """An engine's verdict on one move: whether it is the engine's own (``agrees``), what it
+    loses in centipawns (``loss``) and in expected score (``expected_loss``)."""
+
+    @property
+    def agrees(self) -> bool: ...
+
+    @property
+    def loss(self) -> int: ...
+
+    @property
+    def expected_loss(self) -> float: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class EngineJudge(Protocol):
+    """An outside engine that judges moves at a fixed depth (see :class:`HasEngineJudge`)."""
+
+    loss_cap: int
+    """The most centipawns one move can lose in the mean."""
+
+    def positions(self, lines: Sequence[str]) -> list[tuple[int, Any]]:
+        """The positions of a set file's lines, with their line numbers."""
+        ...
+
+    def verdicts(
+        self, agent: Callable[[Any, Any], Any], positions: Iterable[tuple[int, Any]]
+    ) -> Iterator[JudgedMove]:
+        """The verdict on ``agent``'s move in each position, one at a time."""
+        ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class HasEngineJudge(Protocol):
+    """Moves judged by an outside engine searching to a fixed depth, where no perfect solver
+    reaches (chess: Stockfish): ``plies evaluate GAME SPEC --depth N --engine COMMAND``."""
+
+    def engine_judge(self, command: str | None, depth: int) -> EngineJudge: ...
 
 
 @runtime_checkable

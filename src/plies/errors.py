@@ -116,3 +116,16 @@ class BusyError(PliesError):
 
 class RateLimitError(BusyError):
     """A client asked for more than its share (a server's limit of new games a minute)."""
+
+
+class EngineFailure(PliesError):
+    """An engine crashed, ran past its time, or answered with an illegal move or none: it
+    loses the game. ``reason`` says which (``crashed``, ``timed out after 1.1 s``, ``illegal
+    move e2e5``, ``no move``)."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(name, reason)
+        self.name, self.reason = name, reason
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.reason}"

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.agents import Agent
-from plies.capabilities import HasPerfectSolver, require
+from plies.capabilities import HasPerfectSolver, JudgedMove, require
 from plies.errors import GameOverError, IllegalMoveError, ParseError, UnsupportedGameError
 from plies.game import Game
 from plies.perfect import PerfectSolver
@@ -163,3 +163,44 @@ def _verdicts(
 def _sign(score: int) -> int:
     """The outcome a score stands for: 1 a win, 0 a draw, -1 a loss."""
     return (score > 0) - (score < 0)
+
+
+@dataclass(frozen=True)
+class AgreementSummary:
+    """Agreement with an engine's moves and mean losses over the verdicts added so far (an
+    :class:`~plies.capabilities.EngineJudge`'s, where no perfect solver reaches)."""
+
+    positions: int = 0
+    agreements: int = 0
+    total_loss: int = 0
+    total_expected_loss: float = 0.0
+
+    def add(self, verdict: JudgedMove) -> AgreementSummary:
+        return AgreementSummary(
+            self.positions + 1,
+            self.agreements + verdict.agrees,
+            self.total_loss + verdict.loss,
+            self.total_expected_loss + verdict.expected_loss,
+        )
+
+    @property
+    def agreement_rate(self) -> float:
+        return self.agreements / self.positions if self.positions else 0.0
+
+    @property
+    def mean_loss(self) -> float:
+        """Mean centipawn loss (each move's loss capped by its judge)."""
+        return self.total_loss / self.positions if self.positions else 0.0
+
+    @property
+    def mean_expected_loss(self) -> float:
+        return self.total_expected_loss / self.positions if self.positions else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "positions": self.positions,
+            "agreements": self.agreements,
+            "agreement_rate": round(self.agreement_rate, 4),
+            "mean_loss": round(self.mean_loss, 1),
+            "mean_expected_loss": round(self.mean_expected_loss, 4),
+        }

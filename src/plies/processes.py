@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shlex
+import shutil
 import signal
 import socket
 import threading
 import time
 
 from plies.errors import SpecError
+
+ENGINE_FOLDER = "/usr/games"
+"""Where engines not on PATH are looked for (Debian's ``stockfish`` and ``gnugo`` are there)."""
 
 PARENT_POLL_SECONDS = 1.0
 """How often a worker looks whether its parent is still there."""
@@ -51,3 +56,23 @@ def check_ray_address(address: str) -> None:
         socket.create_connection((host, int(port)), timeout=REACH_SECONDS).close()
     except OSError as error:
         raise SpecError(f"cannot reach the Ray cluster at {address!r}: {error}") from None
+
+
+def engine_command(kind: str, text: str | None, example: str) -> tuple[str, ...]:
+    """The command line of a ``kind`` agent's engine from its ``cmd=``, the program found (a
+    :class:`SpecError` if missing or not executable; ``example`` is a command to suggest)."""
+    if text is None:
+        raise SpecError(f"{kind}: give the engine's command, e.g. {kind}:{example}")
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise SpecError(f"{kind}: cmd={text!r}: {error}") from None
+    program = words[0] if words else ""
+    if os.sep in program:
+        if not (os.path.isfile(program) and os.access(program, os.X_OK)):
+            raise SpecError(f"{kind}: engine {program!r} is not an executable file")
+        return (program, *words[1:])
+    found = shutil.which(program) or shutil.which(program, path=ENGINE_FOLDER)
+    if found is None:
+        raise SpecError(f"{kind}: engine {program!r} not found on PATH or in {ENGINE_FOLDER}")
+    return (found, *words[1:])

@@ -17,6 +17,7 @@ import pytest
 from plies.errors import ParseError
 from plies.games import make_game
 from plies.games.chess import judge
+from plies.mistakes import AgreementSummary
 from tests.conftest import CliRun, assert_one_line_error
 
 Run = Callable[..., CliRun]
@@ -42,10 +43,12 @@ class _Plays:
         return self.move
 
 
-def _verdict(fen: str, move: str) -> judge.ChessVerdict:
-    positions = judge.read_positions(GAME, [fen])
-    with judge.EngineJudge(depth=10) as referee:
-        [verdict] = judge.judge_chess_moves(GAME, _Plays(move), positions, referee)
+def _verdict(fen: str, move: str) -> Any:
+    referee = GAME.engine_judge(None, 10)
+    try:
+        [verdict] = referee.verdicts(_Plays(move), referee.positions([fen]))
+    finally:
+        referee.close()
     return verdict
 
 
@@ -65,7 +68,7 @@ def test_a_hung_queen_loses_hundreds_of_centipawns_capped() -> None:
 
 def test_the_summary_is_the_verdicts_means() -> None:
     verdicts = [_verdict(FORCED, "h1g2"), _verdict(HANGS_QUEEN, "d1d4")]
-    summary = judge.ChessSummary()
+    summary = AgreementSummary()
     for verdict in verdicts:
         summary = summary.add(verdict)
     assert summary.positions == 2 and summary.agreements == 1 and summary.agreement_rate == 0.5
@@ -102,7 +105,7 @@ def test_cli_judges_an_agent_in_json(run_cli: Run, tmp_path: Path) -> None:
         (("chess", "random", "--depth", "nan"), "--depth"),
         (("chess", "random", "--engine", "no-such-engine"), "not found"),
         (("chess", "random", "--engine", "'unclosed"), "closing quotation"),
-        (("connect4", "random", "--depth", "8"), "judge chess"),
+        (("connect4", "random", "--depth", "8"), "judged by its perfect solver"),
         (("chess", "random", "--set", "{bad}"), "line 1: bad FEN"),
     ],
 )

@@ -12,7 +12,6 @@ from plies.agents.builtin import (
     RandomAgent,
     SearchAgent,
 )
-from plies.agents.process import EngineFailure
 from plies.agents.puct import PUCTAgent
 from plies.agents.registry import (
     AGENTS,
@@ -28,6 +27,7 @@ from plies.agents.registry import (
     register,
     registered_agents,
 )
+from plies.errors import EngineFailure
 
 __all__ = [
     "AGENTS",

@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
 from plies.agents import make_agent, plays_in_person
+from plies.capabilities import HasEngineJudge
 from plies.cli.output import (
     Number,
     console,
@@ -22,12 +23,13 @@ from plies.cli.output import (
 from plies.errors import PliesError
 from plies.games import make_game
 from plies.inputs import read_text
-from plies.mistakes import MistakeSummary, MoveVerdict, judge_moves
+from plies.mistakes import AgreementSummary, MistakeSummary, MoveVerdict, judge_moves
 from plies.solvers.sets import read_set
 from plies.spec import NumberRange
 
 POSITIONS = NumberRange(1, 10**9, integer=True)
 JUDGE_DEPTH = NumberRange(1, 40, integer=True)
+DEFAULT_JUDGE_DEPTH = 12
 """How many positions ``--limit`` may ask for."""
 
 SHOWN_MISTAKES = 5
@@ -47,7 +49,9 @@ SHOWN_MISTAKES = 5
 @click.option("--limit", type=Number(POSITIONS), help="Only the first N lines of FILE.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the agent.")
 @click.option(
-    "--depth", type=Number(JUDGE_DEPTH), help="Chess: the judge's search depth [default: 12]."
+    "--depth",
+    type=Number(JUDGE_DEPTH),
+    help=f"Chess: the judge's search depth [default: {DEFAULT_JUDGE_DEPTH}].",
 )
 @click.option("--engine", metavar="COMMAND", help="Chess: the judge [default: stockfish].")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a position, then a summary.")
@@ -72,11 +76,15 @@ def evaluate_command(
     game = make_game(game_spec)
     if plays_in_person(spec):
         raise PliesError("the agent judged is a program: use 'plies play' to play yourself")
-    if game.name == "chess":
-        _evaluate_chess(game_spec, spec, set_file, limit, seed, depth or 12, engine, as_json)
+    if isinstance(game, HasEngineJudge):
+        judged = (game, game_spec, spec, set_file, limit, seed)
+        _evaluate_by_engine(*judged, depth or DEFAULT_JUDGE_DEPTH, engine, as_json)
         return
     if depth is not None or engine is not None:
-        raise PliesError("--depth and --engine judge chess; other games are judged by a solver")
+        raise PliesError(
+            f"--depth and --engine go with an engine's judging; {game.name} is "
+            "judged by its perfect solver"
+        )
     agent = make_agent(spec, game, seed=seed)
     entries = read_set(game, _read_lines(set_file)[:limit])
     verdicts = judge_moves(game, agent, entries)
@@ -109,7 +117,8 @@ def evaluate_command(
         exit_interrupted(f"{summary.positions} of {len(entries)} positions judged")
 
 
-def _evaluate_chess(
+def _evaluate_by_engine(
+    game: HasEngineJudge,
     game_spec: str,
     spec: str,
     set_file: str,
@@ -119,26 +128,27 @@ def _evaluate_chess(
     engine: str | None,
     as_json: bool,
 ) -> None:
-    """The chess branch of :func:`evaluate_command`: Stockfish (or ``engine``) judges."""
-    from plies.games.chess import judge
-
-    game = make_game(game_spec)
-    positions = judge.read_positions(game, _read_lines(set_file)[:limit])
-    agent = make_agent(spec, game, seed=seed)
-    summary = judge.ChessSummary()
+    """The branch of :func:`evaluate_command` for games an outside engine judges (chess)."""
+    lines = _read_lines(set_file)[:limit]
+    agent = make_agent(spec, make_game(game_spec), seed=seed)
+    summary = AgreementSummary()
     columns = (TextColumn("positions"), BarColumn(), MofNCompleteColumn())
     began = time.perf_counter()
-    with (
-        judge.EngineJudge(engine or "stockfish", depth) as referee,
-        progress_bar(*columns, TextColumn("{task.description}")) as bar,
-        until_interrupted() as interruption,
-    ):
-        task = bar.add_task("", total=len(positions))
-        for verdict in judge.judge_chess_moves(game, agent, positions, referee):
-            summary = summary.add(verdict)
-            if as_json:
-                click.echo(json.dumps(verdict.to_json()))
-            bar.update(task, advance=1, description=f"{summary.agreement_rate:.0%} agree")
+    referee = game.engine_judge(engine, depth)
+    try:
+        positions = referee.positions(lines)
+        with (
+            progress_bar(*columns, TextColumn("{task.description}")) as bar,
+            until_interrupted() as interruption,
+        ):
+            task = bar.add_task("", total=len(positions))
+            for verdict in referee.verdicts(agent, positions):
+                summary = summary.add(verdict)
+                if as_json:
+                    click.echo(json.dumps(verdict.to_json()))
+                bar.update(task, advance=1, description=f"{summary.agreement_rate:.0%} agree")
+    finally:
+        referee.close()
     seconds = time.perf_counter() - began
     if as_json:
         report = {"game": game_spec, "agent": spec, "set": set_file, "depth": depth}
@@ -157,7 +167,7 @@ def _evaluate_chess(
         )
         out.print(
             f"  mean loss  [bold]{summary.mean_loss:.1f}[/bold] centipawns (each capped at "
-            f"{judge.LOSS_CAP:,}), [bold]{summary.mean_expected_loss:.3f}[/bold] expected score"
+            f"{referee.loss_cap:,}), [bold]{summary.mean_expected_loss:.3f}[/bold] expected score"
         )
         out.print(f"{seconds:.2f} s")
     if interruption.happened:

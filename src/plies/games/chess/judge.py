@@ -13,18 +13,17 @@ level chess without search", which measures action accuracy against Stockfish's 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import chess
 import chess.engine
 
-from plies.agents import Agent
-from plies.agents.process import EngineFailure, engine_command
 from plies.capabilities import HasPositionNotation, require
-from plies.errors import ParseError, SpecError
+from plies.errors import EngineFailure, ParseError, SpecError
 from plies.game import Game
+from plies.processes import engine_command
 
 MATE_CENTIPAWNS = 10_000
 """The centipawns a mate counts for (before the cap)."""
@@ -66,51 +65,15 @@ class ChessVerdict:
         }
 
 
-@dataclass(frozen=True)
-class ChessSummary:
-    """Agreement and mean losses over the verdicts added so far."""
-
-    positions: int = 0
-    agreements: int = 0
-    total_loss: int = 0
-    total_expected_loss: float = 0.0
-
-    def add(self, verdict: ChessVerdict) -> ChessSummary:
-        return ChessSummary(
-            self.positions + 1,
-            self.agreements + verdict.agrees,
-            self.total_loss + verdict.loss,
-            self.total_expected_loss + verdict.expected_loss,
-        )
-
-    @property
-    def agreement_rate(self) -> float:
-        return self.agreements / self.positions if self.positions else 0.0
-
-    @property
-    def mean_loss(self) -> float:
-        """Mean centipawn loss (each move's loss capped at :data:`LOSS_CAP`)."""
-        return self.total_loss / self.positions if self.positions else 0.0
-
-    @property
-    def mean_expected_loss(self) -> float:
-        return self.total_expected_loss / self.positions if self.positions else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "positions": self.positions,
-            "agreements": self.agreements,
-            "agreement_rate": round(self.agreement_rate, 4),
-            "mean_loss": round(self.mean_loss, 1),
-            "mean_expected_loss": round(self.mean_expected_loss, 4),
-        }
-
-
 class EngineJudge:
-    """A UCI engine (``command``, found as the ``uci`` agent finds it) that analyses to
-    ``depth``; close it (or use it as a context manager) to quit the engine."""
+    """A UCI engine (``command``, found as the ``uci`` agent finds it) that analyses ``game``'s
+    positions to ``depth`` (:class:`~plies.capabilities.EngineJudge`); close it (or use it as a
+    context manager) to quit the engine."""
 
-    def __init__(self, command: str = "stockfish", depth: int = 12) -> None:
+    loss_cap = LOSS_CAP
+
+    def __init__(self, game: Game[Any, Any], command: str = "stockfish", depth: int = 12) -> None:
+        self.game = game
         if not 1 <= depth <= MAX_DEPTH:
             raise SpecError(f"judge depth={depth} must be 1 to {MAX_DEPTH}")
         argv = engine_command("judge", command, "stockfish")
@@ -137,6 +100,14 @@ class EngineJudge:
             reason = str(error) or type(error).__name__
             raise EngineFailure("judge", f"the engine failed ({reason})") from None
 
+    def positions(self, lines: Sequence[str]) -> list[tuple[int, Any]]:
+        return read_positions(self.game, lines)
+
+    def verdicts(
+        self, agent: Callable[[Any, Any], Any], positions: Iterable[tuple[int, Any]]
+    ) -> Iterator[ChessVerdict]:
+        return judge_chess_moves(self.game, agent, positions, self)
+
     def close(self) -> None:
         try:
             self.engine.quit()
@@ -151,7 +122,10 @@ class EngineJudge:
 
 
 def judge_chess_moves(
-    game: Game[Any, Any], agent: Agent, positions: Iterable[tuple[int, Any]], judge: EngineJudge
+    game: Game[Any, Any],
+    agent: Callable[[Any, Any], Any],
+    positions: Iterable[tuple[int, Any]],
+    judge: EngineJudge,
 ) -> Iterator[ChessVerdict]:
     """The verdict on ``agent``'s move in each ``(line, state)`` of ``positions``, one at a
     time (so a caller can stop early and keep what was judged)."""

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import chess
 import chess.pgn
 
-from plies.capabilities import BoardView, CompiledRules
+from plies.capabilities import BoardView, CompiledRules, EngineJudge
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.chess import zobrist
@@ -305,6 +305,12 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         from plies.games.chess.view import ChessView
 
         return ChessView(self)
+
+    def engine_judge(self, command: str | None, depth: int) -> EngineJudge:
+        """Stockfish (or ``command``) judging moves at ``depth`` (:mod:`.judge`)."""
+        from plies.games.chess.judge import EngineJudge as StockfishJudge
+
+        return StockfishJudge(self, command or "stockfish", depth)
 
     # The formal game ---------------------------------------------------------------------------
 

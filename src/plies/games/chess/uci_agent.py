@@ -40,17 +40,12 @@ from typing import Any, NoReturn, TypeVar
 import chess
 import chess.engine
 
-from plies.agents.process import (
-    COMMAND,
-    QUIT_SECONDS,
-    START_SECONDS,
-    EngineFailure,
-    engine_command,
-)
+from plies.agents.process import COMMAND, QUIT_SECONDS, START_SECONDS
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
-from plies.errors import SpecError, UnsupportedGameError
+from plies.errors import EngineFailure, SpecError, UnsupportedGameError
 from plies.game import Game, WinLossDrawGame
 from plies.games.chess.rules import CENTIPAWN_SCALE
+from plies.processes import engine_command
 from plies.search import SearchResult, SearchStats
 from plies.search.result import MATE
 from plies.spec import DEPTH, NODES, SECONDS, NumberRange, Options

@@ -49,16 +49,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import IO, Any
 
-from plies.agents.process import (
-    COMMAND,
-    QUIT_SECONDS,
-    START_SECONDS,
-    EngineFailure,
-    engine_command,
-)
+from plies.agents.process import COMMAND, QUIT_SECONDS, START_SECONDS
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
-from plies.errors import PliesError, Resigns, SpecError, UnsupportedGameError
+from plies.errors import EngineFailure, PliesError, Resigns, SpecError, UnsupportedGameError
 from plies.game import Game
+from plies.processes import engine_command
 from plies.search import SearchResult
 from plies.spec import SECONDS
 
