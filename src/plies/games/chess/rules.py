@@ -32,11 +32,13 @@ from dataclasses import dataclass, field
 
 import chess
 import chess.pgn
+import numpy as np
+from numpy.typing import NDArray
 
-from plies.capabilities import BoardView, CompiledRules, EngineJudge
+from plies.capabilities import BoardView, CompiledRules, EngineJudge, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, SpecError
 from plies.game import Scoring, WinLossDrawGame
-from plies.games.chess import zobrist
+from plies.games.chess import encoding, zobrist
 from plies.games.chess.evaluation import (
     DEFAULT,
     Evaluation,
@@ -311,6 +313,28 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         from plies.games.chess.judge import EngineJudge as StockfishJudge
 
         return StockfishJudge(self, command or "stockfish", depth)
+
+    # Tensors for learned players (AlphaZero's planes and move indices) -------------------------
+
+    def tensor_shape(self) -> tuple[int, int, int]:
+        """19 planes of 8 x 8 (:mod:`plies.games.chess.encoding`)."""
+        return encoding.PLANES, 8, 8
+
+    def action_count(self) -> int:
+        """4,672: 73 kinds of move from each square."""
+        return encoding.ACTIONS
+
+    def encode(self, state: ChessState) -> NDArray[np.float32]:
+        return encoding.encode(state)
+
+    def action_index(self, state: ChessState, action: chess.Move) -> int:
+        return encoding.action_index(state, action)
+
+    def index_action(self, state: ChessState, index: int) -> chess.Move:
+        return encoding.index_action(state, index)
+
+    def symmetries(self) -> Sequence[Symmetry]:
+        return encoding.symmetries()
 
     # The formal game ---------------------------------------------------------------------------
 
