@@ -547,6 +547,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasPgn: "PGN notation",
     HasSgf: "SGF notation",
     HasTensorEncoding: "tensor encoding (encode, action_index, symmetries)",
+    HasEngineJudge: "an engine that judges moves (engine_judge)",
     HasCentipawns: "scores in centipawns (score_centipawns)",
     HasBoardView: "board view (board_view)",
 }
