@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
 from plies.agents import make_agent, plays_in_person
-from plies.capabilities import HasEngineJudge
+from plies.capabilities import EngineJudge, HasEngineJudge
 from plies.cli.output import (
     Number,
     console,
@@ -21,6 +22,7 @@ from plies.cli.output import (
     until_interrupted,
 )
 from plies.errors import PliesError
+from plies.game import Game
 from plies.games import make_game
 from plies.inputs import read_text
 from plies.mistakes import AgreementSummary, MistakeSummary, MoveVerdict, judge_moves
@@ -77,8 +79,9 @@ def evaluate_command(
     if plays_in_person(spec):
         raise PliesError("the agent judged is a program: use 'plies play' to play yourself")
     if isinstance(game, HasEngineJudge):
-        judged = (game, game_spec, spec, set_file, limit, seed)
-        _evaluate_by_engine(*judged, depth or DEFAULT_JUDGE_DEPTH, engine, as_json)
+        depth = depth or DEFAULT_JUDGE_DEPTH
+        referee = game.engine_judge(engine, depth)
+        _evaluate_by_engine(game, referee, game_spec, spec, set_file, limit, seed, depth, as_json)
         return
     if depth is not None or engine is not None:
         raise PliesError(
@@ -118,25 +121,24 @@ def evaluate_command(
 
 
 def _evaluate_by_engine(
-    game: HasEngineJudge,
+    game: Game[Any, Any],
+    referee: EngineJudge,
     game_spec: str,
     spec: str,
     set_file: str,
     limit: int | None,
     seed: int,
     depth: int,
-    engine: str | None,
     as_json: bool,
 ) -> None:
-    """The branch of :func:`evaluate_command` for games an outside engine judges (chess)."""
-    lines = _read_lines(set_file)[:limit]
-    agent = make_agent(spec, make_game(game_spec), seed=seed)
+    """The branch of :func:`evaluate_command` for games an outside engine judges (chess):
+    ``referee`` judges, and is closed at the end."""
     summary = AgreementSummary()
     columns = (TextColumn("positions"), BarColumn(), MofNCompleteColumn())
     began = time.perf_counter()
-    referee = game.engine_judge(engine, depth)
     try:
-        positions = referee.positions(lines)
+        agent = make_agent(spec, game, seed=seed)
+        positions = referee.positions(_read_lines(set_file)[:limit])
         with (
             progress_bar(*columns, TextColumn("{task.description}")) as bar,
             until_interrupted() as interruption,

@@ -67,8 +67,8 @@ class ChessVerdict:
 
 class EngineJudge:
     """A UCI engine (``command``, found as the ``uci`` agent finds it) that analyses ``game``'s
-    positions to ``depth`` (:class:`~plies.capabilities.EngineJudge`); close it (or use it as a
-    context manager) to quit the engine."""
+    positions to ``depth`` (:class:`~plies.capabilities.EngineJudge`); close it to quit the
+    engine."""
 
     loss_cap = LOSS_CAP
 
@@ -113,12 +113,6 @@ class EngineJudge:
             self.engine.quit()
         except (chess.engine.EngineError, TimeoutError):
             self.engine.close()
-
-    def __enter__(self) -> EngineJudge:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
 
 
 def judge_chess_moves(
