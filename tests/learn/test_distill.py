@@ -18,12 +18,13 @@ import numpy as np
 import pytest
 import torch
 
+from plies.agents import make_agent
 from plies.errors import RunFolderError, SpecError
 from plies.games import make_game
 from plies.learn import distill
 from plies.learn.checkpoint import Checkpoint, load_checkpoint
 from plies.learn.evaluator import one_thread
-from plies.learn.network import ACTION_VALUE, build_network
+from plies.learn.network import ACTION_VALUE, POLICY_VALUE, build_network
 from plies.learn.players import PolicyAgent
 from plies.mistakes import judge_moves, summarise_verdicts
 from plies.solvers.sets import read_set
@@ -189,6 +190,77 @@ def test_cli_distills_then_plots(run_cli: Run, tmp_path: Path) -> None:
     assert plotted.code == 0 and (out / "curves.png").read_bytes()[:4] == b"\x89PNG"
 
 
+def test_positions_keep_to_their_plies() -> None:
+    config = distill.DataConfig(positions=60, min_ply=6, max_ply=9, solver_share=0)
+    positions = distill.generate_positions(GAME, 60, 3, config)
+    plies = {int(np.count_nonzero(GAME.encode(s)[:2])) for s in positions}
+    assert plies <= set(range(6, 10)) and len(plies) >= 3
+    with pytest.raises(SpecError, match="max ply=5 must be min ply"):
+        distill.DataConfig(positions=1, min_ply=6, max_ply=5)
+
+
+def test_a_policy_value_network_trained_on_two_folders_plays_in_policy_and_az(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    """Label only, then train only on that folder and another (the data settings read back
+    from the folder), into a model file of its own with its metrics beside it; the
+    policy-value network plays in the policy agent and in PUCT search."""
+    late, early = tmp_path / "late", tmp_path / "early"
+    command = ("learn", "distill", "connect4", "--device", "cpu")
+    labelled = run_cli(*command, "--out", str(late), "--positions", "40", "--min-ply", "26",
+                       "--only", "label")  # fmt: skip
+    assert labelled.code == 0 and not (late / "model.pt").exists(), labelled
+    run_cli(*command, "--out", str(early), "--positions", "20", "--min-ply", "20",
+            "--max-ply", "22", "--only", "label")  # fmt: skip
+    model = tmp_path / "nets" / "pv.pt"
+    small = ("--epochs", "2", "--blocks", "1", "--filters", "8", "--kind", "policy-value")
+    trained = run_cli(*command, "--out", str(late), "--with", str(early), "--only", "train",
+                      "--model", str(model), *small)  # fmt: skip
+    assert trained.code == 0, trained
+    assert "labelled" not in trained.err and f"policy:model={model}" in trained.out
+    checkpoint = load_checkpoint(model, GAME, POLICY_VALUE)
+    assert checkpoint.info["data"] == [str(late), str(early)]
+    metrics = [json.loads(line) for line in model.with_suffix(".jsonl").read_text().splitlines()]
+    assert metrics[-1]["positions"] + int(60 * 0.05) == 60 and "mistake_rate" in metrics[-1]
+    assert not (late / "metrics.jsonl").exists()
+    state = GAME.initial_state()
+    for spec in (f"policy:model={model}", f"az:model={model},simulations=16"):
+        assert make_agent(spec, GAME)(GAME, state) in GAME.actions(state)
+
+
+def test_the_policy_value_loss_falls_toward_the_best_moves(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, positions=200)
+    distill.label_chunks(folder)
+    training = distill.TrainConfig(
+        epochs=8,
+        kind=POLICY_VALUE,
+        blocks=1,
+        filters=16,
+        batch_size=32,
+        learning_rate=3e-3,
+        decay=True,
+    )
+    with one_thread():
+        lines = distill.train_model(folder, training, torch.device("cpu"))
+    assert lines[-1]["loss"] < lines[0]["loss"] - 0.2, lines
+    assert load_checkpoint(folder.model_file, GAME, POLICY_VALUE).info["kind"] == POLICY_VALUE
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU (--device cuda)")
+@pytest.mark.parametrize("kind", [ACTION_VALUE, POLICY_VALUE])
+def test_training_on_a_gpu_gives_a_network_that_plays_on_the_cpu(tmp_path: Path, kind: str) -> None:
+    folder = _folder(tmp_path, positions=120)
+    distill.label_chunks(folder)
+    training = distill.TrainConfig(epochs=2, kind=kind, blocks=1, filters=16, batch_size=32)
+    lines = distill.train_model(folder, training, torch.device("cuda"))
+    assert lines[-1]["loss"] < lines[0]["loss"] and 0 <= lines[-1]["mistake_rate"] <= 1
+    checkpoint = load_checkpoint(folder.model_file, GAME, kind, torch.device("cpu"))
+    assert next(checkpoint.network.parameters()).device.type == "cpu"
+    state = GAME.initial_state()
+    agent = make_agent(f"policy:model={folder.model_file},device=cuda", GAME)
+    assert agent(GAME, state) in GAME.actions(state)
+
+
 def test_labelling_workers_stopped_keep_their_chunks(tmp_path: Path) -> None:
     """SIGTERM (a background job's stop; Ctrl-C goes the same way) while two workers label:
     exit 130 in one line, the finished chunks kept, and the same command labels the rest and
@@ -254,6 +326,14 @@ def test_plot_draws_a_training_runs_metrics(run_cli: Run, tmp_path: Path) -> Non
         (("distill", "connect4", "--positions", "5", "--bins", "1"), "--bins"),
         (("distill", "connect4", "--positions", "5", "--workers", "0"), "--workers"),
         (("distill", "connect4", "--positions", "5", "--out", "{foreign}"), "another kind"),
+        (("distill", "connect4"), "--positions is needed"),
+        (
+            ("distill", "connect4", "--positions", "5", "--min-ply", "9", "--max-ply", "8"),
+            "max ply=8",
+        ),
+        (("distill", "connect4", "--positions", "5", "--with", "{empty}"), "holds no distill"),
+        (("distill", "connect4", "--positions", "5", "--only", "test"), "--only"),
+        (("distill", "connect4", "--positions", "5", "--kind", "value"), "--kind"),
         (("plot", "{empty}"), "has no metrics.jsonl"),
         (("plot", "{garbled}"), "line 2 is not JSON"),
         (("plot", "{plotted}", "--out", "{empty}/c.svg"), "name a .png file"),

@@ -3,6 +3,7 @@ level chess without search", Ruoss et al. 2024), and the curves of a training ru
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -19,6 +20,7 @@ from plies.cli.output import (
     progress_bar,
     until_interrupted,
 )
+from plies.errors import SpecError
 from plies.games import make_game
 from plies.learn import DEVICES
 from plies.spec import LEARNING_RATE, RUN_SEED, TRUNK, NumberRange
@@ -33,6 +35,9 @@ TUNE_RATE = NumberRange(0, 1e6, above_minimum=True)
 HELD_OUT = NumberRange(0, 0.9)
 L2 = NumberRange(0, 1e6)
 SAMPLE = NumberRange(0, 1, above_minimum=True)
+NETWORK_KINDS = ("action-value", "policy-value")
+STAGES = ("label", "train")
+CHUNK = NumberRange(1, 65536, integer=True)
 
 
 RECORDS = click.option(
@@ -52,15 +57,24 @@ def learn() -> None:
 @learn.command("distill")
 @click.argument("game_spec", metavar="GAME")
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The folder.")
-@click.option("--positions", required=True, type=Number(POSITIONS), help="Positions to label.")
+@click.option("--positions", type=Number(POSITIONS),
+              help="Positions to label (needed to start a folder).")  # fmt: skip
 @click.option("--epochs", type=Number(EPOCHS), default=10, show_default=True)
+@click.option("--kind", type=click.Choice(NETWORK_KINDS), default="action-value",
+              show_default=True,
+              help="action-value: each move's value (policy agent); policy-value: best moves "
+              "and value (policy and az agents).")  # fmt: skip
 @click.option("--bins", type=Number(BINS), default=32, show_default=True, help="Value classes.")
 @click.option("--blocks", type=Number(TRUNK), help="Residual blocks [default: per board].")
 @click.option("--filters", type=Number(TRUNK), help="Filters per block [default: per board].")
-@click.option("--min-ply", type=Number(PLY), default=12, show_default=True)
-@click.option("--batch-size", type=Number(NumberRange(1, 65536, integer=True)), default=256)
+@click.option("--min-ply", type=Number(PLY), help="First ply of the positions [default: 12].")
+@click.option("--max-ply", type=Number(PLY), help="Last ply of the positions [default: any].")
+@click.option("--chunk-size", type=Number(CHUNK), help="Positions a chunk [default: 256].")
+@click.option("--batch-size", type=Number(CHUNK), default=256)
 @click.option("--lr", type=Number(LEARNING_RATE), default=1e-3, show_default=True)
-@click.option("--seed", type=Number(RUN_SEED), default=0, show_default=True)
+@click.option("--lr-decay", is_flag=True,
+              help="Lower the learning rate to a twentieth along a cosine.")  # fmt: skip
+@click.option("--seed", type=Number(RUN_SEED), help="Seed of the positions [default: 0].")
 @click.option(
     "--workers",
     type=Number(WORKERS),
@@ -68,60 +82,102 @@ def learn() -> None:
     show_default="the number of cores",
     help="Labelling processes, a solver each (1: in this process).",
 )
+@click.option("--only", type=click.Choice(STAGES), help="Only label, or only train.")
+@click.option("--with", "sources", multiple=True, type=click.Path(path_type=Path),
+              metavar="DIR", help="Train on this distillation's positions too (again for "
+              "more).")  # fmt: skip
+@click.option("--model", type=click.Path(path_type=Path),
+              help="Where the network goes [default: OUT/model.pt].")  # fmt: skip
 @click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
 def distill_command(
     game_spec: str,
     out: Path,
-    positions: int,
-    min_ply: int,
-    seed: int,
     workers: int,
+    only: str | None,
+    sources: tuple[Path, ...],
+    model: Path | None,
     device: str,
     **settings: Any,
 ) -> None:
     """Distil GAME's perfect solver into a network that needs no search.
 
-    Labels --positions positions with the solver's score of every move, then trains an
-    action-value network on them, into the folder --out. Positions come from random and
-    noisy-solver games, from ply --min-ply on (earlier ones take the solver long), mirror
-    images counted once; --workers processes label side by side. Ctrl-C (or SIGTERM) stops;
-    the same command on the same folder keeps the labelled chunks and goes on.
+    Labels --positions positions with the solver's score of every move, then trains a network
+    on them (and on the positions of each --with folder), into the folder --out. Positions
+    come from random and noisy-solver games, from ply --min-ply to --max-ply (earlier ones take
+    the solver long), mirror images counted once; --workers processes label side by side.
+    Ctrl-C (or SIGTERM) stops; the same command on the same folder keeps the labelled chunks
+    and goes on (the folder's data settings are kept where none are given).
     """
     distill = learning_module("distill", "distillation")
     where = learning_module("checkpoint", "distillation").resolve_device(device)
     game = make_game(game_spec)
-    data = distill.DataConfig(positions=positions, seed=seed, min_ply=min_ply)
+    data = _data_settings(distill, out, settings)
     training = distill.TrainConfig(
         epochs=settings["epochs"],
+        kind=settings["kind"],
         bins=settings["bins"],
         blocks=settings["blocks"],
         filters=settings["filters"],
         batch_size=settings["batch_size"],
         learning_rate=settings["lr"],
+        decay=settings["lr_decay"],
     )
     folder = distill.open_distillation(out, game, game_spec, data)
-    _run(distill, folder, training, where, workers)
-    click.echo(
-        f"model saved to {folder.model_file}; play it with: "
-        f"plies play {game_spec} --second policy:model={folder.model_file}"
-    )
+    extra = [distill.open_source(source, game, game_spec) for source in sources]
+    model = model or folder.model_file
+    _run(distill, folder, training, where, workers, only, extra, model)
+    if only != "label":
+        click.echo(
+            f"model saved to {model}; play it with: "
+            f"plies play {game_spec} --second policy:model={model}"
+        )
 
 
-def _run(distill: Any, folder: Any, training: Any, device: Any, workers: int) -> None:
-    """Label, then train, with progress bars; Ctrl-C keeps the labelled chunks."""
+def _data_settings(distill: Any, out: Path, settings: dict[str, Any]) -> Any:
+    """The data settings: those given, the rest from the folder's record (or the defaults for
+    a new folder, which needs --positions)."""
+    given = {
+        key: settings[key]
+        for key in ("positions", "seed", "min_ply", "max_ply", "chunk_size")
+        if settings[key] is not None
+    }
+    recorded = distill.recorded_data(out)
+    if recorded is not None:
+        return dataclasses.replace(recorded, **given)
+    if "positions" not in given:
+        raise SpecError(f"--positions is needed to start the folder {str(out)!r}")
+    return distill.DataConfig(**given)
+
+
+def _run(
+    distill: Any,
+    folder: Any,
+    training: Any,
+    device: Any,
+    workers: int,
+    only: str | None,
+    sources: list[Any],
+    model: Path,
+) -> None:
+    """Label, then train (or only one of them), with progress bars; Ctrl-C keeps the labelled
+    chunks."""
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted(True) as stop:
         reporter = _RichReporter(bar)
-        began = time.perf_counter()
-        new = distill.label_chunks(folder, reporter, workers)
-        seconds = time.perf_counter() - began
-        rate = f" ({new / seconds:,.0f} positions/s)" if new and seconds > 0 else ""
-        bar.console.print(
-            f"labelled {new:,} new positions in {seconds:.1f} s{rate}", soft_wrap=True
-        )
-        distill.train_model(folder, training, device, reporter)
+        if only != "train":
+            began = time.perf_counter()
+            new = distill.label_chunks(folder, reporter, workers)
+            seconds = time.perf_counter() - began
+            rate = f" ({new / seconds:,.0f} positions/s)" if new and seconds > 0 else ""
+            bar.console.print(
+                f"labelled {new:,} new positions in {seconds:.1f} s{rate}", soft_wrap=True
+            )
+        if only != "label":
+            distill.train_model(
+                folder, training, device, reporter, sources=sources, model_file=model
+            )
     if stop.happened:
         exit_interrupted(
             f"{folder.labelled():,} of {folder.data.positions:,} positions labelled in "

@@ -51,6 +51,7 @@ from plies.inputs import write_atomically
 from plies.learn.checkpoint import made_for, save_checkpoint
 from plies.learn.network import (
     ACTION_VALUE,
+    KINDS,
     MAX_BINS,
     MAX_BLOCKS,
     MAX_FILTERS,
@@ -79,14 +80,16 @@ ILLEGAL = np.iinfo(np.int16).min
 
 @dataclass(frozen=True)
 class DataConfig:
-    """``positions`` distinct positions (mirror images count once) of ply ``min_ply`` or more,
-    from games whose moves are random or, in a ``solver_share`` of the games, from ply
-    ``solver_from`` on, the solver's best move with probability ``solver_moves``; labelled
-    ``chunk_size`` at a time, chunk C drawn from (``seed``, C)."""
+    """``positions`` distinct positions (mirror images count once) of ply ``min_ply`` to
+    ``max_ply`` (None: to the board's cell count), from games whose moves are random or, in a
+    ``solver_share`` of the games, from ply ``solver_from`` on, the solver's best move with
+    probability ``solver_moves``; labelled ``chunk_size`` at a time, chunk C drawn from
+    (``seed``, C)."""
 
     positions: int
     seed: int = 0
     min_ply: int = MIN_PLY
+    max_ply: int | None = None
     solver_share: float = 0.5
     solver_moves: float = 0.75
     solver_from: int = SOLVER_FROM
@@ -96,6 +99,10 @@ class DataConfig:
         checks = (
             (1 <= self.positions <= MAX_POSITIONS, f"positions must be 1 to {MAX_POSITIONS:,}"),
             (0 <= self.min_ply <= 1000, f"min ply={self.min_ply} must be 0 to 1000"),
+            (
+                self.max_ply is None or self.min_ply <= self.max_ply <= 1000,
+                f"max ply={self.max_ply} must be min ply ({self.min_ply}) to 1000",
+            ),
             (0 <= self.solver_share <= 1, f"solver share={self.solver_share} must be 0 to 1"),
             (0 <= self.solver_moves <= 1, f"solver moves={self.solver_moves} must be 0 to 1"),
             (0 <= self.solver_from <= 1000, f"solver from={self.solver_from} must be 0 to 1000"),
@@ -117,11 +124,15 @@ class DataConfig:
 @dataclass(frozen=True)
 class TrainConfig:
     """``epochs`` passes over the positions but a held-out ``validation`` share, in batches of
-    ``batch_size`` each turned by a random board symmetry when ``augment``, with AdamW; the
-    network has ``bins`` value classes and a trunk of ``blocks`` x ``filters`` (None: the
-    board's default)."""
+    ``batch_size`` each turned by a random board symmetry when ``augment``, with AdamW at the
+    learning rate ``learning_rate`` (with ``decay``, falling to a twentieth of it along a
+    cosine, Loshchilov and Hutter 2017); the network has a trunk of ``blocks`` x ``filters`` (None:
+    the board's default) and the head ``kind``: action values over ``bins`` value classes (the
+    paper's), or a policy over the best moves and the best move's value (what PUCT search
+    needs)."""
 
     epochs: int = 10
+    kind: str = ACTION_VALUE
     bins: int = DEFAULT_BINS
     blocks: int | None = None
     filters: int | None = None
@@ -130,10 +141,12 @@ class TrainConfig:
     weight_decay: float = 1e-4
     validation: float = 0.05
     augment: bool = True
+    decay: bool = False
 
     def __post_init__(self) -> None:
         checks = (
             (1 <= self.epochs <= MAX_EPOCHS, f"epochs={self.epochs} must be 1 to {MAX_EPOCHS}"),
+            (self.kind in KINDS, f"network kind {self.kind!r} is not one of {', '.join(KINDS)}"),
             (2 <= self.bins <= MAX_BINS, f"bins={self.bins} must be 2 to {MAX_BINS}"),
             (
                 1 <= (self.blocks or 1) <= MAX_BLOCKS,
@@ -192,7 +205,7 @@ def generate_positions(
 ) -> list[Any]:
     """``count`` non-terminal positions, distinct up to the board's symmetries and from the
     keys (:func:`position_key`) in ``seen``, to which theirs are added; each is one game's
-    state at a ply drawn from ``config.min_ply`` to the board's cell count (or, when the game
+    state at a ply drawn from ``config.min_ply`` to ``config.max_ply`` (or, when the game
     ends first, among its states from ``min_ply`` on). ``config`` gives the plies and the
     solver's share (not the count or the seed). Raises :class:`SpecError` when the game has too
     few such positions."""
@@ -213,7 +226,8 @@ def generate_positions(
                 f"in {games - 1:,} games of '{game.name}'"
             )
         noisy = solver if rng.random() < config.solver_share else None
-        stop = rng.randint(config.min_ply, max(config.min_ply, rows * columns))
+        last = rows * columns if config.max_ply is None else config.max_ply
+        stop = rng.randint(config.min_ply, max(config.min_ply, last))
         states = _play(game, rng, stop, config, noisy)[config.min_ply :]
         if not states:
             continue
@@ -325,15 +339,20 @@ def label_positions(
     )
 
 
-def value_classes(scores: np.ndarray, scale: int, bins: int) -> np.ndarray:
-    """The class (int64, -1 where illegal) of each score among ``bins`` equal bins of [-1, 1].
-
-    A score becomes a value for the mover that keeps the outcome apart from the margin: 0 for
+def score_values(scores: np.ndarray, scale: int) -> np.ndarray:
+    """Each score as a value for the mover that keeps the outcome apart from the margin: 0 for
     a draw, ``±(1 + |score| / scale) / 2`` (clipped to ±1) for a win or a loss, so a win never
     shares a bin with a draw however slow it is (a plain ``score / scale`` puts a win by the
     last stone in the draw's bin)."""
     magnitude = np.minimum(np.abs(scores.astype(np.float64)), scale) / scale
-    values = np.sign(scores) * (1 + magnitude) / 2
+    values: np.ndarray = np.sign(scores) * (1 + magnitude) / 2
+    return values
+
+
+def value_classes(scores: np.ndarray, scale: int, bins: int) -> np.ndarray:
+    """The class (int64, -1 where illegal) of each score's value (:func:`score_values`) among
+    ``bins`` equal bins of [-1, 1]."""
+    values = score_values(scores, scale)
     classes = np.minimum(np.floor((values + 1) / 2 * bins), bins - 1).astype(np.int64)
     masked: np.ndarray = np.where(scores == ILLEGAL, -1, classes)
     return masked
@@ -407,16 +426,8 @@ def open_distillation(
     perfect_solver(game)
     _, rows, columns = encoding.tensor_shape()
     wanted = Distillation(directory, game, spec, data, (rows * columns + 1) // 2)
-    config_file = directory / "config.json"
-    if directory.exists() and not directory.is_dir():
-        raise RunFolderError(f"{str(directory)!r} is not a folder")
-    if config_file.is_file():
-        try:
-            found = json.loads(config_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise RunFolderError(f"{str(config_file)!r} is unreadable ({error})") from None
-        if not isinstance(found, dict) or found.get("format") != FORMAT:
-            raise RunFolderError(f"{str(directory)!r} holds another kind of run, not {FORMAT}")
+    found = _recorded_config(directory)
+    if found is not None:
         mine = {"game": wanted.config_json()["game_identity"], **asdict(data)}
         theirs = {"game": found.get("game_identity"), **(found.get("data") or {})}
         if made_for(theirs["game"], game):  # the identity, or the repr of older folders
@@ -431,8 +442,48 @@ def open_distillation(
     if directory.exists() and any(directory.iterdir()):
         raise RunFolderError(f"{str(directory)!r} is not empty and holds no distillation")
     text = json.dumps(wanted.config_json(), indent=2) + "\n"
-    write_atomically(config_file, lambda f: f.write(text.encode()))
+    write_atomically(directory / "config.json", lambda f: f.write(text.encode()))
     return wanted
+
+
+def _recorded_config(directory: Path) -> dict[str, Any] | None:
+    """The ``config.json`` of the distillation in ``directory``; None where there is none, a
+    :class:`RunFolderError` where it is not a distillation's."""
+    config_file = directory / "config.json"
+    if directory.exists() and not directory.is_dir():
+        raise RunFolderError(f"{str(directory)!r} is not a folder")
+    if not config_file.is_file():
+        return None
+    try:
+        found = json.loads(config_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise RunFolderError(f"{str(config_file)!r} is unreadable ({error})") from None
+    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        raise RunFolderError(f"{str(directory)!r} holds another kind of run, not {FORMAT}")
+    return found
+
+
+def recorded_data(directory: Path) -> DataConfig | None:
+    """The data settings the distillation in ``directory`` was started with; None where the
+    folder holds no distillation yet."""
+    found = _recorded_config(directory)
+    if found is None:
+        return None
+    try:
+        return DataConfig(**(found.get("data") or {}))
+    except (TypeError, SpecError) as error:
+        raise RunFolderError(
+            f"{str(directory)!r} records unreadable data settings ({error})"
+        ) from None
+
+
+def open_source(directory: Path, game: Game[Any, Any], spec: str) -> Distillation:
+    """The distillation already in ``directory``, as a source of positions for training; a
+    :class:`RunFolderError` where there is none or it is of another game."""
+    data = recorded_data(directory)
+    if data is None:
+        raise RunFolderError(f"{str(directory)!r} holds no distillation")
+    return open_distillation(directory, game, spec, data)
 
 
 def label_chunks(
@@ -560,11 +611,20 @@ def train_model(
     training: TrainConfig,
     device: torch.device,
     reporter: Reporter | None = None,
+    *,
+    sources: Sequence[Distillation] = (),
+    model_file: Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Train a fresh network on the folder's positions (seeded by the data seed), saving the
-    model and a metrics line after every epoch; returns the metrics."""
+    """Train a fresh network on the positions of ``distillation`` and of the other folders
+    ``sources`` (seeded by the data seed), saving the model (to ``model_file``, by default the
+    folder's ``model.pt``) and a metrics line (:func:`metrics_file`) after every epoch;
+    returns the metrics."""
     reporter = reporter or Reporter()
-    data = load_data(distillation)
+    for source in sources:
+        if source.score_scale != distillation.score_scale:
+            raise RunFolderError(f"{str(source.directory)!r} labels another board's scores")
+    data = LabelledPositions.concatenate([load_data(d) for d in (distillation, *sources)])
+    model_file = model_file or distillation.model_file
     encoding = require(distillation.game, HasTensorEncoding, PURPOSE)
     seed = distillation.data.seed
     rng = np.random.default_rng(derived_seed(seed, 1))
@@ -572,47 +632,70 @@ def train_model(
     held = int(len(data) * training.validation)
     validation, train = data.take(order[:held]), data.take(order[held:])
     torch.manual_seed(derived_seed(seed, 2))
-    shape = NetShape.for_game(
-        encoding, ACTION_VALUE, training.blocks, training.filters, training.bins
-    )
+    bins = training.bins if training.kind == ACTION_VALUE else 0
+    shape = NetShape.for_game(encoding, training.kind, training.blocks, training.filters, bins)
     network = build_network(shape).to(device)
     optimiser = torch.optim.AdamW(
         network.parameters(), lr=training.learning_rate, weight_decay=training.weight_decay
     )
+    steps = training.epochs * math.ceil(len(train) / training.batch_size)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(
+        optimiser,
+        max(steps, 1),
+        eta_min=training.learning_rate / 20 if training.decay else training.learning_rate,
+    )
     symmetries = list(encoding.symmetries()) if training.augment else []
+    scale = distillation.score_scale
     lines: list[dict[str, Any]] = []
     reporter.epoch(0, training.epochs)
     for epoch in range(1, training.epochs + 1):
         began = time.perf_counter()
         network.train()
-        loss = _epoch(network, optimiser, train, distillation, training, symmetries, rng, device)
+        loss = _epoch(
+            network, (optimiser, schedule), train, scale, training, symmetries, rng, device
+        )
         metrics = {"epoch": epoch, "positions": len(train), "loss": round(loss, 5)}
         if len(validation):
-            metrics |= evaluate_network(
-                network, validation, distillation.score_scale, training.bins, device
-            )
+            metrics |= evaluate_network(network, validation, scale, bins, device)
         metrics["seconds"] = round(time.perf_counter() - began, 3)
         lines.append(metrics)
-        info = {"epoch": epoch, "score_scale": distillation.score_scale, **asdict(training)}
-        save_checkpoint(distillation.model_file, network, shape, distillation.game, **info)
+        info = {
+            "epoch": epoch,
+            "score_scale": scale,
+            "data": [str(d.directory) for d in (distillation, *sources)],
+            **asdict(training),
+        }
+        save_checkpoint(model_file, network, shape, distillation.game, **info)
         text = "".join(json.dumps(line) + "\n" for line in lines)
-        write_atomically(distillation.metrics_file, lambda f, t=text: f.write(t.encode()))
+        write_atomically(
+            metrics_file(distillation, model_file), lambda f, t=text: f.write(t.encode())
+        )
         reporter.epoch(epoch, training.epochs)
         reporter.finished(metrics)
     return lines
 
 
+def metrics_file(distillation: Distillation, model_file: Path) -> Path:
+    """Where the metrics of the network trained into ``model_file`` go: the folder's
+    ``metrics.jsonl`` for its own ``model.pt``, else beside the model (``NAME.jsonl``)."""
+    if model_file == distillation.model_file:
+        return distillation.metrics_file
+    return model_file.with_suffix(".jsonl")
+
+
 def _epoch(
     network: nn.Module,
-    optimiser: torch.optim.Optimizer,
+    optimiser: tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler],
     data: LabelledPositions,
-    distillation: Distillation,
+    scale: int,
     training: TrainConfig,
     symmetries: list[Any],
     rng: np.random.Generator,
     device: torch.device,
 ) -> float:
-    """One pass over ``data`` in shuffled batches; the mean loss."""
+    """One pass over ``data`` in shuffled batches, a step of the optimiser and of its learning
+    rate schedule each; the mean loss."""
+    steps, schedule = optimiser
     order = rng.permutation(len(data))
     total, batches = 0.0, 0
     for start in range(0, len(order), training.batch_size):
@@ -620,45 +703,63 @@ def _epoch(
         planes, scores = data.planes[rows], data.scores[rows]
         if symmetries:
             planes, scores = augment(planes, scores, symmetries, rng)
-        classes = value_classes(scores, distillation.score_scale, training.bins)
-        logits = network(torch.from_numpy(planes.astype(np.float32)).to(device))
-        loss = _loss(logits, torch.from_numpy(classes).to(device))
-        optimiser.zero_grad()
+        output = network(torch.from_numpy(planes.astype(np.float32)).to(device))
+        loss = _loss(output, scores, scale, training.bins, device)
+        steps.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
-        optimiser.step()
+        steps.step()
+        schedule.step()
         total, batches = total + loss.item(), batches + 1
     return total / max(batches, 1)
 
 
-def _loss(logits: torch.Tensor, classes: torch.Tensor) -> torch.Tensor:
-    """Cross-entropy over the value bins of every legal move (illegal ones, class -1, left
-    out): the paper's action-value loss."""
-    bins = logits.shape[-1]
-    return nn.functional.cross_entropy(
-        logits.reshape(-1, bins), classes.reshape(-1), ignore_index=-1
-    )
+def _loss(
+    output: Any, scores: np.ndarray, scale: int, bins: int, device: torch.device
+) -> torch.Tensor:
+    """For an action-value network (a logits tensor), the cross-entropy over the value bins of
+    every legal move (the paper's action-value loss); for a policy-value network (policy
+    logits and value), the cross-entropy to the best moves (:func:`policy_targets`) plus the
+    squared error of the value against the best move's (:func:`score_values`)."""
+    if isinstance(output, torch.Tensor):
+        classes = torch.from_numpy(value_classes(scores, scale, bins)).to(device)
+        return nn.functional.cross_entropy(
+            output.reshape(-1, bins), classes.reshape(-1), ignore_index=-1
+        )
+    logits, value = output
+    targets = torch.from_numpy(policy_targets(scores)).to(device)
+    best = torch.from_numpy(score_values(best_scores(scores), scale).astype(np.float32))
+    policy_loss = -(targets * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+    return policy_loss + nn.functional.mse_loss(value, best.to(device))
+
+
+def _choices(output: Any, scores: np.ndarray, bins: int, device: torch.device) -> np.ndarray:
+    """The legal action index each position's network output prefers: the highest expected
+    value (action values) or the highest policy logit."""
+    legal = torch.from_numpy(scores != ILLEGAL).to(device)
+    if isinstance(output, torch.Tensor):
+        preference = torch.softmax(output.float(), dim=-1) @ bin_centres(bins).to(device)
+    else:
+        preference = output[0].float()
+    chosen: np.ndarray = preference.masked_fill(~legal, -math.inf).argmax(dim=1).cpu().numpy()
+    return chosen
 
 
 def evaluate_network(
     network: nn.Module, data: LabelledPositions, scale: int, bins: int, device: torch.device
 ) -> dict[str, float]:
-    """On labelled positions: the loss, the share of positions where the move of highest
-    expected value is a best move (``accuracy``, the paper's action accuracy), and the share
-    where its outcome is worse than the best move's (``mistake_rate``, as
+    """On labelled positions: the loss, the share of positions where the network's move
+    (:func:`_choices`) is a best move (``accuracy``, the paper's action accuracy), and the
+    share where its outcome is worse than the best move's (``mistake_rate``, as
     :mod:`plies.mistakes` counts it)."""
     network.eval()
-    centres = bin_centres(bins).to(device)
     losses, hits, mistakes = [], 0.0, 0
     with torch.inference_mode():
         for start in range(0, len(data), 1024):
             planes = data.planes[start : start + 1024].astype(np.float32)
             scores = data.scores[start : start + 1024]
-            classes = torch.from_numpy(value_classes(scores, scale, bins)).to(device)
-            logits = network(torch.from_numpy(planes).to(device))
-            losses.append(_loss(logits, classes).item() * len(scores))
-            expected = torch.softmax(logits.float(), dim=-1) @ centres
-            expected[classes < 0] = -math.inf
-            chosen = expected.argmax(dim=1).cpu().numpy()
+            output = network(torch.from_numpy(planes).to(device))
+            losses.append(_loss(output, scores, scale, bins, device).item() * len(scores))
+            chosen = _choices(output, scores, bins, device)
             rows = np.arange(len(scores))
             hits += float((policy_targets(scores)[rows, chosen] > 0).sum())
             best = best_scores(scores)
