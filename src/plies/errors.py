@@ -114,6 +114,11 @@ class BusyError(PliesError):
         self.retry_after = retry_after
 
 
+class LabellingError(PliesError):
+    """Labelling positions stopped: a worker died or its teacher failed. The chunks finished
+    before are kept, and the same command goes on from them."""
+
+
 class RateLimitError(BusyError):
     """A client asked for more than its share (a server's limit of new games a minute)."""
 

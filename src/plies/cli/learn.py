@@ -60,10 +60,13 @@ def learn() -> None:
 @click.option("--positions", type=Number(POSITIONS),
               help="Positions to label (needed to start a folder).")  # fmt: skip
 @click.option("--epochs", type=Number(EPOCHS), default=10, show_default=True)
-@click.option("--kind", type=click.Choice(NETWORK_KINDS), default="action-value",
-              show_default=True,
+@click.option("--kind", type=click.Choice(NETWORK_KINDS),
               help="action-value: each move's value (policy agent); policy-value: best moves "
-              "and value (policy and az agents).")  # fmt: skip
+              "and value (policy and az agents) [default: action-value; policy-value with "
+              "--teacher].")  # fmt: skip
+@click.option("--teacher", metavar="SPEC",
+              help="Label by this agent's searches of its own games (uci:stockfish,depth=8), "
+              "not by the perfect solver.")  # fmt: skip
 @click.option("--bins", type=Number(BINS), default=32, show_default=True, help="Value classes.")
 @click.option("--blocks", type=Number(TRUNK), help="Residual blocks [default: per board].")
 @click.option("--filters", type=Number(TRUNK), help="Filters per block [default: per board].")
@@ -99,22 +102,25 @@ def distill_command(
     device: str,
     **settings: Any,
 ) -> None:
-    """Distil GAME's perfect solver into a network that needs no search.
+    """Distil GAME's perfect solver (or a --teacher) into a network that needs no search.
 
     Labels --positions positions with the solver's score of every move, then trains a network
     on them (and on the positions of each --with folder), into the folder --out. Positions
     come from random and noisy-solver games, from ply --min-ply to --max-ply (earlier ones take
     the solver long), mirror images counted once; --workers processes label side by side.
+    With --teacher, positions come from the teacher's own games (random openings, some random
+    moves) and each is labelled with the teacher's move and value.
     Ctrl-C (or SIGTERM) stops; the same command on the same folder keeps the labelled chunks
     and goes on (the folder's data settings are kept where none are given).
     """
-    distill = learning_module("distill", "distillation")
+    taught = settings["teacher"] is not None or _folder_format(out) == "plies-taught-1"
+    distill = learning_module("taught" if taught else "distill", "distillation")
     where = learning_module("checkpoint", "distillation").resolve_device(device)
     game = make_game(game_spec)
-    data = _data_settings(distill, out, settings)
+    data = _data_settings(distill, out, settings, taught)
     training = distill.TrainConfig(
         epochs=settings["epochs"],
-        kind=settings["kind"],
+        kind=settings["kind"] or ("policy-value" if taught else "action-value"),
         bins=settings["bins"],
         blocks=settings["blocks"],
         filters=settings["filters"],
@@ -122,7 +128,10 @@ def distill_command(
         learning_rate=settings["lr"],
         decay=settings["lr_decay"],
     )
-    folder = distill.open_distillation(out, game, game_spec, data)
+    if taught:
+        distill.check_training(training)
+    opened = distill.open_taught if taught else distill.open_distillation
+    folder = opened(out, game, game_spec, data)
     extra = [distill.open_source(source, game, game_spec) for source in sources]
     model = model or folder.model_file
     _run(distill, folder, training, where, workers, only, extra, model)
@@ -133,20 +142,30 @@ def distill_command(
         )
 
 
-def _data_settings(distill: Any, out: Path, settings: dict[str, Any]) -> Any:
+def _folder_format(out: Path) -> str | None:
+    """The format a folder's ``config.json`` names, None where it names none."""
+    try:
+        found = json.loads((out / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return found.get("format") if isinstance(found, dict) else None
+
+
+def _data_settings(distill: Any, out: Path, settings: dict[str, Any], taught: bool) -> Any:
     """The data settings: those given, the rest from the folder's record (or the defaults for
     a new folder, which needs --positions)."""
-    given = {
-        key: settings[key]
-        for key in ("positions", "seed", "min_ply", "max_ply", "chunk_size")
-        if settings[key] is not None
-    }
+    keys = ["positions", "seed", "min_ply", "chunk_size"]
+    keys += ["teacher"] if taught else ["max_ply"]
+    if taught and settings["max_ply"] is not None:
+        raise SpecError("--max-ply is for the perfect solver's labels, not a teacher's")
+    given = {key: settings[key] for key in keys if settings[key] is not None}
     recorded = distill.recorded_data(out)
     if recorded is not None:
         return dataclasses.replace(recorded, **given)
     if "positions" not in given:
         raise SpecError(f"--positions is needed to start the folder {str(out)!r}")
-    return distill.DataConfig(**given)
+    data_class = distill.TaughtData if taught else distill.DataConfig
+    return data_class(**given)
 
 
 def _run(

@@ -385,7 +385,7 @@ def label_by_teacher(
     tuning: Tuning, notations: Sequence[str], report: Reporter | None = None
 ) -> NDArray[np.float32]:
     """Each position's label from the teacher's report of it: the first player's expected
-    share of the points (:func:`_expected_share`). Kept in ``teacher.npy`` as it goes (NaN for
+    share of the points (:func:`expected_share`). Kept in ``teacher.npy`` as it goes (NaN for
     those not labelled yet), so a stopped tuning goes on where it was."""
     from plies.agents import make_agent
 
@@ -405,7 +405,7 @@ def label_by_teacher(
         for index in (int(i) for i in np.flatnonzero(np.isnan(labels))):
             state = game.parse_position(notations[index])  # type: ignore[attr-defined]
             teacher(game, state)
-            share = _expected_share(game, getattr(teacher, "last", None))
+            share = expected_share(game, getattr(teacher, "last", None))
             if share is None:
                 raise SpecError(f"teacher {tuning.config.teacher}: its search reports no value")
             first = game.to_move(state) == game.players[0]
@@ -423,7 +423,7 @@ def label_by_teacher(
     return labels
 
 
-def _expected_share(game: Game[Any, Any], reported: Any) -> float | None:
+def expected_share(game: Game[Any, Any], reported: Any) -> float | None:
     """The mover's expected share of the points from a search's report: from its score in
     centipawns where the game reads scores so (the logistic of chess engines' Elo scale,
     ``1 / (1 + 10**(-cp / 400))``; a forced result is 1 or 0), else its value's place in the
