@@ -199,6 +199,22 @@ def test_positions_keep_to_their_plies() -> None:
         distill.DataConfig(positions=1, min_ply=6, max_ply=5)
 
 
+def test_a_player_guides_the_data_games() -> None:
+    """Guided by an agent that always plays the leftmost column, every game is that agent's:
+    one position of ply 3 exists, and asking for two is refused."""
+
+    def leftmost(game: Any, state: Any) -> Any:
+        return min(game.actions(state))
+
+    config = distill.DataConfig(
+        positions=1, min_ply=3, max_ply=3, solver_share=1, solver_moves=1, solver_from=0
+    )
+    [state] = distill.generate_positions(GAME, 1, 0, config, player=leftmost)  # type: ignore[arg-type]
+    assert GAME.format_position(state) == "111"
+    with pytest.raises(SpecError, match="only 1 new distinct positions"):
+        distill.generate_positions(GAME, 2, 0, config, player=leftmost)  # type: ignore[arg-type]
+
+
 def test_a_policy_value_network_trained_on_two_folders_plays_in_policy_and_az(
     run_cli: Run, tmp_path: Path
 ) -> None:
@@ -226,6 +242,13 @@ def test_a_policy_value_network_trained_on_two_folders_plays_in_policy_and_az(
     state = GAME.initial_state()
     for spec in (f"policy:model={model}", f"az:model={model},simulations=16"):
         assert make_agent(spec, GAME)(GAME, state) in GAME.actions(state)
+    played = tmp_path / "self-play"
+    guided = run_cli(*command, "--out", str(played), "--positions", "10", "--min-ply", "20",
+                     "--player", f"policy:model={model}", "--guided", "1", "--guide-from", "0",
+                     "--only", "label")  # fmt: skip
+    assert guided.code == 0 and "labelled 10 new positions" in guided.err, guided
+    recorded = json.loads((played / "config.json").read_text())["data"]
+    assert recorded["player"] == f"policy:model={model}" and recorded["solver_share"] == 1
 
 
 def test_the_policy_value_loss_falls_toward_the_best_moves(tmp_path: Path) -> None:

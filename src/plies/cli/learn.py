@@ -38,6 +38,7 @@ SAMPLE = NumberRange(0, 1, above_minimum=True)
 NETWORK_KINDS = ("action-value", "policy-value")
 STAGES = ("label", "train")
 CHUNK = NumberRange(1, 65536, integer=True)
+SHARE = NumberRange(0, 1)
 
 
 RECORDS = click.option(
@@ -85,6 +86,12 @@ def learn() -> None:
     show_default="the number of cores",
     help="Labelling processes, a solver each (1: in this process).",
 )
+@click.option("--player", metavar="SPEC",
+              help="Guide the data games with this agent's moves, not the solver's (self-play "
+              "of a network: policy:model=FILE).")  # fmt: skip
+@click.option("--guided", type=Number(SHARE), help="Share of guided games [default: 0.5].")
+@click.option("--guide-from", type=Number(PLY),
+              help="First ply the guide plays [default: 16].")  # fmt: skip
 @click.option("--only", type=click.Choice(STAGES), help="Only label, or only train.")
 @click.option("--with", "sources", multiple=True, type=click.Path(path_type=Path),
               metavar="DIR", help="Train on this distillation's positions too (again for "
@@ -155,9 +162,15 @@ def _data_settings(distill: Any, out: Path, settings: dict[str, Any], taught: bo
     """The data settings: those given, the rest from the folder's record (or the defaults for
     a new folder, which needs --positions)."""
     keys = ["positions", "seed", "min_ply", "chunk_size"]
-    keys += ["teacher"] if taught else ["max_ply"]
-    if taught and settings["max_ply"] is not None:
-        raise SpecError("--max-ply is for the perfect solver's labels, not a teacher's")
+    keys += ["teacher"] if taught else ["max_ply", "player", "solver_share", "solver_from"]
+    settings = settings | {
+        "solver_share": settings["guided"],
+        "solver_from": settings["guide_from"],
+    }
+    for option in ("max_ply", "player", "guided", "guide_from"):
+        if taught and settings[option] is not None:
+            name = "--" + option.replace("_", "-")
+            raise SpecError(f"{name} is for the perfect solver's labels, not a teacher's")
     given = {key: settings[key] for key in keys if settings[key] is not None}
     recorded = distill.recorded_data(out)
     if recorded is not None:

@@ -43,6 +43,7 @@ import torch
 from torch import nn
 
 from plies import __version__
+from plies.agents import Agent, make_agent
 from plies.capabilities import HasPerfectSolver, HasTensorEncoding, require
 from plies.errors import RunFolderError, SpecError, UnsupportedGameError
 from plies.game import Game, random_move
@@ -82,9 +83,10 @@ ILLEGAL = np.iinfo(np.int16).min
 class DataConfig:
     """``positions`` distinct positions (mirror images count once) of ply ``min_ply`` to
     ``max_ply`` (None: to the board's cell count), from games whose moves are random or, in a
-    ``solver_share`` of the games, from ply ``solver_from`` on, the solver's best move with
-    probability ``solver_moves``; labelled ``chunk_size`` at a time, chunk C drawn from
-    (``seed``, C)."""
+    ``solver_share`` of the games, from ply ``solver_from`` on, the guide's move with
+    probability ``solver_moves``: the solver's best, or the agent ``player``'s (a spec:
+    self-play games of a network with ``policy:model=FILE``); labelled ``chunk_size`` at a
+    time, chunk C drawn from (``seed``, C)."""
 
     positions: int
     seed: int = 0
@@ -94,6 +96,7 @@ class DataConfig:
     solver_moves: float = 0.75
     solver_from: int = SOLVER_FROM
     chunk_size: int = 256
+    player: str | None = None
 
     def __post_init__(self) -> None:
         checks = (
@@ -201,18 +204,19 @@ def generate_positions(
     config: DataConfig | None = None,
     *,
     solver: PerfectSolver | None = None,
+    player: Agent | None = None,
     seen: set[bytes] | None = None,
 ) -> list[Any]:
     """``count`` non-terminal positions, distinct up to the board's symmetries and from the
     keys (:func:`position_key`) in ``seen``, to which theirs are added; each is one game's
     state at a ply drawn from ``config.min_ply`` to ``config.max_ply`` (or, when the game
     ends first, among its states from ``min_ply`` on). ``config`` gives the plies and the
-    solver's share (not the count or the seed). Raises :class:`SpecError` when the game has too
-    few such positions."""
+    guided games (not the count or the seed); the guide is ``player`` (built from
+    ``config.player`` when not given) or ``solver`` (the game's when not given). Raises
+    :class:`SpecError` when the game has too few such positions."""
     config = config or DataConfig(positions=count, seed=seed)
     encoding = require(game, HasTensorEncoding, PURPOSE)
-    if config.solver_share > 0 and solver is None:
-        solver = perfect_solver(game)
+    guide = _guide(game, config, solver, player)
     _, rows, columns = encoding.tensor_shape()
     seen = set() if seen is None else seen
     rng = random.Random(seed)
@@ -225,7 +229,7 @@ def generate_positions(
                 f"only {len(found)} new distinct positions of ply >= {config.min_ply} found "
                 f"in {games - 1:,} games of '{game.name}'"
             )
-        noisy = solver if rng.random() < config.solver_share else None
+        noisy = guide if rng.random() < config.solver_share else None
         last = rows * columns if config.max_ply is None else config.max_ply
         stop = rng.randint(config.min_ply, max(config.min_ply, last))
         states = _play(game, rng, stop, config, noisy)[config.min_ply :]
@@ -239,28 +243,48 @@ def generate_positions(
     return found
 
 
+Guide = Callable[[Any, random.Random], Any]
+"""A data game's guide: the move it plays in a state."""
+
+
+def _guide(
+    game: Game[Any, Any],
+    config: DataConfig,
+    solver: PerfectSolver | None,
+    player: Agent | None,
+) -> Guide | None:
+    """The guide of the guided games (None when there are none): the agent ``player`` (or
+    ``config.player``'s), else one of the solver's best moves, drawn at random."""
+    if config.solver_share == 0:
+        return None
+    if config.player is not None or player is not None:
+        agent = player or make_agent(config.player or "", game)
+        return lambda state, rng: agent(game, state)
+    chosen = solver or perfect_solver(game)
+    return lambda state, rng: rng.choice(chosen.decide(state).moves)
+
+
 @dataclass
 class _DataMover:
-    """Both players of a data game: a random move each ply, or with ``solver`` from
-    ``config.solver_from`` on its best move with probability ``config.solver_moves``."""
+    """Both players of a data game: a random move each ply, or with a ``guide`` from
+    ``config.solver_from`` on its move with probability ``config.solver_moves``."""
 
     rng: random.Random
     config: DataConfig
-    solver: PerfectSolver | None
+    guide: Guide | None
     name: str = "distill-data"
     last: SearchResult[Any] | None = None
     ply: int = 0
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         self.ply += 1
-        config, rng = self.config, self.rng
-        solver = self.solver
+        config, rng, guide = self.config, self.rng, self.guide
         if (
-            solver is not None
+            guide is not None
             and self.ply > config.solver_from
             and rng.random() < config.solver_moves
         ):
-            return rng.choice(solver.decide(state).moves)
+            return guide(state, rng)
         return random_move(game, state, rng)
 
     def reset(self, seed: int | None = None) -> None:
@@ -272,11 +296,11 @@ def _play(
     rng: random.Random,
     plies: int,
     config: DataConfig,
-    solver: PerfectSolver | None,
+    guide: Guide | None,
 ) -> list[Any]:
     """The non-terminal states of a game of ``plies`` moves at most, the initial one first,
     played by :class:`_DataMover` in :func:`~plies.play.play_game`."""
-    mover = _DataMover(rng, config, solver)
+    mover = _DataMover(rng, config, guide)
     record = play_game(game, dict.fromkeys(game.players, mover), max_plies=plies)
     states = [turn.state for turn in record.turns]
     return states if record.finished else [*states, record.state]
@@ -500,6 +524,7 @@ def label_chunks(
     data, game = distillation.data, distillation.game
     encoding = require(game, HasTensorEncoding, PURPOSE)
     solver = perfect_solver(game)
+    player = None if data.player is None else make_agent(data.player, game)
     seen: set[bytes] = set()
     done = before = distillation.labelled()
     reporter.labelled(done, data.positions)
@@ -513,7 +538,12 @@ def label_chunks(
                 seen.update(position_key(encoding, planes) for planes in _load_chunk(path).planes)
                 continue
             count, seed = data.chunk_positions(chunk), derived_seed(data.seed, chunk)
-            yield chunk, generate_positions(game, count, seed, data, solver=solver, seen=seen)
+            yield (
+                chunk,
+                generate_positions(
+                    game, count, seed, data, solver=solver, player=player, seen=seen
+                ),
+            )
 
     def save(chunk: int, labelled: LabelledPositions) -> None:
         nonlocal done
