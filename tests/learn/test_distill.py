@@ -19,7 +19,7 @@ import pytest
 import torch
 
 from plies.agents import make_agent
-from plies.errors import RunFolderError, SpecError
+from plies.errors import CheckpointError, RunFolderError, SpecError
 from plies.games import make_game
 from plies.learn import distill
 from plies.learn.checkpoint import Checkpoint, load_checkpoint
@@ -242,6 +242,8 @@ def test_a_policy_value_network_trained_on_two_folders_plays_in_policy_and_az(
     state = GAME.initial_state()
     for spec in (f"policy:model={model}", f"az:model={model},simulations=16"):
         assert make_agent(spec, GAME)(GAME, state) in GAME.actions(state)
+    with pytest.raises(CheckpointError, match="by value needs a policy-value network"):
+        make_agent("policy:model=connect4-distilled,by=value", GAME)
     played = tmp_path / "self-play"
     guided = run_cli(*command, "--out", str(played), "--positions", "10", "--min-ply", "20",
                      "--player", f"policy:model={model}", "--guided", "1", "--guide-from", "0",

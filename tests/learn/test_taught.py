@@ -108,6 +108,14 @@ def test_a_network_taught_by_stockfish_learns_and_plays_chess(tmp_path: Path) ->
         move = policy(CHESS, state)
         assert move in list(CHESS.actions(state))
         state = CHESS.result(state, move)
+    by_value = make_agent(f"policy:model={folder.model_file},by=value", CHESS)
+    mate = CHESS.parse_position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    assert by_value(CHESS, mate) == chess.Move.from_uci("a1a8")  # a won end beats any estimate
+    moves = list(CHESS.actions(state))
+    children = np.stack([CHESS.encode(CHESS.result(state, m)) for m in moves])
+    with torch.inference_mode():
+        _, values = checkpoint.network(torch.from_numpy(children))
+    assert by_value(CHESS, state) == moves[int(np.argmin(values.numpy()))]
 
 
 def test_a_teacher_that_dies_stops_in_one_line_and_the_rerun_goes_on(
@@ -151,6 +159,7 @@ def test_the_teachers_labels_train_only_a_policy_value_network(tmp_path: Path) -
         (("--teacher", "perfect", "--max-ply", "20"), "--max-ply is for the perfect solver"),
         (("--teacher", "perfect", "--kind", "action-value"), "policy-value"),
         (("--teacher", "perfect", "--positions", "0"), "--positions"),
+        (("--teacher", "perfect", "--only", "train"), "holds no labelled positions"),
         (("--teacher", "perfect", "--with", "{distilled}"), "another kind of run"),
     ],
 )

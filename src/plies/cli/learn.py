@@ -210,6 +210,8 @@ def _run(
             distill.train_model(
                 folder, training, device, reporter, sources=sources, model_file=model
             )
+    if stop.happened and only == "train":
+        exit_interrupted(f"training stopped; {model} holds the last finished epoch, if any")
     if stop.happened:
         exit_interrupted(
             f"{folder.labelled():,} of {folder.data.positions:,} positions labelled in "

@@ -81,7 +81,8 @@ def _alphago(game: Game[Any, Any], values: Mapping[str, Any], context: Context) 
 def _policy(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
     players = _players()
     checkpoint = _checkpoint(game, values, context, players.KINDS_FOR_POLICY)
-    agent: Agent = players.PolicyAgent(game, checkpoint, context.name)
+    by_value = values["by"] == "value"
+    agent: Agent = players.PolicyAgent(game, checkpoint, context.name, by_value)
     return agent
 
 
@@ -118,7 +119,18 @@ register(
     AgentKind(
         "policy",
         "a network's own choice, no search (policy-value or action-value network)",
-        (MODEL, DEVICE),
+        (
+            MODEL,
+            DEVICE,
+            Option(
+                "by",
+                "choice",
+                "move: the network's move (policy or action values); value: the move to the "
+                "position a policy-value network values best",
+                "move",
+                choices=("move", "value"),
+            ),
+        ),
         _policy,
     )
 )

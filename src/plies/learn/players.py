@@ -1,6 +1,7 @@
 """The learned agents: ``az`` (PUCT search guided by a policy-value network, AlphaZero) and
 ``policy`` (the network alone, no search: the most probable move of a policy-value network, or
-the best predicted move of an action-value network).
+the best predicted move of an action-value network, or with ``by=value`` the move to the
+position a policy-value network values best).
 
 A model is a checkpoint path or the name of a model shipped in ``plies/learn/models`` (the
 game's name by default: ``connect4``, ``tictactoe``).
@@ -61,14 +62,25 @@ class PolicyAgent:
 
     last: SearchResult[Any] | None = None
 
-    def __init__(self, game: Game[Any, Any], checkpoint: Checkpoint, name: str) -> None:
+    def __init__(
+        self, game: Game[Any, Any], checkpoint: Checkpoint, name: str, by_value: bool = False
+    ) -> None:
+        self.game = game
         self.encoding = require(game, HasTensorEncoding, "the policy agent")
         self.checkpoint = checkpoint
         self.name = name
         self.device = next(checkpoint.network.parameters()).device
+        if by_value and checkpoint.shape.kind != POLICY_VALUE:
+            raise CheckpointError(
+                f"choosing by value needs a {POLICY_VALUE} network, not {checkpoint.shape.kind}"
+            )
+        self.by_value = by_value
 
     def scores(self, state: Any, actions: list[Any]) -> np.ndarray:
-        """One number per action, higher better: its prior, or its expected value."""
+        """One number per action, higher better: its prior, or its expected value, or (by
+        value) the value of the position it leads to."""
+        if self.by_value:
+            return self._child_values(state, actions)
         indices = [self.encoding.action_index(state, a) for a in actions]
         planes = torch.from_numpy(self.encoding.encode(state)[None]).to(self.device)
         with torch.inference_mode():
@@ -78,6 +90,26 @@ class PolicyAgent:
         probabilities = torch.softmax(output[0].float(), dim=-1).cpu()
         expected = probabilities @ bin_centres(self.checkpoint.shape.bins)
         return expected.numpy()[indices]
+
+    def _child_values(self, state: Any, actions: list[Any]) -> np.ndarray:
+        """The mover's value after each action, in [-1, 1]: the sign of the game's utility
+        where the game ends, else minus the network's value for the next mover (all open
+        children in one network call): the state-value player of Ruoss et al. 2024."""
+        game, mover = self.game, self.game.to_move(state)
+        children = [game.result(state, action) for action in actions]
+        values = np.zeros(len(actions))
+        open_rows = [i for i, child in enumerate(children) if not game.is_terminal(child)]
+        for i, child in enumerate(children):
+            if game.is_terminal(child):
+                values[i] = np.sign(game.utility(child, mover))
+        if open_rows:
+            planes = np.stack([self.encoding.encode(children[i]) for i in open_rows])
+            with torch.inference_mode():
+                _, value = self.checkpoint.network(torch.from_numpy(planes).to(self.device))
+            for i, child_value in zip(open_rows, value.float().cpu().numpy(), strict=True):
+                next_mover = game.to_move(children[i])
+                values[i] = child_value if next_mover == mover else -child_value
+        return values
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         actions = list(game.actions(state))
