@@ -136,6 +136,13 @@ def test_workers_label_the_same_chunks_as_one_process(tmp_path: Path) -> None:
     assert np.array_equal(again.scores, distill.load_data(_folder(tmp_path / "one")).scores)
 
 
+def test_ray_actors_label_the_same_chunks_as_one_process(ray_local: Any, tmp_path: Path) -> None:
+    assert distill.label_chunks(_folder(tmp_path / "one")) == 100
+    assert distill.label_chunks(_folder(tmp_path / "ray"), workers=2, ray_address="local") == 100
+    one, ray = (distill.load_data(_folder(tmp_path / name)) for name in ("one", "ray"))
+    assert np.array_equal(one.planes, ray.planes) and np.array_equal(one.scores, ray.scores)
+
+
 def test_a_foreign_folder_is_refused(tmp_path: Path) -> None:
     _folder(tmp_path / "a")
     with pytest.raises(RunFolderError, match="positions 100, not 200"):
@@ -352,6 +359,11 @@ def test_plot_draws_a_training_runs_metrics(run_cli: Run, tmp_path: Path) -> Non
         (("distill", "connect4", "--positions", "5", "--workers", "0"), "--workers"),
         (("distill", "connect4", "--positions", "5", "--out", "{foreign}"), "another kind"),
         (("distill", "connect4"), "--positions is needed"),
+        (("distill", "connect4", "--positions", "5", "--ray", "127.0.0.1:1"), "cannot reach"),
+        (
+            ("distill", "chess", "--positions", "5", "--teacher", "random", "--ray", "local"),
+            "--ray labels with the perfect solver",
+        ),
         (
             ("distill", "connect4", "--positions", "5", "--min-ply", "9", "--max-ply", "8"),
             "max ply=8",

@@ -23,6 +23,7 @@ from plies.cli.output import (
 from plies.errors import SpecError
 from plies.games import make_game
 from plies.learn import DEVICES
+from plies.processes import check_ray_address
 from plies.spec import LEARNING_RATE, RUN_SEED, TRUNK, NumberRange
 
 POSITIONS = NumberRange(1, 10_000_000, integer=True)
@@ -92,6 +93,9 @@ def learn() -> None:
 @click.option("--guided", type=Number(SHARE), help="Share of guided games [default: 0.5].")
 @click.option("--guide-from", type=Number(PLY),
               help="First ply the guide plays [default: 16].")  # fmt: skip
+@click.option("--ray", "ray_address", metavar="ADDRESS",
+              help="Label in --workers Ray actors of this cluster (HOST:PORT, auto, "
+              "local).")  # fmt: skip
 @click.option("--only", type=click.Choice(STAGES), help="Only label, or only train.")
 @click.option("--with", "sources", multiple=True, type=click.Path(path_type=Path),
               metavar="DIR", help="Train on this distillation's positions too (again for "
@@ -103,6 +107,7 @@ def distill_command(
     game_spec: str,
     out: Path,
     workers: int,
+    ray_address: str | None,
     only: str | None,
     sources: tuple[Path, ...],
     model: Path | None,
@@ -137,11 +142,16 @@ def distill_command(
     )
     if taught:
         distill.check_training(training)
+        if ray_address is not None:
+            raise SpecError("--ray labels with the perfect solver; a teacher labels in --workers")
+    if ray_address is not None:
+        check_ray_address(ray_address)  # before the folder is made
     opened = distill.open_taught if taught else distill.open_distillation
     folder = opened(out, game, game_spec, data)
     extra = [distill.open_source(source, game, game_spec) for source in sources]
     model = model or folder.model_file
-    _run(distill, folder, training, where, workers, only, extra, model)
+    labelling = {"workers": workers} | ({} if ray_address is None else {"ray_address": ray_address})
+    _run(distill, folder, training, where, labelling, only, extra, model)
     if only != "label":
         click.echo(
             f"model saved to {model}; play it with: "
@@ -186,7 +196,7 @@ def _run(
     folder: Any,
     training: Any,
     device: Any,
-    workers: int,
+    labelling: dict[str, Any],
     only: str | None,
     sources: list[Any],
     model: Path,
@@ -200,7 +210,7 @@ def _run(
         reporter = _RichReporter(bar)
         if only != "train":
             began = time.perf_counter()
-            new = distill.label_chunks(folder, reporter, workers)
+            new = distill.label_chunks(folder, reporter, **labelling)
             seconds = time.perf_counter() - began
             rate = f" ({new / seconds:,.0f} positions/s)" if new and seconds > 0 else ""
             bar.console.print(

@@ -45,7 +45,7 @@ from torch import nn
 from plies import __version__
 from plies.agents import Agent, make_agent
 from plies.capabilities import HasPerfectSolver, HasTensorEncoding, require
-from plies.errors import RunFolderError, SpecError, UnsupportedGameError
+from plies.errors import PliesError, RunFolderError, SpecError, UnsupportedGameError
 from plies.game import Game, random_move
 from plies.games.registry import game_identity, make_game
 from plies.inputs import write_atomically
@@ -63,7 +63,7 @@ from plies.learn.network import (
 from plies.learn.training import augment, derived_seed
 from plies.perfect import PerfectSolver
 from plies.play import play_game
-from plies.processes import start_worker
+from plies.processes import check_ray_address, start_worker
 from plies.search import SearchResult
 
 FORMAT = "plies-distill-1"
@@ -511,15 +511,19 @@ def open_source(directory: Path, game: Game[Any, Any], spec: str) -> Distillatio
 
 
 def label_chunks(
-    distillation: Distillation, reporter: Reporter | None = None, workers: int = 1
+    distillation: Distillation,
+    reporter: Reporter | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
 ) -> int:
     """Generate and label the chunks not yet on disk, saving each as it is done; returns the
     number of positions labelled now (0 when every chunk was there).
 
     Chunks are drawn here, in order, each distinct from the chunks before it (so a missing
     chunk is drawn again the same); with ``workers`` > 1 they are labelled in that many
-    spawned processes with a solver each, at most two chunks a worker in flight, and saved as
-    they finish. An interruption loses only the chunks in flight."""
+    spawned processes with a solver each (with ``ray_address``, in that many Ray actors of the
+    cluster there), at most two chunks a worker in flight, and saved as they finish. An
+    interruption loses only the chunks in flight."""
     reporter = reporter or Reporter()
     data, game = distillation.data, distillation.game
     encoding = require(game, HasTensorEncoding, PURPOSE)
@@ -552,6 +556,10 @@ def label_chunks(
         done += len(labelled)
         reporter.labelled(done, data.positions)
 
+    if ray_address is not None and workers >= 1:
+        for chunk, labelled in _labelled_in_ray(distillation.spec, drawn(), ray_address, workers):
+            save(chunk, labelled)
+        return done - before
     if workers <= 1:
         for chunk, states in drawn():
             counted = itertools.count(done + 1)
@@ -583,6 +591,47 @@ def _labelled_in_workers(
         for process in list(getattr(pool, "_processes", {}).values()):
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _labelled_in_ray(
+    spec: str, chunks: Iterator[tuple[int, list[Any]]], address: str, workers: int
+) -> Iterator[tuple[int, LabelledPositions]]:
+    """Each chunk labelled by one of ``workers`` Ray actors (a solver each) of the cluster at
+    ``address`` (``auto``: the running one, ``local``: one started here), as they finish, with
+    at most two chunks an actor in flight; the actors are killed when the iteration ends."""
+    try:
+        import ray
+    except ImportError:
+        raise PliesError("--ray needs Ray: pip install 'plies[distributed]'") from None
+    if not ray.is_initialized():
+        check_ray_address(address)
+        ray.init(address=None if address == "local" else address, log_to_driver=False)
+    labeller = ray.remote(num_cpus=1)(_RayLabeller)
+    actors: list[Any] = [labeller.remote(spec) for _ in range(workers)]
+    pending: dict[Any, int] = {}
+    try:
+        for index, (chunk, states) in enumerate(chunks):
+            pending[actors[index % workers].label.remote(states)] = chunk
+            while len(pending) >= 2 * workers:
+                [ready], _ = ray.wait(list(pending), num_returns=1)
+                yield pending.pop(ready), ray.get(ready)
+        while pending:
+            [ready], _ = ray.wait(list(pending), num_returns=1)
+            yield pending.pop(ready), ray.get(ready)
+    finally:
+        for actor in actors:
+            ray.kill(actor)
+
+
+class _RayLabeller:
+    """A Ray actor with its own game and solver, labelling chunks."""
+
+    def __init__(self, spec: str) -> None:
+        self.game = make_game(spec)
+        self.solver = perfect_solver(self.game)
+
+    def label(self, states: list[Any]) -> LabelledPositions:
+        return label_positions(self.game, states, self.solver)
 
 
 def _finished(
