@@ -217,6 +217,7 @@ def test_cli_seed_makes_a_random_agent_repeat(run_cli: Run, late_set: Path) -> N
         (("othello", "random"), "'othello' has no perfect solver"),
         (("connect4", "human"), "the agent judged is a program"),
         (("connect4", "random", "--limit", "0"), "--limit"),
+        (("chess", "random", "--analyses", "a.jsonl"), "--analyses keeps a perfect solver's"),
     ],
 )
 def test_cli_user_errors(

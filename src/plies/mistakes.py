@@ -21,8 +21,10 @@ slower win is neither. The solver is reached only through the game's
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from plies.agents import Agent
@@ -107,11 +109,57 @@ def summarise_verdicts(verdicts: Iterable[MoveVerdict]) -> MistakeSummary:
     return summary
 
 
+class AnalysisFile:
+    """The solver's analyses (every move's score) of the positions of the game ``identity``
+    (:func:`~plies.games.game_identity`), kept in a JSON-lines file so that judging many
+    agents on one set solves each position once: one line a position, ``{"game": identity,
+    "position": text, "scores": [...]}``, appended as each is solved (a last line cut short
+    by a kill is left out). A line that is not such an object raises
+    :class:`~plies.errors.ParseError` naming it."""
+
+    def __init__(self, path: Path, identity: str) -> None:
+        self.path, self.identity = path, identity
+        self.scores: dict[str, list[int | None]] = {}
+        try:
+            path.open("a", encoding="utf-8").close()  # writable, before any work
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise ParseError(f"cannot keep analyses in {str(path)!r} ({error})") from None
+        for number, line in enumerate(lines, 1):
+            try:
+                found = json.loads(line)
+                game_of, position, scores = found["game"], found["position"], found["scores"]
+                if not isinstance(scores, list) or not all(
+                    s is None or isinstance(s, int) for s in scores
+                ):
+                    raise TypeError("scores must be a list of integers and nulls")
+            except (ValueError, KeyError, TypeError) as error:
+                if number == len(lines) and not line.endswith("}"):
+                    break  # the last line, cut short
+                where = f"{str(path)!r} line {number}"
+                raise ParseError(f"{where}: not an analysis ({error})") from None
+            if game_of == self.identity:
+                self.scores[str(position)] = scores
+
+    def get(self, position: str) -> list[int | None] | None:
+        return self.scores.get(position)
+
+    def add(self, position: str, scores: list[int | None]) -> None:
+        self.scores[position] = scores
+        line = {"game": self.identity, "position": position, "scores": scores}
+        with self.path.open("a", encoding="utf-8") as file:
+            file.write(json.dumps(line) + "\n")
+
+
 def judge_moves(
-    game: Game[Any, Any], agent: Agent, positions: Sequence[SetEntry]
+    game: Game[Any, Any],
+    agent: Agent,
+    positions: Sequence[SetEntry],
+    analyses: AnalysisFile | None = None,
 ) -> Iterator[MoveVerdict]:
     """Let ``agent`` play once in each position (``reset()`` before each) and judge its move
-    with the game's perfect solver, yielding one verdict per position, in order.
+    with the game's perfect solver, yielding one verdict per position, in order. The solver's
+    analyses are read from ``analyses`` where it holds them, and added to it where not.
 
     Everything is checked before the first move is played: a game without a perfect solver
     raises :class:`~plies.errors.MissingCapabilityError` (or
@@ -129,18 +177,26 @@ def judge_moves(
             raise GameOverError(
                 f"line {entry.line}: position {entry.moves!r}: the game is already over"
             )
-    return _verdicts(game, agent, solver, positions)
+    return _verdicts(game, agent, solver, positions, analyses)
 
 
 def _verdicts(
-    game: Game[Any, Any], agent: Agent, solver: PerfectSolver, positions: Sequence[SetEntry]
+    game: Game[Any, Any],
+    agent: Agent,
+    solver: PerfectSolver,
+    positions: Sequence[SetEntry],
+    analyses: AnalysisFile | None,
 ) -> Iterator[MoveVerdict]:
     labels = solver.slot_labels()  # each slot's move in the game's notation
     slots = {label: slot for slot, label in enumerate(labels)}
     for entry in positions:
         agent.reset()
         move = game.format_action(entry.state, agent(game, entry.state))
-        scores = solver.analyze(entry.state)
+        scores = None if analyses is None else analyses.get(entry.moves)
+        if scores is None:
+            scores = solver.analyze(entry.state)
+            if analyses is not None:
+                analyses.add(entry.moves, scores)
         best_score = max(score for score in scores if score is not None)
         slot = slots.get(move)
         score = None if slot is None else scores[slot]

@@ -23,16 +23,22 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.game import Game
-from plies.games import make_game
+from plies.games import game_identity, make_game
 from plies.inputs import read_text
-from plies.mistakes import AgreementSummary, MistakeSummary, MoveVerdict, judge_moves
+from plies.mistakes import (
+    AgreementSummary,
+    AnalysisFile,
+    MistakeSummary,
+    MoveVerdict,
+    judge_moves,
+)
 from plies.solvers.sets import read_set
 from plies.spec import NumberRange
 
 POSITIONS = NumberRange(1, 10**9, integer=True)
+"""How many positions ``--limit`` may ask for."""
 JUDGE_DEPTH = NumberRange(1, 40, integer=True)
 DEFAULT_JUDGE_DEPTH = 12
-"""How many positions ``--limit`` may ask for."""
 
 SHOWN_MISTAKES = 5
 """The mistakes the human summary lists one by one."""
@@ -49,6 +55,13 @@ SHOWN_MISTAKES = 5
     help="The positions, one a line: 'moves [score]' (Pons's test sets); chess: a FEN a line.",
 )
 @click.option("--limit", type=Number(POSITIONS), help="Only the first N lines of FILE.")
+@click.option(
+    "--analyses",
+    "analyses_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Keep the solver's analyses in this file and reuse them (judging many agents on "
+    "one set solves each position once).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the agent.")
 @click.option(
     "--depth",
@@ -65,6 +78,7 @@ def evaluate_command(
     seed: int,
     depth: int | None,
     engine: str | None,
+    analyses_file: Path | None,
     as_json: bool,
 ) -> None:
     """Play SPEC once in every position of FILE and judge each move by GAME's perfect solver,
@@ -78,6 +92,10 @@ def evaluate_command(
     game = make_game(game_spec)
     if plays_in_person(spec):
         raise PliesError("the agent judged is a program: use 'plies play' to play yourself")
+    if isinstance(game, HasEngineJudge) and analyses_file is not None:
+        raise PliesError(
+            f"--analyses keeps a perfect solver's analyses; {game.name} is judged by an engine"
+        )
     if isinstance(game, HasEngineJudge):
         depth = depth or DEFAULT_JUDGE_DEPTH
         referee = game.engine_judge(engine, depth)
@@ -90,7 +108,8 @@ def evaluate_command(
         )
     agent = make_agent(spec, game, seed=seed)
     entries = read_set(game, _read_lines(set_file)[:limit])
-    verdicts = judge_moves(game, agent, entries)
+    analyses = None if analyses_file is None else AnalysisFile(analyses_file, game_identity(game))
+    verdicts = judge_moves(game, agent, entries, analyses)
     summary = MistakeSummary()
     mistakes: list[MoveVerdict] = []
     columns = (
