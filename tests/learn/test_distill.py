@@ -22,9 +22,9 @@ from plies.agents import make_agent
 from plies.errors import CheckpointError, RunFolderError, SpecError
 from plies.games import make_game
 from plies.learn import distill
-from plies.learn.checkpoint import Checkpoint, load_checkpoint
+from plies.learn.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
 from plies.learn.evaluator import one_thread
-from plies.learn.network import ACTION_VALUE, POLICY_VALUE, build_network
+from plies.learn.network import ACTION_VALUE, POLICY_VALUE, NetShape, build_network
 from plies.learn.players import PolicyAgent
 from plies.mistakes import judge_moves, summarise_verdicts
 from plies.solvers.sets import read_set
@@ -249,8 +249,11 @@ def test_a_policy_value_network_trained_on_two_folders_plays_in_policy_and_az(
     state = GAME.initial_state()
     for spec in (f"policy:model={model}", f"az:model={model},simulations=16"):
         assert make_agent(spec, GAME)(GAME, state) in GAME.actions(state)
+    action_values = tmp_path / "nets" / "av.pt"
+    shape = NetShape.for_game(GAME, ACTION_VALUE, 1, 8, 4)
+    save_checkpoint(action_values, build_network(shape), shape, GAME)
     with pytest.raises(CheckpointError, match="by value needs a policy-value network"):
-        make_agent("policy:model=connect4-distilled,by=value", GAME)
+        make_agent(f"policy:model={action_values},by=value", GAME)
     played = tmp_path / "self-play"
     guided = run_cli(*command, "--out", str(played), "--positions", "10", "--min-ply", "20",
                      "--player", f"policy:model={model}", "--guided", "1", "--guide-from", "0",
