@@ -79,8 +79,30 @@ ILLEGAL = np.iinfo(np.int16).min
 """The score stored for an action index with no legal move."""
 
 
+class Chunked:
+    """Data settings of ``positions`` labelled ``chunk_size`` at a time: the chunks."""
+
+    positions: int
+    chunk_size: int
+
+    @property
+    def chunks(self) -> int:
+        return math.ceil(self.positions / self.chunk_size)
+
+    def chunk_positions(self, chunk: int) -> int:
+        """How many positions chunk ``chunk`` holds (the last may hold fewer)."""
+        return min(self.chunk_size, self.positions - chunk * self.chunk_size)
+
+
+def check_settings(checks: Iterable[tuple[bool, str]]) -> None:
+    """A :class:`SpecError` with the message of the first check that fails."""
+    for ok, message in checks:
+        if not ok:
+            raise SpecError(message)
+
+
 @dataclass(frozen=True)
-class DataConfig:
+class DataConfig(Chunked):
     """``positions`` distinct positions (mirror images count once) of ply ``min_ply`` to
     ``max_ply`` (None: to the board's cell count), from games whose moves are random or, in a
     ``solver_share`` of the games, from ply ``solver_from`` on, the guide's move with
@@ -111,17 +133,7 @@ class DataConfig:
             (0 <= self.solver_from <= 1000, f"solver from={self.solver_from} must be 0 to 1000"),
             (1 <= self.chunk_size <= 65536, f"chunk size={self.chunk_size} must be 1 to 65536"),
         )
-        for ok, message in checks:
-            if not ok:
-                raise SpecError(message)
-
-    @property
-    def chunks(self) -> int:
-        return math.ceil(self.positions / self.chunk_size)
-
-    def chunk_positions(self, chunk: int) -> int:
-        """How many positions chunk ``chunk`` holds (the last may hold fewer)."""
-        return min(self.chunk_size, self.positions - chunk * self.chunk_size)
+        check_settings(checks)
 
 
 @dataclass(frozen=True)
@@ -164,9 +176,7 @@ class TrainConfig:
             (0 <= self.weight_decay <= 1, f"weight decay={self.weight_decay} must be 0 to 1"),
             (0 <= self.validation < 1, f"validation={self.validation} must be in [0, 1)"),
         )
-        for ok, message in checks:
-            if not ok:
-                raise SpecError(message)
+        check_settings(checks)
 
 
 class Reporter:
@@ -400,15 +410,15 @@ def policy_targets(scores: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Distillation:
-    """A distillation folder: its game (and the spec that named it), the data settings and
-    the score that maps to a value of ±1 (``score_scale``)."""
+class ChunkFolder:
+    """A folder of labelled chunks (``data/chunk-CCCC.npz``) and the network trained on them:
+    its game (and the spec that named it) and its data settings (anything with ``chunks`` and
+    ``chunk_positions``)."""
 
     directory: Path
     game: Game[Any, Any]
     spec: str
-    data: DataConfig
-    score_scale: int
+    data: Any
 
     def chunk_file(self, chunk: int) -> Path:
         return self.directory / "data" / f"chunk-{chunk:04d}.npz"
@@ -429,15 +439,26 @@ class Distillation:
             if self.chunk_file(c).is_file()
         )
 
-    def config_json(self) -> dict[str, Any]:
+    def config_json(self, form: str) -> dict[str, Any]:
         return {
-            "format": FORMAT,
+            "format": form,
             "game": self.spec,
             "game_identity": game_identity(self.game),
             "data": asdict(self.data),
-            "score_scale": self.score_scale,
             "plies": __version__,
         }
+
+
+@dataclass(frozen=True)
+class Distillation(ChunkFolder):
+    """A distillation folder (:class:`ChunkFolder` with :class:`DataConfig`) and the score
+    that maps to a value of ±1 (``score_scale``)."""
+
+    data: DataConfig
+    score_scale: int
+
+    def config_json(self, form: str = FORMAT) -> dict[str, Any]:
+        return super().config_json(form) | {"score_scale": self.score_scale}
 
 
 def open_distillation(
@@ -450,9 +471,18 @@ def open_distillation(
     perfect_solver(game)
     _, rows, columns = encoding.tensor_shape()
     wanted = Distillation(directory, game, spec, data, (rows * columns + 1) // 2)
-    found = _recorded_config(directory)
+    settle_folder(wanted, FORMAT)
+    return wanted
+
+
+def settle_folder(wanted: ChunkFolder, form: str) -> None:
+    """Check that ``wanted.directory`` holds a folder of ``form`` started with ``wanted``'s
+    game and data settings (its chunks are then kept), or start one there when it is absent
+    or empty; a :class:`RunFolderError` for any other folder."""
+    directory, game = wanted.directory, wanted.game
+    found = recorded_config(directory, form)
     if found is not None:
-        mine = {"game": wanted.config_json()["game_identity"], **asdict(data)}
+        mine = {"game": game_identity(game), **asdict(wanted.data)}
         theirs = {"game": found.get("game_identity"), **(found.get("data") or {})}
         if made_for(theirs["game"], game):  # the identity, or the repr of older folders
             theirs["game"] = mine["game"]
@@ -462,17 +492,16 @@ def open_distillation(
                 f"{str(directory)!r} was started with other settings ({'; '.join(changed)}); "
                 "choose a new folder"
             )
-        return wanted
+        return
     if directory.exists() and any(directory.iterdir()):
         raise RunFolderError(f"{str(directory)!r} is not empty and holds no distillation")
-    text = json.dumps(wanted.config_json(), indent=2) + "\n"
+    text = json.dumps(wanted.config_json(form), indent=2) + "\n"
     write_atomically(directory / "config.json", lambda f: f.write(text.encode()))
-    return wanted
 
 
-def _recorded_config(directory: Path) -> dict[str, Any] | None:
-    """The ``config.json`` of the distillation in ``directory``; None where there is none, a
-    :class:`RunFolderError` where it is not a distillation's."""
+def recorded_config(directory: Path, form: str) -> dict[str, Any] | None:
+    """The ``config.json`` of the folder of ``form`` in ``directory``; None where there is
+    none, a :class:`RunFolderError` where it is not of that form."""
     config_file = directory / "config.json"
     if directory.exists() and not directory.is_dir():
         raise RunFolderError(f"{str(directory)!r} is not a folder")
@@ -482,23 +511,30 @@ def _recorded_config(directory: Path) -> dict[str, Any] | None:
         found = json.loads(config_file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise RunFolderError(f"{str(config_file)!r} is unreadable ({error})") from None
-    if not isinstance(found, dict) or found.get("format") != FORMAT:
-        raise RunFolderError(f"{str(directory)!r} holds another kind of run, not {FORMAT}")
+    if not isinstance(found, dict) or found.get("format") != form:
+        raise RunFolderError(f"{str(directory)!r} holds another kind of run, not {form}")
     return found
+
+
+def recorded_settings(directory: Path, form: str, settings: type[Any]) -> Any:
+    """The data settings (a ``settings`` instance) the folder of ``form`` in ``directory``
+    was started with; None where the folder holds none yet."""
+    found = recorded_config(directory, form)
+    if found is None:
+        return None
+    try:
+        return settings(**(found.get("data") or {}))
+    except (TypeError, SpecError) as error:
+        raise RunFolderError(
+            f"{str(directory)!r} records unreadable data settings ({error})"
+        ) from None
 
 
 def recorded_data(directory: Path) -> DataConfig | None:
     """The data settings the distillation in ``directory`` was started with; None where the
     folder holds no distillation yet."""
-    found = _recorded_config(directory)
-    if found is None:
-        return None
-    try:
-        return DataConfig(**(found.get("data") or {}))
-    except (TypeError, SpecError) as error:
-        raise RunFolderError(
-            f"{str(directory)!r} records unreadable data settings ({error})"
-        ) from None
+    found: DataConfig | None = recorded_settings(directory, FORMAT, DataConfig)
+    return found
 
 
 def open_source(directory: Path, game: Game[Any, Any], spec: str) -> Distillation:

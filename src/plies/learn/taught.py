@@ -41,14 +41,21 @@ import numpy as np
 import torch
 from torch import nn
 
-from plies import __version__
 from plies.capabilities import HasTensorEncoding, require
 from plies.errors import LabellingError, PliesError, RunFolderError, SpecError
 from plies.game import Game, random_move
-from plies.games.registry import game_identity, make_game
+from plies.games.registry import make_game
 from plies.inputs import write_atomically
-from plies.learn.checkpoint import made_for, save_checkpoint
-from plies.learn.distill import Reporter, TrainConfig
+from plies.learn.checkpoint import save_checkpoint
+from plies.learn.distill import (
+    Chunked,
+    ChunkFolder,
+    Reporter,
+    TrainConfig,
+    check_settings,
+    recorded_settings,
+    settle_folder,
+)
 from plies.learn.network import POLICY_VALUE, NetShape, build_network
 from plies.learn.training import derived_seed
 from plies.learn.tune import expected_share
@@ -62,7 +69,7 @@ MAX_GAME_PLIES = 400
 
 
 @dataclass(frozen=True)
-class TaughtData:
+class TaughtData(Chunked):
     """``positions`` positions of ply ``min_ply`` or more from the self-play games of the agent
     ``teacher`` (a spec), each game opening with 0 to ``opening`` random plies and then playing
     a random move with a probability drawn for the game from 0 to ``epsilon``; ``chunk_size``
@@ -84,17 +91,7 @@ class TaughtData:
             (0 <= self.epsilon <= 1, f"epsilon={self.epsilon} must be 0 to 1"),
             (1 <= self.chunk_size <= 65536, f"chunk size={self.chunk_size} must be 1 to 65536"),
         )
-        for ok, message in checks:
-            if not ok:
-                raise SpecError(message)
-
-    @property
-    def chunks(self) -> int:
-        return math.ceil(self.positions / self.chunk_size)
-
-    def chunk_positions(self, chunk: int) -> int:
-        """How many positions chunk ``chunk`` holds (the last may hold fewer)."""
-        return min(self.chunk_size, self.positions - chunk * self.chunk_size)
+        check_settings(checks)
 
 
 @dataclass(frozen=True)
@@ -169,70 +166,18 @@ def taught_chunk(
 
 
 @dataclass(frozen=True)
-class Taught:
-    """A taught distillation's folder: its game (and the spec that named it) and data."""
+class Taught(ChunkFolder):
+    """A taught distillation's folder (:class:`~plies.learn.distill.ChunkFolder` with
+    :class:`TaughtData`)."""
 
-    directory: Path
-    game: Game[Any, Any]
-    spec: str
     data: TaughtData
-
-    def chunk_file(self, chunk: int) -> Path:
-        return self.directory / "data" / f"chunk-{chunk:04d}.npz"
-
-    @property
-    def model_file(self) -> Path:
-        return self.directory / "model.pt"
-
-    @property
-    def metrics_file(self) -> Path:
-        return self.directory / "metrics.jsonl"
-
-    def labelled(self) -> int:
-        """Positions already labelled on disk."""
-        return sum(
-            self.data.chunk_positions(c)
-            for c in range(self.data.chunks)
-            if self.chunk_file(c).is_file()
-        )
-
-    def config_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "game": self.spec,
-            "game_identity": game_identity(self.game),
-            "data": asdict(self.data),
-            "plies": __version__,
-        }
-
-
-def _recorded(directory: Path) -> dict[str, Any] | None:
-    config_file = directory / "config.json"
-    if directory.exists() and not directory.is_dir():
-        raise RunFolderError(f"{str(directory)!r} is not a folder")
-    if not config_file.is_file():
-        return None
-    try:
-        found = json.loads(config_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise RunFolderError(f"{str(config_file)!r} is unreadable ({error})") from None
-    if not isinstance(found, dict) or found.get("format") != FORMAT:
-        raise RunFolderError(f"{str(directory)!r} holds another kind of run, not {FORMAT}")
-    return found
 
 
 def recorded_data(directory: Path) -> TaughtData | None:
     """The data settings the taught distillation in ``directory`` was started with; None
     where the folder holds none yet."""
-    found = _recorded(directory)
-    if found is None:
-        return None
-    try:
-        return TaughtData(**(found.get("data") or {}))
-    except (TypeError, SpecError) as error:
-        raise RunFolderError(
-            f"{str(directory)!r} records unreadable data settings ({error})"
-        ) from None
+    found: TaughtData | None = recorded_settings(directory, FORMAT, TaughtData)
+    return found
 
 
 def open_taught(directory: Path, game: Game[Any, Any], spec: str, data: TaughtData) -> Taught:
@@ -241,23 +186,7 @@ def open_taught(directory: Path, game: Game[Any, Any], spec: str, data: TaughtDa
     :class:`RunFolderError` for any other folder."""
     require(game, HasTensorEncoding, PURPOSE)
     wanted = Taught(directory, game, spec, data)
-    found = _recorded(directory)
-    if found is not None:
-        mine = {"game": game_identity(game), **asdict(data)}
-        theirs = {"game": found.get("game_identity"), **(found.get("data") or {})}
-        if made_for(theirs["game"], game):
-            theirs["game"] = mine["game"]
-        changed = [f"{k} {theirs.get(k)}, not {v}" for k, v in mine.items() if theirs.get(k) != v]
-        if changed:
-            raise RunFolderError(
-                f"{str(directory)!r} was started with other settings ({'; '.join(changed)}); "
-                "choose a new folder"
-            )
-        return wanted
-    if directory.exists() and any(directory.iterdir()):
-        raise RunFolderError(f"{str(directory)!r} is not empty and holds no distillation")
-    text = json.dumps(wanted.config_json(), indent=2) + "\n"
-    write_atomically(directory / "config.json", lambda f: f.write(text.encode()))
+    settle_folder(wanted, FORMAT)
     return wanted
 
 
