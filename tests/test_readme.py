@@ -59,6 +59,11 @@ SKIPPED = {
         "100 searches of the network: a minute"
     ),
     "plies learn distill connect4 --out runs/distilled --positions 20000": "trains: minutes",
+    "plies learn distill chess --out runs/sf8 --teacher uci:stockfish,depth=8 "
+    "--positions 100000": "labels with Stockfish, then trains: an hour",
+    "plies evaluate chess policy:model=runs/sf8/model.pt,by=value --set positions.fen": (
+        "judges the network taught above, not made here"
+    ),
     "plies tournament chess engine:depth=4 engine:depth=4,tt=8 --db selfplay.sqlite --games 2000 "
     "--openings random:8": "2,000 games: about 15 minutes",
     "plies learn tune chess --records selfplay.sqlite --out runs/tuned --steps 500": (
