@@ -72,7 +72,8 @@ def learn() -> None:
 @click.option("--bins", type=Number(BINS), default=32, show_default=True, help="Value classes.")
 @click.option("--blocks", type=Number(TRUNK), help="Residual blocks [default: per board].")
 @click.option("--filters", type=Number(TRUNK), help="Filters per block [default: per board].")
-@click.option("--min-ply", type=Number(PLY), help="First ply of the positions [default: 12].")
+@click.option("--min-ply", type=Number(PLY),
+              help="First ply of the positions [default: 12; 0 with --teacher].")  # fmt: skip
 @click.option("--max-ply", type=Number(PLY), help="Last ply of the positions [default: any].")
 @click.option("--chunk-size", type=Number(CHUNK), help="Positions a chunk [default: 256].")
 @click.option("--batch-size", type=Number(CHUNK), default=256)
