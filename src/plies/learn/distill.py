@@ -790,7 +790,7 @@ def train_model(
     return lines
 
 
-def metrics_file(distillation: Distillation, model_file: Path) -> Path:
+def metrics_file(distillation: ChunkFolder, model_file: Path) -> Path:
     """Where the metrics of the network trained into ``model_file`` go: the folder's
     ``metrics.jsonl`` for its own ``model.pt``, else beside the model (``NAME.jsonl``)."""
     if model_file == distillation.model_file:

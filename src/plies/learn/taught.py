@@ -53,6 +53,7 @@ from plies.learn.distill import (
     Reporter,
     TrainConfig,
     check_settings,
+    metrics_file,
     recorded_settings,
     settle_folder,
 )
@@ -349,9 +350,7 @@ def train_model(
     low = training.learning_rate / 20 if training.decay else training.learning_rate
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, max(steps, 1), low)
     lines: list[dict[str, Any]] = []
-    metrics_file = (
-        taught.metrics_file if model_file == taught.model_file else model_file.with_suffix(".jsonl")
-    )
+    metrics_path = metrics_file(taught, model_file)
     reporter.epoch(0, training.epochs)
     for epoch in range(1, training.epochs + 1):
         began = time.perf_counter()
@@ -383,7 +382,7 @@ def train_model(
         }
         save_checkpoint(model_file, network, shape, taught.game, **info)
         text = "".join(json.dumps(line) + "\n" for line in lines)
-        write_atomically(metrics_file, lambda f, t=text: f.write(t.encode()))
+        write_atomically(metrics_path, lambda f, t=text: f.write(t.encode()))
         reporter.epoch(epoch, training.epochs)
         reporter.finished(metrics)
     return lines
