@@ -267,8 +267,10 @@ def _guide(
     ``config.player``'s), else one of the solver's best moves, drawn at random."""
     if config.solver_share == 0:
         return None
-    if config.player is not None or player is not None:
-        agent = player or make_agent(config.player or "", game)
+    if player is None and config.player is not None:
+        player = make_agent(config.player, game)
+    if player is not None:
+        agent = player
         return lambda state, rng: agent(game, state)
     chosen = solver or perfect_solver(game)
     return lambda state, rng: rng.choice(chosen.decide(state).moves)
