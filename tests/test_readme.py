@@ -64,6 +64,8 @@ SKIPPED = {
     "plies evaluate chess policy:model=runs/sf8/model.pt,by=value --set positions.fen": (
         "judges the network taught above, not made here"
     ),
+    "plies match chess netengine:model=runs/sf8/model.pt,time=1 engine:native=false,time=1 "
+    "--games 20": "plays the network taught above, not made here: 40 minutes",
     "plies tournament chess engine:depth=4 engine:depth=4,tt=8 --db selfplay.sqlite --games 2000 "
     "--openings random:8": "2,000 games: about 15 minutes",
     "plies learn tune chess --records selfplay.sqlite --out runs/tuned --steps 500": (

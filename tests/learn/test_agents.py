@@ -15,11 +15,17 @@ import pytest
 import torch
 
 from plies.agents import PUCTAgent, make_agent
-from plies.errors import CheckpointError, DeviceError, MissingCapabilityError, SpecError
+from plies.errors import (
+    CheckpointError,
+    DeviceError,
+    MissingCapabilityError,
+    SpecError,
+    UnsupportedGameError,
+)
 from plies.games import make_game
 from plies.learn.checkpoint import load_checkpoint, save_checkpoint
 from plies.learn.network import ACTION_VALUE, POLICY_VALUE, NetShape, build_network
-from plies.learn.players import model_path
+from plies.learn.players import ValueEvaluation, model_path
 from plies.play import play_game
 from plies.search.puct import DEFAULT_C_PUCT, Tree
 
@@ -105,6 +111,53 @@ def test_policy_plays_an_action_value_network_too(models: dict[str, Path]) -> No
     assert agent(CONNECT4, CONNECT4.initial_state()) in CONNECT4.actions(CONNECT4.initial_state())
 
 
+def test_netengine_at_depth_one_plays_the_move_to_the_position_valued_best(
+    models: dict[str, Path],
+) -> None:
+    """One ply of the engine with the network's value as EVAL chooses what ``policy:by=value``
+    chooses (the same network, computed apart), on random Connect Four positions."""
+    engine = make_agent(f"netengine:model={models['connect4']},depth=1", CONNECT4)
+    by_value = make_agent(f"policy:model={models['connect4']},by=value", CONNECT4)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        state = CONNECT4.initial_state()
+        for _ in range(int(rng.integers(0, 20))):
+            state = CONNECT4.result(state, rng.choice(list(CONNECT4.actions(state))))
+            if CONNECT4.is_terminal(state):
+                state = CONNECT4.initial_state()
+        assert engine(CONNECT4, state) == by_value(CONNECT4, state)
+
+
+@pytest.mark.parametrize(("game", "depth"), [(TICTACTOE, 4), (CONNECT4, 3)])
+def test_netengine_values_equal_a_brute_force_negamax_over_the_same_eval(
+    models: dict[str, Path], game: Any, depth: int
+) -> None:
+    """The engine's value at a fixed depth (table and pruning on) is a plain depth-limited
+    negamax's over the network's value, finished games scored by UTILITY."""
+    model = models["tictactoe" if game is TICTACTOE else "connect4"]
+    evaluation = ValueEvaluation(game, load_checkpoint(model, game, POLICY_VALUE))
+
+    def negamax(state: Any, left: int) -> float:
+        mover = game.to_move(state)
+        if game.is_terminal(state) or left == 0:
+            return float(evaluation(state, mover))
+        return max(-negamax(game.result(state, a), left - 1) for a in game.actions(state))
+
+    engine = make_agent(f"netengine:model={model},depth={depth},deeper=false", game)
+    state = game.initial_state()
+    for move in list(game.actions(state))[:2]:
+        state = game.result(state, move)
+        engine(game, state)
+        assert engine.last is not None and engine.last.depth == depth
+        assert engine.last.value == pytest.approx(negamax(state, depth))
+
+
+def test_a_value_evaluation_needs_a_policy_value_network(models: dict[str, Path]) -> None:
+    checkpoint = load_checkpoint(models["connect4-values"], CONNECT4, ACTION_VALUE)
+    with pytest.raises(CheckpointError, match="needs a policy-value network"):
+        ValueEvaluation(CONNECT4, checkpoint)
+
+
 @pytest.mark.parametrize(
     ("spec", "game", "error", "message"),
     [
@@ -121,6 +174,11 @@ def test_policy_plays_an_action_value_network_too(models: dict[str, Path]) -> No
         ("alphago:model={connect4}", "connect4", SpecError, "takes no learned prior"),
         ("alphago:model={go5}", "go:size=7", CheckpointError, "is for go:size=5"),
         ("alphago:model={go5},net=-1", "go:size=5", SpecError, "net"),
+        ("netengine:model={connect4-values}", "connect4", CheckpointError, "needs policy-value"),
+        ("netengine:model={tictactoe}", "nim", MissingCapabilityError, "tensor encoding"),
+        ("netengine:model={tictactoe}", "backgammon", UnsupportedGameError, "chance nodes"),
+        ("netengine:model={tictactoe},depth=0", "tictactoe", SpecError, "depth"),
+        ("netengine:model={tictactoe},time=inf", "tictactoe", SpecError, "time"),
     ],
 )
 def test_bad_models_and_options_are_refused_with_one_line(

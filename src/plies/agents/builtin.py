@@ -84,6 +84,7 @@ from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, m
 from plies.search.analysis import estimate_tree_size
 from plies.search.engine import (
     EngineOptions,
+    Evaluation,
     Limits,
     TranspositionTable,
     compiled_engine,
@@ -281,6 +282,9 @@ class EngineAgent:
     evaluated: Game[Any, Any] | None = field(default=None, repr=False)
     """The game searched in place of the one played, evaluating with other weights
     (``weights=FILE``); its states and moves are the played game's."""
+    evaluation: Evaluation | None = field(default=None, repr=False)
+    """EVAL in place of the game's (a network's value: ``netengine``); the Python engine
+    searches with it."""
 
     def set_clock(self, remaining: float, increment: float) -> None:
         """Budget the next move from this clock (:func:`plies.clock.move_budget`)."""
@@ -308,14 +312,16 @@ class EngineAgent:
         if self.move_seconds is not None:
             limits = replace(limits, seconds=self.move_seconds)
         searched = game if self.evaluated is None else self.evaluated
-        for result in iterate(searched, state, limits, self.options, self.table):
+        for result in iterate(
+            searched, state, limits, self.options, self.table, evaluation=self.evaluation
+        ):
             self.last = result
             yield result
 
     def compiled(self, game: Game[Any, Any]) -> bool:
         """Whether the agent's searches of ``game`` run compiled (:mod:`plies.native`)."""
         searched = game if self.evaluated is None else self.evaluated
-        return compiled_engine(searched, self.options) is not None
+        return self.evaluation is None and compiled_engine(searched, self.options) is not None
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the table and the clock (nothing is random)."""
@@ -653,17 +659,30 @@ ENGINE_DEFAULTS = {option.name: option.default for option in fields(EngineOption
 
 
 def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
-    require_two_player_zero_sum(game, "the engine")
+    agent = engine_agent(game, values, context.name)
     require(game, HasEvaluation, "the engine")
+    evaluated = None if values["weights"] is None else load_weights(game, values["weights"])
+    agent.evaluated = evaluated
+    prepare(evaluated or game, agent.options)  # now, not on the clock of the first move
+    return agent
+
+
+def engine_agent(
+    game: Game[Any, Any],
+    values: Mapping[str, Any],
+    name: str,
+    evaluation: Evaluation | None = None,
+) -> EngineAgent:
+    """The engine of the spec's ``values`` (the :data:`ENGINE_SEARCH_OPTIONS`; ``native`` is
+    off where absent), 1 s a move when no limit is given, with ``evaluation`` as its EVAL."""
+    require_two_player_zero_sum(game, "the engine")
     depth, nodes, seconds = values["depth"], values["nodes"], values["time"]
     if depth is None and nodes is None and seconds is None:
         seconds = 1.0
-    switches = {field: values[key] for key, field in ENGINE_SWITCHES.items()}
+    switches = {field: values.get(key, False) for key, field in ENGINE_SWITCHES.items()}
     settings = EngineOptions(tt_mb=values["tt"], **switches)
-    evaluated = None if values["weights"] is None else load_weights(game, values["weights"])
-    prepare(evaluated or game, settings)  # now, not on the clock of the first move
     limits = Limits(depth=depth, nodes=nodes, seconds=seconds)
-    return EngineAgent(limits, settings, context.name, evaluated=evaluated)
+    return EngineAgent(limits, settings, name, evaluation=evaluation)
 
 
 WEIGHTS_FORMAT = "plies-weights-1"
@@ -806,27 +825,31 @@ register(
         _textbook("paranoid", False),
     )
 )
+ENGINE_SEARCH_OPTIONS = (
+    Option("depth", "int", "the depth to search to", None, DEPTH),
+    Option("nodes", "int", "nodes a move", None, NODES),
+    TIME_OPTION,
+    Option("tt", "number", "table size in MB (0: none)", EngineOptions.tt_mb, TABLE_MB),
+    _switch("pvs", "principal variation search"),
+    _switch("aspiration", "aspiration windows at the root"),
+    _switch("ordering", "table move, captures, killers and history first"),
+    _switch("quiescence", "search noisy moves past the horizon"),
+    _switch("captures", "chess: quiescence generates captures only"),
+    _switch("checks", "chess: check extension"),
+    _switch("nullmove", "chess: null-move pruning"),
+    _switch("lmr", "chess: late-move reductions"),
+    _switch("repetition", "chess: repetitions are draws in the search"),
+    _switch("deeper", "table entries searched deeper end a search too"),
+    _switch("futility", "chess: reverse futility pruning"),
+    _switch("see", "chess: quiescence skips captures that lose by exchange"),
+)
+"""The engine's limits, table and search switches: what any engine-like kind offers."""
 register(
     AgentKind(
         "engine",
         "the engine: iterative deepening alpha-beta with a table (1 s a move by default)",
         (
-            Option("depth", "int", "the depth to search to", None, DEPTH),
-            Option("nodes", "int", "nodes a move", None, NODES),
-            TIME_OPTION,
-            Option("tt", "number", "table size in MB (0: none)", EngineOptions.tt_mb, TABLE_MB),
-            _switch("pvs", "principal variation search"),
-            _switch("aspiration", "aspiration windows at the root"),
-            _switch("ordering", "table move, captures, killers and history first"),
-            _switch("quiescence", "search noisy moves past the horizon"),
-            _switch("captures", "chess: quiescence generates captures only"),
-            _switch("checks", "chess: check extension"),
-            _switch("nullmove", "chess: null-move pruning"),
-            _switch("lmr", "chess: late-move reductions"),
-            _switch("repetition", "chess: repetitions are draws in the search"),
-            _switch("deeper", "table entries searched deeper end a search too"),
-            _switch("futility", "chess: reverse futility pruning"),
-            _switch("see", "chess: quiescence skips captures that lose by exchange"),
+            *ENGINE_SEARCH_OPTIONS,
             _switch("native", "the compiled engine where the game has one (same moves)"),
             Option("weights", "text", "EVAL's weights: a file of plies learn tune", None),
         ),

@@ -1,15 +1,16 @@
-"""The learned agents' entries in the agent table: ``az`` and ``policy``. PyTorch is imported
-only when one is built, so the table lists them where PyTorch is not installed."""
+"""The learned agents' entries in the agent table: ``az``, ``alphago``, ``policy`` and
+``netengine``. PyTorch is imported only when one is built, so the table lists them where
+PyTorch is not installed."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from plies.agents.builtin import MCTS_OPTIONS
+from plies.agents.builtin import ENGINE_SEARCH_OPTIONS, MCTS_OPTIONS, engine_agent
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.errors import PliesError
-from plies.game import Game
+from plies.game import Game, require_two_player_zero_sum
 from plies.games.registry import game_identity
 from plies.learn import DEVICES
 from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig
@@ -86,6 +87,15 @@ def _policy(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -
     return agent
 
 
+def _netengine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    require_two_player_zero_sum(game, "netengine")
+    players = _players()
+    from plies.learn.network import POLICY_VALUE
+
+    checkpoint = _checkpoint(game, values, context, (POLICY_VALUE,))
+    return engine_agent(game, values, context.name, players.ValueEvaluation(game, checkpoint))
+
+
 register(
     AgentKind(
         "az",
@@ -132,5 +142,13 @@ register(
             ),
         ),
         _policy,
+    )
+)
+register(
+    AgentKind(
+        "netengine",
+        "the engine (Python) with a policy-value network's value as EVAL (1 s a move by default)",
+        (MODEL, DEVICE, *ENGINE_SEARCH_OPTIONS),
+        _netengine,
     )
 )

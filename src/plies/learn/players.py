@@ -1,7 +1,8 @@
 """The learned agents: ``az`` (PUCT search guided by a policy-value network, AlphaZero) and
 ``policy`` (the network alone, no search: the most probable move of a policy-value network, or
 the best predicted move of an action-value network, or with ``by=value`` the move to the
-position a policy-value network values best).
+position a policy-value network values best); and ``netengine``'s EVAL, a policy-value
+network's value (:class:`ValueEvaluation`).
 
 A model is a checkpoint path or the name of a model shipped in ``plies/learn/models`` (the
 game's name by default: ``connect4``, ``tictactoe``).
@@ -9,7 +10,7 @@ game's name by default: ``connect4``, ``tictactoe``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from contextlib import AbstractContextManager
 from importlib import resources
 from pathlib import Path
@@ -19,9 +20,9 @@ import numpy as np
 import torch
 
 from plies.agents.puct import PUCTAgent
-from plies.capabilities import HasTensorEncoding, LearnedPrior, require
+from plies.capabilities import HasHashKey, HasTensorEncoding, LearnedPrior, optional, require
 from plies.errors import CheckpointError
-from plies.game import Game
+from plies.game import Game, WinLossDrawGame
 from plies.learn.checkpoint import Checkpoint, load_checkpoint, resolve_device
 from plies.learn.evaluator import NetworkEvaluator, masked_softmax, one_thread
 from plies.learn.network import ACTION_VALUE, POLICY_VALUE, bin_centres
@@ -174,3 +175,60 @@ def learned_prior(
         return [row.tolist() for row in priors]
 
     return LearnedPrior(policy, evaluator.encoding, weight, after)
+
+
+LEAD_BOUND = 0.999
+"""A network's value as EVAL stays within this of a win or a loss, short of a proven one."""
+CACHED_VALUES = 1 << 16
+"""Positions whose network value :class:`ValueEvaluation` keeps (the most recent)."""
+
+
+class ValueEvaluation:
+    """EVAL(s, p) from a policy-value network's value, for depth-limited alpha-beta (the
+    engine, as ``netengine``): the utility of a finished game, else the network's value for
+    the mover turned to ``p``'s view, kept strictly inside (-1, 1) and placed between the loss
+    and win utilities (:meth:`~plies.game.WinLossDrawGame.estimate`). A learned evaluation in
+    place of a hand-written one, as the value network of Silver et al. 2016 and the state-value
+    network of Ruoss et al. 2024, here under alpha-beta. Values are cached by the game's hash
+    key; ``calls`` counts the network's forward passes."""
+
+    def __init__(self, game: Game[Any, Any], checkpoint: Checkpoint) -> None:
+        if checkpoint.shape.kind != POLICY_VALUE:
+            raise CheckpointError(
+                f"a network's value as EVAL needs a {POLICY_VALUE} network, "
+                f"not {checkpoint.shape.kind}"
+            )
+        self.game = game
+        self.encoding = require(game, HasTensorEncoding, "a network's value as EVAL")
+        self.network = checkpoint.network
+        self.device = next(checkpoint.network.parameters()).device
+        hashed = optional(game, HasHashKey)
+        self.key: Callable[[Any], Hashable] = (
+            (lambda state: state) if hashed is None else hashed.hash_key
+        )
+        self.cache: dict[Hashable, float] = {}
+        self.calls = 0
+
+    def lead(self, state: Any) -> float:
+        """The network's value of an unfinished ``state`` for its mover, in (-1, 1)."""
+        key = self.key(state)
+        lead = self.cache.get(key)
+        if lead is None:
+            planes = torch.from_numpy(self.encoding.encode(state)[None]).to(self.device)
+            with torch.inference_mode(), one_thread():
+                _, value = self.network(planes)
+            self.calls += 1
+            lead = min(max(float(value[0]), -LEAD_BOUND), LEAD_BOUND)
+            if len(self.cache) >= CACHED_VALUES:
+                del self.cache[next(iter(self.cache))]
+            self.cache[key] = lead
+        return lead
+
+    def __call__(self, state: Any, player: str) -> float:
+        game = self.game
+        if game.is_terminal(state):
+            return game.utility(state, player)
+        lead = self.lead(state)
+        if player != game.to_move(state):
+            lead = -lead
+        return game.estimate(lead, player) if isinstance(game, WinLossDrawGame) else lead

@@ -80,6 +80,8 @@ from plies.search.worker import run_stoppable
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
+Evaluation = Callable[[Any, str], float]
+"""EVAL(s, p) as a function: a heuristic estimate of s for player p, on the game's scale."""
 
 MAX_DEPTH = 500
 """The deepest iteration the engine runs."""
@@ -243,11 +245,13 @@ class _Engine(Generic[S, A]):
     only: frozenset[A] | None = None
     """The root moves to search (None: all); the root is then kept out of the table, whose
     entries hold positions' values, not the value of some of their moves."""
+    evaluation: Evaluation | None = None
+    """EVAL in place of the game's own (None: the game's)."""
 
     def __post_init__(self) -> None:
         game, options = self.game, self.options
         require_two_player_zero_sum(game, "the engine")
-        self.evaluate = require(game, HasEvaluation, "the engine").evaluate
+        self.evaluate = self.evaluation or require(game, HasEvaluation, "the engine").evaluate
         hashed = optional(game, HasHashKey)
         self.key: Callable[[S], Hashable] = (
             (lambda state: state) if hashed is None else hashed.hash_key
@@ -718,6 +722,7 @@ def iterate(
     options: EngineOptions = EngineOptions(),
     table: TranspositionTable | None = None,
     root_moves: Collection[A] | None = None,
+    evaluation: Evaluation | None = None,
 ) -> Iterator[SearchResult[A]]:
     """Iterative deepening (AIMA 4th ed., section 5.3.3, with the refinements above).
 
@@ -731,6 +736,9 @@ def iterate(
     ``root_moves`` (legal moves, at least one) restricts the search to those moves at the root
     (UCI's ``go searchmoves``): the score, line and move are the best of them, as if the others
     were not legal there (the rest of the tree is searched as usual).
+
+    ``evaluation`` replaces the game's EVAL (a network's value: ``netengine``); the
+    Python engine then searches, as compiled code calls only the game's own EVAL.
     """
     if game.is_terminal(state):
         raise GameOverError("the game is over in this position: there is nothing to search")
@@ -739,10 +747,10 @@ def iterate(
         table = TranspositionTable(options.tt_mb)
     if table is not None:
         table.new_search()
-    kernel = compiled_engine(game, options)
+    kernel = None if evaluation is not None else compiled_engine(game, options)
     engine: _Engine[S, A]
     if kernel is None:
-        engine = _Engine(game, limits, options, table, only=only)
+        engine = _Engine(game, limits, options, table, only=only, evaluation=evaluation)
     else:
         engine = _NativeEngine(game, limits, options, table, only=only, kernel=kernel)
         engine.begin(state)
