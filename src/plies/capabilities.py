@@ -23,7 +23,7 @@ so generic code never imports a kernel; a game's compiled rules are data
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
@@ -155,6 +155,25 @@ class HasPerfectSolver(Protocol):
     the game's options put it out of the solver's reach."""
 
     def perfect_solver(self) -> PerfectSolver | None: ...
+
+
+@runtime_checkable
+class HasPositionClasses(Protocol):
+    """Positions in classes, each numbered densely, for retrograde analysis (endgame
+    databases, :mod:`plies.solvers.retrograde`). ``position_classes(size)`` lists the classes
+    of a size (checkers: the pieces on the board); every move leads to a position of the same
+    size or a smaller one, so the sizes are solved in increasing order. ``class_positions``
+    says how many positions a class has, ``class_position`` gives the one with a number, and
+    ``position_class`` the class and number of a state (raising
+    :class:`~plies.errors.InvalidPositionError` for one outside every class)."""
+
+    def position_classes(self, size: int) -> Sequence[Hashable]: ...
+
+    def class_positions(self, position_class: Hashable) -> int: ...
+
+    def class_position(self, position_class: Hashable, number: int) -> Any: ...
+
+    def position_class(self, state: Any) -> tuple[Hashable, int]: ...
 
 
 @dataclass(frozen=True)

@@ -23,17 +23,21 @@ built.
 :class:`EnumeratedPositions` numbers every position reachable from a start (a small game's
 whole state space, indexed by a dictionary), builds its graph with the game's own rules and
 solves it (:func:`solve_positions`): the cross-check of the forward solvers on tic-tac-toe,
-Nim, the tile game and Connect Four on small boards.
+Nim, the tile game and Connect Four on small boards. A game whose positions come in classes
+numbered densely (:class:`~plies.capabilities.HasPositionClasses`: checkers by material) is
+solved class by class, size after size (:func:`solve_classes`): the endgame databases.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
 
+from plies.capabilities import HasPositionClasses, require
 from plies.errors import SpecError, UnsupportedGameError
 from plies.game import Game, require_two_player_zero_sum
 
@@ -253,3 +257,78 @@ def solve_positions(
     analysis."""
     positions = EnumeratedPositions(game, roots, limit)
     return SolvedPositions(positions, solve_graph(positions.graph))
+
+
+Tables = dict[Hashable, Solved]
+"""Solved classes: each class's outcomes and distances, by position number."""
+
+
+def solve_classes(
+    game: Game[Any, Any],
+    size: int,
+    solved: Tables | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Tables:
+    """Every class of ``size`` (:class:`~plies.capabilities.HasPositionClasses`) solved
+    together in one move graph, the moves into smaller classes looked up in ``solved`` (which
+    must hold them: solve the sizes in increasing order); returns the new classes' tables.
+    ``progress`` gets a line for each stage."""
+    require_two_player_zero_sum(game, "retrograde analysis")
+    classes = require(game, HasPositionClasses, "retrograde analysis")
+    solved = {} if solved is None else solved
+    batch = list(classes.position_classes(size))
+    offsets = dict(
+        zip(batch, accumulate([0, *(classes.class_positions(c) for c in batch)]), strict=False)
+    )
+    total = sum(classes.class_positions(c) for c in batch)
+    outside: dict[tuple[Hashable, int], int] = {}
+    starts, children = [0], []
+    fixed = np.zeros(total, np.uint8)
+    fixed_distances = np.full(total, NO_DISTANCE, np.int32)
+    extra_fixed: list[int] = []
+    extra_distances: list[int] = []
+    node = 0
+    for position_class in batch:
+        if progress is not None:
+            progress(f"moves of {position_class} ({classes.class_positions(position_class):,})")
+        for number in range(classes.class_positions(position_class)):
+            state = classes.class_position(position_class, number)
+            if game.is_terminal(state):
+                fixed[node], fixed_distances[node] = end_outcome(game, state), 0
+            for action in game.actions(state):
+                child_class, child_number = classes.position_class(game.result(state, action))
+                if child_class in offsets:
+                    children.append(offsets[child_class] + child_number)
+                    continue
+                key = (child_class, child_number)
+                if key not in outside:
+                    table = solved.get(child_class)
+                    if table is None:
+                        raise UnsupportedGameError(
+                            f"retrograde analysis: a move of {position_class} leads to "
+                            f"{child_class}, neither of size {size} nor solved"
+                        )
+                    outside[key] = total + len(extra_fixed)
+                    extra_fixed.append(int(table.outcomes[child_number]))
+                    extra_distances.append(int(table.distances[child_number]))
+                children.append(outside[key])
+            starts.append(len(children))
+            node += 1
+    extras = len(extra_fixed)
+    graph = MoveGraph(
+        np.array(starts + [len(children)] * extras, np.int64),
+        np.array(children, np.int64),
+        np.concatenate([fixed, np.array(extra_fixed, np.uint8)]),
+        np.concatenate([fixed_distances, np.array(extra_distances, np.int32)]),
+    )
+    if progress is not None:
+        progress(f"{total:,} positions, {len(children):,} moves: solving")
+    whole = solve_graph(graph)
+    return {
+        c: Solved(
+            whole.outcomes[offsets[c] : offsets[c] + classes.class_positions(c)],
+            whole.distances[offsets[c] : offsets[c] + classes.class_positions(c)],
+            whole.rounds,
+        )
+        for c in batch
+    }

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from plies.capabilities import BoardView, CompiledRules
 from plies.errors import IllegalMoveError, InvalidPositionError
@@ -277,6 +277,32 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
             DRAW_PLIES,
             depth,
         )
+
+    # Endgame databases ------------------------------------------------------------------------
+
+    def position_classes(self, size: int) -> list[Any]:
+        """The materials of ``size`` pieces (:mod:`.endgame`), the classes of retrograde
+        analysis."""
+        from plies.games.checkers.endgame import materials
+
+        return materials(size)
+
+    def class_positions(self, position_class: Any) -> int:
+        from plies.games.checkers.endgame import material_index
+
+        return material_index(position_class).positions
+
+    def class_position(self, position_class: Any, number: int) -> CheckersState:
+        from plies.games.checkers.endgame import material_index
+
+        return material_index(position_class).position(number)
+
+    def position_class(self, state: CheckersState) -> tuple[Any, int]:
+        """The material of ``state`` and its number there (the draw count aside)."""
+        from plies.games.checkers.endgame import Material, material_index
+
+        material = Material.of(state)
+        return material, material_index(material).position_number(state)
 
     # Notation --------------------------------------------------------------------------------
 

@@ -1,0 +1,158 @@
+"""Checkers endgame positions: the numbering against the published placement counts, the
+retrograde values against King v King's published figures and against a plain depth-limited
+search."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+from plies.errors import InvalidPositionError
+from plies.games import make_game
+from plies.games.checkers import CheckersState
+from plies.games.checkers.endgame import (
+    Material,
+    MaterialIndex,
+    material_index,
+    materials,
+    placements,
+    rank,
+    unrank,
+)
+from plies.solvers.retrograde import DRAW, LOSS, WIN, Tables, end_outcome, solve_classes
+
+GAME = make_game("checkers")
+PUBLISHED = {1: 120, 2: 6_972, 3: 261_224, 4: 7_092_774, 5: 148_688_232}
+"""Placements by number of pieces (shared/REFERENCES.md, "Checkers endgame databases")."""
+
+
+@pytest.mark.parametrize(("pieces", "count"), PUBLISHED.items())
+def test_placements_per_number_of_pieces_are_the_published_ones(pieces: int, count: int) -> None:
+    assert placements(pieces) == count
+
+
+@pytest.mark.parametrize("pieces", [1, 2])
+def test_placements_equal_a_brute_force_count(pieces: int) -> None:
+    """Every way to put ``pieces`` pieces of the four kinds on the 32 squares, men off their
+    crowning rows, counted one by one."""
+    kinds = ("black man", "black king", "white man", "white king")
+    allowed = {
+        "black man": range(1, 29),
+        "white man": range(5, 33),
+        "black king": range(1, 33),
+        "white king": range(1, 33),
+    }
+    seen = set()
+
+    def place(left: int, taken: frozenset[tuple[int, str]]) -> None:
+        if left == 0:
+            seen.add(taken)
+            return
+        used = {square for square, _ in taken}
+        for kind in kinds:
+            for square in allowed[kind]:
+                if square not in used:
+                    place(left - 1, taken | {(square, kind)})
+
+    place(pieces, frozenset())
+    assert len(seen) == PUBLISHED[pieces]
+
+
+def test_numbers_and_placements_are_inverse() -> None:
+    rng = random.Random(7)
+    for material in materials(4) + materials(5)[::7]:
+        index = material_index(material)
+        for number in [0, index.size - 1, *(rng.randrange(index.size) for _ in range(50))]:
+            assert index.number(*index.placement(number)) == number
+        state = index.position(2 * rng.randrange(index.size) + 1)
+        assert state.to_move == "W"
+        assert GAME.position_class(state) == (material, index.position_number(state))
+
+
+def test_colex_ranks_count_every_combination_once() -> None:
+    numbers = [rank(c) for c in _combinations(7, 3)]
+    assert sorted(numbers) == list(range(35))
+    assert all(unrank(rank(c), 3) == c for c in _combinations(7, 3))
+
+
+def _combinations(n: int, k: int) -> list[list[int]]:
+    import itertools
+
+    return [list(c) for c in itertools.combinations(range(n), k)]
+
+
+@functools.cache
+def _tables(pieces: int) -> Tables:
+    tables: Tables = {}
+    for size in range(1, pieces + 1):
+        tables.update(solve_classes(GAME, size, tables))
+    return tables
+
+
+def test_king_against_king_as_published() -> None:
+    """992 positions with White to move: 230 wins, 654 draws, 108 losses; the longest win
+    takes 11 plies."""
+    table = _tables(2)[Material(0, 1, 0, 1)]
+    white = table.outcomes[1::2]
+    assert len(white) == 992
+    assert [(white == o).sum() for o in (WIN, DRAW, LOSS)] == [230, 654, 108]
+    assert table.distances[1::2][white == WIN].max() == 11
+
+
+def test_two_piece_values_equal_a_depth_limited_search() -> None:
+    """A position won or lost in d plies is proven by a plain negamax to depth d (positions
+    not finished at the horizon count as draws) and not to depth d - 1; a draw is never
+    proven a win or a loss within 12 plies."""
+
+    @functools.cache
+    def proven(state: CheckersState, depth: int) -> int:
+        if GAME.is_terminal(state):
+            return {WIN: 1, LOSS: -1, DRAW: 0}[end_outcome(GAME, state)]
+        if depth == 0:
+            return 0
+        return max(-proven(_quiet(GAME.result(state, a)), depth - 1) for a in GAME.actions(state))
+
+    tables = _tables(2)
+    rng = random.Random(3)
+    checked = {WIN: 0, LOSS: 0, DRAW: 0}
+    for material in materials(2):
+        index = material_index(material)
+        for number in rng.sample(range(index.positions), min(40, index.positions)):
+            outcome = int(tables[material].outcomes[number])
+            distance = int(tables[material].distances[number])
+            state = index.position(number)
+            if outcome == DRAW:
+                assert proven(state, 12) == 0
+            else:
+                sign = 1 if outcome == WIN else -1
+                assert proven(state, distance) == sign
+                assert distance == 0 or proven(state, distance - 1) == 0
+            checked[outcome] += 1
+    assert min(checked.values()) > 20
+
+
+def _quiet(state: CheckersState) -> CheckersState:
+    """The position without its draw count: the databases value the pieces alone."""
+    return state._replace(quiet=0)
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [((3, 3, 3, 0), "at most 8"), ((13, 0, 0, 0), "no checkers material"), ((0, -1, 1, 0), "no")],
+)
+def test_impossible_materials_are_refused(counts: tuple[int, int, int, int], message: str) -> None:
+    with pytest.raises(InvalidPositionError, match=message):
+        Material(*counts)
+
+
+def test_numbers_out_of_range_and_foreign_positions_are_refused() -> None:
+    index = MaterialIndex(Material(1, 0, 0, 1))
+    with pytest.raises(InvalidPositionError, match="none such"):
+        index.placement(index.size)
+    with pytest.raises(InvalidPositionError, match="material is"):
+        index.position_number(GAME.parse_position("W:W30:B18,19"))
+    crowned_row = CheckersState(1 << 29, 0, 0, 1, "B", 0)
+    with pytest.raises(InvalidPositionError, match="crowning row"):
+        index.position_number(crowned_row)
