@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from plies.errors import MissingCapabilityError
@@ -162,10 +163,12 @@ class HasPositionClasses(Protocol):
     """Positions in classes, each numbered densely, for retrograde analysis (endgame
     databases, :mod:`plies.solvers.retrograde`). ``position_classes(size)`` lists the classes
     of a size (checkers: the pieces on the board); every move leads to a position of the same
-    size or a smaller one, so the sizes are solved in increasing order. ``class_positions``
-    says how many positions a class has, ``class_position`` gives the one with a number, and
-    ``position_class`` the class and number of a state (raising
-    :class:`~plies.errors.InvalidPositionError` for one outside every class)."""
+    size or a smaller one, so the sizes are solved in increasing order, and the classes of a
+    size are listed so that a move leads to the same class or an earlier one.
+    ``class_positions`` says how many positions a class has, ``class_position`` gives the one
+    with a number, ``position_class`` the class of a state (raising
+    :class:`~plies.errors.InvalidPositionError` for one outside every class) and
+    ``position_number`` its number there."""
 
     def position_classes(self, size: int) -> Sequence[Hashable]: ...
 
@@ -173,7 +176,45 @@ class HasPositionClasses(Protocol):
 
     def class_position(self, position_class: Hashable, number: int) -> Any: ...
 
-    def position_class(self, state: Any) -> tuple[Hashable, int]: ...
+    def position_class(self, state: Any) -> Hashable: ...
+
+    def position_number(self, position_class: Hashable, state: Any) -> int: ...
+
+
+OPEN, WIN, LOSS, DRAW = 0, 1, 2, 3
+"""Retrograde analysis's outcomes for the side to move (``OPEN``: not decided yet)."""
+
+
+@dataclass(frozen=True)
+class ClassMoves:
+    """The moves of every position of one class (:class:`HasClassMoves`): the moves of
+    position ``i`` are ``starts[i]:starts[i + 1]``, each leading to position
+    ``child_numbers[k]`` of class ``classes[child_classes[k]]``; ``ends`` holds the outcome
+    (:data:`WIN`, :data:`LOSS` or :data:`DRAW` for the side to move) of each finished
+    position and :data:`OPEN` elsewhere."""
+
+    starts: Any
+    child_classes: Any
+    child_numbers: Any
+    classes: Sequence[Hashable]
+    ends: Any
+
+
+@runtime_checkable
+class HasShippedEndgames(Protocol):
+    """Endgame databases that ship inside the package (:mod:`plies.solvers.endgames`): the
+    folder that holds them."""
+
+    def shipped_endgames(self) -> Path: ...
+
+
+@runtime_checkable
+class HasClassMoves(Protocol):
+    """The moves of a whole class at once (:class:`ClassMoves`), compiled where the game has
+    kernels: what retrograde analysis builds otherwise from ``actions`` and ``result``, one
+    position at a time."""
+
+    def class_moves(self, position_class: Hashable) -> ClassMoves: ...
 
 
 @dataclass(frozen=True)

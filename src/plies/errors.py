@@ -105,6 +105,11 @@ class BookError(PliesError):
     """An opening book is missing, unreadable, or made for another game or board."""
 
 
+class EndgameError(PliesError):
+    """An endgame database that cannot be built or read (a foreign, truncated or missing
+    file, a folder that cannot be written, too little disk)."""
+
+
 class BusyError(PliesError):
     """The work asked for must wait longer than the caller allows: every worker is busy (a
     server says "try again in ``retry_after`` seconds")."""

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import click
 
+from plies.capabilities import HasPositionClasses
 from plies.cli.output import (
     Number,
     echo_json,
@@ -29,10 +31,14 @@ from plies.play import line_notation, outcome_text
 from plies.search import ALGORITHMS
 from plies.search.analysis import analyse_moves, best_moves
 from plies.solvers import perfect_solver
+from plies.solvers.endgames import build, check_target, default_folder, endgames_for, plan_build
+from plies.solvers.retrograde import NO_DISTANCE, OUTCOME_NAMES
 from plies.solvers.sets import SetSummary, read_set, solve_set
 from plies.spec import DEPTH, NODES, NumberRange
 
 BOOK_PLIES = NumberRange(1, 24, integer=True)
+PIECES = NumberRange(1, 5, integer=True)
+"""The pieces an endgame build may reach (five: 297 million positions, held in memory)."""
 WORKERS = NumberRange(1, 256, integer=True)
 """The plies an opening book may cover (beyond 24 it would hold millions of positions)."""
 DEFAULT_NODES = 50_000_000
@@ -87,7 +93,24 @@ DEFAULT_NODES = 50_000_000
 @click.option(
     "--plies", "book_plies", type=Number(BOOK_PLIES), help="--build-book: positions before ply N."
 )
-@click.option("--out", "book_out", help="--build-book: the book's file (a rerun goes on).")
+@click.option(
+    "--build-db",
+    is_flag=True,
+    help="Build endgame databases by retrograde analysis (checkers): --pieces N [--out DIR].",
+)
+@click.option("--pieces", type=Number(PIECES), help="--build-db: every position of up to N pieces.")
+@click.option(
+    "--db",
+    "db_folders",
+    multiple=True,
+    metavar="DIR",
+    help="Endgame databases: look in DIR first [also $PLIES_ENDGAMES/GAME and those shipped].",
+)
+@click.option(
+    "--out",
+    "book_out",
+    help="--build-book: the book's file; --build-db: the databases' folder (a rerun goes on).",
+)
 @click.option(
     "--workers",
     "book_workers",
@@ -111,20 +134,38 @@ def solve(
     book_plies: int | None,
     book_out: str | None,
     book_workers: int | None,
+    build_db: bool,
+    pieces: int | None,
+    db_folders: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Solve GAME from its start or POSITION: value for the first player, best moves, nodes.
 
     GAME is a name with options, e.g. tictactoe, tictactoe:m=3,n=4,k=3, nim:misere=true.
     Connect Four is solved by the perfect solver, in Pons's score convention (side to move's
-    view; a win scores 22 minus the winner's stones at the end).
+    view; a win scores 22 minus the winner's stones at the end). A checkers position of few
+    pieces is answered by the endgame databases (those shipped, and those --build-db built).
     """
     game = make_game(game_spec)
-    if not build_book and (book_plies, book_out, book_workers) != (None, None, None):
-        raise PliesError("--plies, --out and --workers go with --build-book")
+    if not build_book and (book_plies, book_workers) != (None, None):
+        raise PliesError("--plies and --workers go with --build-book")
+    if not (build_book or build_db) and book_out is not None:
+        raise PliesError("--out goes with --build-book or --build-db")
+    if not build_db and pieces is not None:
+        raise PliesError("--pieces goes with --build-db")
     if build_book:
         _build_book(game, position, book_plies, book_out, book_workers or 1)
         return
+    if build_db:
+        _build_db(game, position, pieces, book_out)
+        return
+    if algorithm is None and depth is None and isinstance(game, HasPositionClasses):
+        if _solve_endgame(game, position, db_folders, as_json):
+            return
+    elif db_folders:
+        raise PliesError(
+            "--db is for a game with endgame databases (checkers), with no --algorithm or --depth"
+        )
     solver = perfect_solver(game) if algorithm in (None, "perfect") else None
     if book is not None:
         _use_book(game, solver, book)
@@ -197,6 +238,100 @@ def _build_book(
     click.echo(f"{size:,} positions in {out} ({minutes:.1f} min)")
     if interruption.happened:
         exit_interrupted(f"the positions solved are kept in {out}: run it again to go on")
+
+
+def _build_db(
+    game: Game[Any, Any], position: str | None, pieces: int | None, out: str | None
+) -> None:
+    """plies solve GAME --build-db --pieces N [--out DIR]: the plan and a time estimate first,
+    progress on a terminal, and Ctrl-C keeps every class finished."""
+    if not isinstance(game, HasPositionClasses):
+        raise PliesError(f"--build-db builds endgame databases; {game.name!r} has none")
+    if position is not None:
+        raise PliesError("--build-db solves every position of its sizes: give no POSITION")
+    if pieces is None:
+        raise PliesError("--build-db needs --pieces N")
+    folder = Path(out).expanduser() if out is not None else default_folder(game)
+    plan = plan_build(game, pieces, folder)
+    check_target(folder, plan)
+    click.echo(
+        f"{len(plan.classes)} classes, {plan.positions:,} positions; {plan.to_build:,} to solve "
+        f"into {folder} (about {_duration(plan.seconds)}, at most "
+        f"{plan.disk_bytes / 1e6:,.1f} MB)",
+        err=True,
+    )
+    built, began = 0, time.perf_counter()
+    with progress_bar() as bar, until_interrupted() as interruption:
+        task = bar.add_task("tables", total=plan.positions)
+        steps = build(game, plan, folder)
+        try:
+            for step in steps:
+                built += not step.reused
+                bar.update(task, completed=step.done, description=str(step.position_class))
+                if interruption.happened:
+                    break
+        finally:
+            steps.close()
+    minutes = (time.perf_counter() - began) / 60
+    click.echo(f"{built} classes solved into {folder} ({minutes:.1f} min)")
+    if interruption.happened:
+        exit_interrupted(f"the classes finished are kept in {folder}: run it again to go on")
+
+
+def _duration(seconds: float) -> str:
+    """A time estimate in words: seconds under two minutes, then minutes, then hours."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
+
+
+def _solve_endgame(
+    game: Game[Any, Any], position: str | None, db_folders: tuple[str, ...], as_json: bool
+) -> bool:
+    """Answer ``position`` from the endgame databases (``--db`` first); False where no class
+    holds it."""
+    folders = [Path(folder).expanduser() for folder in db_folders]
+    for folder in folders:
+        if not folder.is_dir():
+            raise PliesError(f"--db {str(folder)!r}: no such folder")
+    state = game.initial_state() if position is None else read_position(game, position)
+    if game.is_terminal(state):
+        raise PliesError(f"position {position!r}: the game is already over")
+    endgames = endgames_for(game, folders)
+    probed = endgames.probe(state)
+    for problem in endgames.problems:
+        click.echo(f"note: {problem}", err=True)
+    if probed is None:
+        try:
+            position_class = endgames.classes.position_class(state)
+        except ValueError:
+            return False  # no class holds it: the search's own message follows
+        raise PliesError(
+            f"no endgame database holds this position ({position_class}): build them with "
+            f"'plies solve {game.name} --build-db --pieces N', or give --depth D"
+        )
+    outcome, distance = probed
+    best = [game.format_action(state, move) for move in endgames.best_moves(state)]
+    position_class = str(endgames.classes.position_class(state))
+    if as_json:
+        echo_json(
+            {
+                "position": position_text(game, state),
+                "outcome": OUTCOME_NAMES[outcome],
+                "distance": None if distance == NO_DISTANCE else distance,
+                "best_moves": best,
+                "class": position_class,
+                "database": True,
+            }
+        )
+        return True
+    mover = game.to_move(state)
+    click.echo(game.display(state))
+    length = "" if distance == NO_DISTANCE else f" in {distance} plies"
+    verdict = {"win": f"{mover} wins", "loss": f"{mover} loses", "draw": "a draw"}
+    click.echo(f"{verdict[OUTCOME_NAMES[outcome]]}{length} with perfect play ({position_class})")
+    click.echo(f"best moves: {' '.join(best)}")
+    return True
 
 
 def _solve_by_search(

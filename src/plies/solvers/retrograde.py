@@ -32,17 +32,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Any
 
 import numpy as np
 
-from plies.capabilities import HasPositionClasses, require
+from plies.capabilities import (
+    DRAW,
+    LOSS,
+    OPEN,
+    WIN,
+    ClassMoves,
+    HasClassMoves,
+    HasPositionClasses,
+    optional,
+    require,
+)
 from plies.errors import SpecError, UnsupportedGameError
 from plies.game import Game, require_two_player_zero_sum
 
-OPEN, WIN, LOSS, DRAW = 0, 1, 2, 3
-"""The outcomes for the side to move (``OPEN``: not decided yet)."""
 OUTCOME_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 NO_DISTANCE = -1
 """The distance of a draw (and of a position not decided yet)."""
@@ -267,68 +274,93 @@ def solve_classes(
     game: Game[Any, Any],
     size: int,
     solved: Tables | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[Hashable, int, int], None] | None = None,
+    compiled: bool = True,
 ) -> Tables:
-    """Every class of ``size`` (:class:`~plies.capabilities.HasPositionClasses`) solved
-    together in one move graph, the moves into smaller classes looked up in ``solved`` (which
-    must hold them: solve the sizes in increasing order); returns the new classes' tables.
-    ``progress`` gets a line for each stage."""
+    """Every class of ``size`` (:class:`~plies.capabilities.HasPositionClasses`), one after
+    another in the game's order, the moves into other classes looked up in ``solved`` and in
+    the classes solved before (solve the sizes in increasing order); returns the new classes'
+    tables. ``progress(class, done, classes)`` after each class; ``compiled=False`` takes the
+    moves from the rules even where the game has compiled ones."""
     require_two_player_zero_sum(game, "retrograde analysis")
     classes = require(game, HasPositionClasses, "retrograde analysis")
-    solved = {} if solved is None else solved
+    known = dict(solved or {})
     batch = list(classes.position_classes(size))
-    offsets = dict(
-        zip(batch, accumulate([0, *(classes.class_positions(c) for c in batch)]), strict=False)
-    )
-    total = sum(classes.class_positions(c) for c in batch)
-    outside: dict[tuple[Hashable, int], int] = {}
-    starts, children = [0], []
-    fixed = np.zeros(total, np.uint8)
-    fixed_distances = np.full(total, NO_DISTANCE, np.int32)
-    extra_fixed: list[int] = []
-    extra_distances: list[int] = []
-    node = 0
-    for position_class in batch:
+    new: Tables = {}
+    for done, position_class in enumerate(batch, 1):
+        table = solve_class(game, position_class, known, compiled)
+        new[position_class] = known[position_class] = table
         if progress is not None:
-            progress(f"moves of {position_class} ({classes.class_positions(position_class):,})")
-        for number in range(classes.class_positions(position_class)):
-            state = classes.class_position(position_class, number)
-            if game.is_terminal(state):
-                fixed[node], fixed_distances[node] = end_outcome(game, state), 0
-            for action in game.actions(state):
-                child_class, child_number = classes.position_class(game.result(state, action))
-                if child_class in offsets:
-                    children.append(offsets[child_class] + child_number)
-                    continue
-                key = (child_class, child_number)
-                if key not in outside:
-                    table = solved.get(child_class)
-                    if table is None:
-                        raise UnsupportedGameError(
-                            f"retrograde analysis: a move of {position_class} leads to "
-                            f"{child_class}, neither of size {size} nor solved"
-                        )
-                    outside[key] = total + len(extra_fixed)
-                    extra_fixed.append(int(table.outcomes[child_number]))
-                    extra_distances.append(int(table.distances[child_number]))
-                children.append(outside[key])
-            starts.append(len(children))
-            node += 1
-    extras = len(extra_fixed)
-    graph = MoveGraph(
-        np.array(starts + [len(children)] * extras, np.int64),
-        np.array(children, np.int64),
-        np.concatenate([fixed, np.array(extra_fixed, np.uint8)]),
-        np.concatenate([fixed_distances, np.array(extra_distances, np.int32)]),
+            progress(position_class, done, len(batch))
+    return new
+
+
+def solve_class(
+    game: Game[Any, Any], position_class: Hashable, solved: Tables, compiled: bool = True
+) -> Solved:
+    """Every position of ``position_class`` decided by rounds, the moves into other classes
+    looked up in ``solved`` (:class:`~plies.errors.UnsupportedGameError` where one is
+    missing). The moves come from the game's :class:`~plies.capabilities.HasClassMoves` where
+    it has it (and ``compiled``), else from its rules, position by position."""
+    kernel = optional(game, HasClassMoves, compiled)
+    moves = (
+        kernel.class_moves(position_class)
+        if kernel is not None
+        else class_moves(game, position_class)
     )
-    if progress is not None:
-        progress(f"{total:,} positions, {len(children):,} moves: solving")
+    own = list(moves.classes).index(position_class)
+    positions = len(moves.ends)
+    outside = np.flatnonzero(moves.child_classes != own)
+    fixed = np.zeros(len(outside), np.uint8)
+    fixed_distances = np.zeros(len(outside), np.int32)
+    for class_number in np.unique(moves.child_classes[outside]):
+        child_class = moves.classes[int(class_number)]
+        table = solved.get(child_class)
+        if table is None:
+            raise UnsupportedGameError(
+                f"retrograde analysis: a move of {position_class} leads to {child_class}, "
+                "which is not solved yet"
+            )
+        chosen = moves.child_classes[outside] == class_number
+        numbers = moves.child_numbers[outside[chosen]]
+        fixed[chosen] = table.outcomes[numbers]
+        fixed_distances[chosen] = table.distances[numbers]
+    children = np.asarray(moves.child_numbers, np.int64).copy()
+    children[outside] = positions + np.arange(len(outside))
+    ends = np.asarray(moves.ends, np.uint8)
+    graph = MoveGraph(
+        np.concatenate([moves.starts, np.full(len(outside), moves.starts[-1])]),
+        children,
+        np.concatenate([ends, fixed]),
+        np.concatenate([np.where(ends == OPEN, NO_DISTANCE, 0), fixed_distances]).astype(np.int32),
+    )
     whole = solve_graph(graph)
-    return {
-        c: Solved(
-            whole.outcomes[offsets[c] : offsets[c] + classes.class_positions(c)],
-            whole.distances[offsets[c] : offsets[c] + classes.class_positions(c)],
-            whole.rounds,
-        )
-        for c in batch
-    }
+    return Solved(whole.outcomes[:positions], whole.distances[:positions], whole.rounds)
+
+
+def class_moves(game: Game[Any, Any], position_class: Hashable) -> ClassMoves:
+    """The moves of every position of ``position_class`` from the game's rules, one position
+    at a time."""
+    classes = require(game, HasPositionClasses, "retrograde analysis")
+    ids: dict[Hashable, int] = {position_class: 0}
+    starts, child_classes, child_numbers = [0], [], []
+    count = classes.class_positions(position_class)
+    ends = np.zeros(count, np.uint8)
+    for number in range(count):
+        state = classes.class_position(position_class, number)
+        if game.is_terminal(state):
+            ends[number] = end_outcome(game, state)
+        for action in game.actions(state):
+            child = game.result(state, action)
+            child_class = classes.position_class(child)
+            child_number = classes.position_number(child_class, child)
+            child_classes.append(ids.setdefault(child_class, len(ids)))
+            child_numbers.append(child_number)
+        starts.append(len(child_numbers))
+    return ClassMoves(
+        np.array(starts, np.int64),
+        np.array(child_classes, np.int64),
+        np.array(child_numbers, np.int64),
+        list(ids),
+        ends,
+    )

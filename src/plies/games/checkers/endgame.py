@@ -79,14 +79,15 @@ class Material:
 
 
 def materials(pieces: int) -> list[Material]:
-    """Every material of exactly ``pieces`` pieces (one side may have none)."""
+    """Every material of exactly ``pieces`` pieces (one side may have none), fewest men first:
+    a man's move to the crowning row leads to a material with one man fewer, listed earlier."""
     found = []
     for black_men in range(pieces + 1):
         for black_kings in range(pieces + 1 - black_men):
             for white_men in range(pieces + 1 - black_men - black_kings):
                 white_kings = pieces - black_men - black_kings - white_men
                 found.append(Material(black_men, black_kings, white_men, white_kings))
-    return found
+    return sorted(found, key=lambda m: (m.black_men + m.white_men, m))
 
 
 def rank(positions: Sequence[int]) -> int:

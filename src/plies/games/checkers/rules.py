@@ -39,9 +39,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from plies.capabilities import BoardView, CompiledRules
+from plies.capabilities import BoardView, ClassMoves, CompiledRules
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import Scoring, WinLossDrawGame
 
@@ -297,12 +298,28 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
 
         return material_index(position_class).position(number)
 
-    def position_class(self, state: CheckersState) -> tuple[Any, int]:
-        """The material of ``state`` and its number there (the draw count aside)."""
-        from plies.games.checkers.endgame import Material, material_index
+    def shipped_endgames(self) -> Path:
+        """The endgame databases shipped with plies (``games/checkers/endgames``)."""
+        return Path(__file__).with_name("endgames")
 
-        material = Material.of(state)
-        return material, material_index(material).position_number(state)
+    def class_moves(self, position_class: Any) -> ClassMoves:
+        """Every move of every position of a material, by the compiled move generator
+        (:mod:`.endgame_kernel`)."""
+        from plies.games.checkers.endgame_kernel import class_moves
+
+        return class_moves(position_class)
+
+    def position_class(self, state: CheckersState) -> Any:
+        """The material of ``state``."""
+        from plies.games.checkers.endgame import Material
+
+        return Material.of(state)
+
+    def position_number(self, position_class: Any, state: CheckersState) -> int:
+        """The number of ``state`` among its material's positions (the draw count aside)."""
+        from plies.games.checkers.endgame import material_index
+
+        return material_index(position_class).position_number(state)
 
     # Notation --------------------------------------------------------------------------------
 

@@ -1,0 +1,303 @@
+"""Endgame databases on disk: the classes solved by retrograde analysis
+(:mod:`plies.solvers.retrograde`), a file each, probed by position.
+
+A database is a folder of one NumPy ``.npz`` file per class (``1.0-0.1.npz`` for checkers'
+black man against a white king), each holding:
+
+- ``outcomes``: the outcome of every position for its side to move in 2 bits (four positions a
+  byte, the first in the low bits: 1 win, 2 loss, 3 draw);
+- ``distances``: the plies to the end of each win or loss with perfect play (``uint8``, or
+  ``uint16`` where a distance exceeds 254; the largest value for a draw); optional;
+- ``meta``: a JSON text with the format, the game's identity, the class and the positions.
+
+Files are written whole and renamed into place, so a build stopped by Ctrl-C or kill -9 keeps
+every class it finished, and a rerun goes on from them. A probe reads a class's file when it
+first needs it; a file that is missing, truncated or foreign is reported once (``problems``)
+and the class treated as absent, so an engine plays on without it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+import zipfile
+from collections.abc import Generator, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from plies.capabilities import (
+    DRAW,
+    LOSS,
+    OPEN,
+    WIN,
+    HasPositionClasses,
+    HasShippedEndgames,
+    optional,
+    require,
+)
+from plies.errors import EndgameError
+from plies.game import Game
+from plies.games.registry import game_identity
+from plies.inputs import write_atomically
+from plies.solvers.retrograde import NO_DISTANCE, Solved, Tables, end_outcome, solve_class
+
+FORMAT = "plies-endgame-1"
+BYTES_A_POSITION = 1.25
+"""Disk a position may take before compression: 2 bits of outcome and a byte of distance."""
+POSITIONS_A_SECOND = 150_000
+"""Positions a second a build solves on one core of a 2-core machine (checkers, 4 pieces,
+compiled moves): the time estimate's rate."""
+ENDGAMES = "PLIES_ENDGAMES"
+"""The environment variable naming where databases are built and found (a folder per game)."""
+DEFAULT_ENDGAMES = "~/.local/share/plies/endgames"
+
+
+def default_folder(game: Game[Any, Any]) -> Path:
+    """Where ``game``'s databases are built and found unless told otherwise:
+    ``$PLIES_ENDGAMES/<game>`` (``~/.local/share/plies/endgames/<game>`` by default)."""
+    return Path(os.environ.get(ENDGAMES, DEFAULT_ENDGAMES)).expanduser() / game.name
+
+
+def endgames_for(game: Game[Any, Any], folders: Sequence[Path] = ()) -> Endgames:
+    """``game``'s databases in ``folders``, then where builds go (:func:`default_folder`),
+    then those shipped with the game."""
+    shipped = optional(game, HasShippedEndgames)
+    found = [*folders, default_folder(game)]
+    if shipped is not None:
+        found.append(shipped.shipped_endgames())
+    return Endgames(game, found)
+
+
+def class_file(folder: Path, position_class: Hashable) -> Path:
+    return folder / f"{position_class}.npz"
+
+
+def pack(outcomes: np.ndarray) -> np.ndarray:
+    """Outcomes (0..3) four to a byte, the first in the low bits."""
+    padded = np.zeros(-(-len(outcomes) // 4) * 4, np.uint8)
+    padded[: len(outcomes)] = outcomes
+    quads = padded.reshape(-1, 4)
+    packed: np.ndarray = quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6
+    return packed
+
+
+def unpack(packed: np.ndarray, count: int) -> np.ndarray:
+    """The outcomes :func:`pack` packed."""
+    shifts = np.array([0, 2, 4, 6], np.uint8)
+    outcomes: np.ndarray = ((packed[:, None] >> shifts) & 3).reshape(-1)[:count]
+    return outcomes
+
+
+def save_class(
+    game: Game[Any, Any],
+    folder: Path,
+    position_class: Hashable,
+    solved: Solved,
+    distances: bool = True,
+) -> Path:
+    """Write ``position_class``'s solved table into ``folder`` (atomically)."""
+    arrays: dict[str, Any] = {"outcomes": pack(solved.outcomes)}
+    if distances:
+        top = int(solved.distances.max(initial=0))
+        kind = np.uint8 if top < np.iinfo(np.uint8).max else np.uint16
+        none = np.iinfo(kind).max
+        arrays["distances"] = np.where(solved.outcomes == DRAW, none, solved.distances).astype(kind)
+    meta = {
+        "format": FORMAT,
+        "game": game_identity(game),
+        "class": str(position_class),
+        "positions": len(solved.outcomes),
+    }
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    path = class_file(folder, position_class)
+
+    def write(stream: Any) -> None:
+        np.savez_compressed(stream, **arrays)
+
+    write_atomically(path, write)
+    return path
+
+
+def load_class(game: Game[Any, Any], path: Path, position_class: Hashable) -> Solved:
+    """The table of ``position_class`` in ``path``; :class:`EndgameError` naming what is wrong
+    with a file that is unreadable, truncated, foreign or of another class."""
+    classes = require(game, HasPositionClasses, "an endgame database")
+    try:
+        with np.load(path) as arrays:
+            meta = json.loads(bytes(arrays["meta"]).decode())
+            packed = arrays["outcomes"]
+            stored = arrays["distances"] if "distances" in arrays.files else None
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
+        raise EndgameError(f"{str(path)!r} is not a readable endgame table ({error})") from None
+    if meta.get("format") != FORMAT or meta.get("game") != game_identity(game):
+        raise EndgameError(f"{str(path)!r} is not a {game_identity(game)} endgame table")
+    positions = classes.class_positions(position_class)
+    if meta.get("class") != str(position_class) or meta.get("positions") != positions:
+        raise EndgameError(
+            f"{str(path)!r} holds {meta.get('class')} ({meta.get('positions')} positions), "
+            f"not {position_class} ({positions})"
+        )
+    if len(packed) * 4 < positions or (stored is not None and len(stored) != positions):
+        raise EndgameError(f"{str(path)!r} is truncated")
+    outcomes = unpack(packed, positions)
+    if stored is None:
+        found = np.full(positions, NO_DISTANCE, np.int32)
+    else:
+        found = np.where(outcomes == DRAW, NO_DISTANCE, stored.astype(np.int32))
+    if (outcomes == OPEN).any():
+        raise EndgameError(f"{str(path)!r} leaves positions undecided")
+    return Solved(outcomes, found, 0)
+
+
+class Endgames:
+    """The endgame databases of ``game`` in ``folders`` (the first holding a class wins),
+    probed by position: :meth:`probe`. Classes load when first probed; a file that cannot be
+    used is named once in :attr:`problems` and left out."""
+
+    def __init__(self, game: Game[Any, Any], folders: Iterable[Path]) -> None:
+        self.game = game
+        self.classes = require(game, HasPositionClasses, "an endgame database")
+        self.folders = [Path(f) for f in folders]
+        self.tables: dict[Hashable, Solved | None] = {}
+        self.problems: list[str] = []
+        self.probes = 0
+
+    def table(self, position_class: Hashable) -> Solved | None:
+        """The solved table of ``position_class``, or None where no usable file holds it."""
+        if position_class not in self.tables:
+            found = None
+            for folder in self.folders:
+                path = class_file(folder, position_class)
+                if path.is_file():
+                    try:
+                        found = load_class(self.game, path, position_class)
+                    except EndgameError as error:
+                        self.problems.append(str(error))
+                        continue
+                    break
+            self.tables[position_class] = found
+        return self.tables[position_class]
+
+    def probe(self, state: Any) -> tuple[int, int] | None:
+        """The outcome of ``state`` for its side to move (``WIN``, ``LOSS``, ``DRAW``) and its
+        distance (:data:`~plies.solvers.retrograde.NO_DISTANCE` for a draw or where none is
+        stored), or None where the databases do not hold it."""
+        try:
+            position_class = self.classes.position_class(state)
+        except ValueError:
+            return None
+        table = self.table(position_class)
+        if table is None:
+            return None
+        number = self.classes.position_number(position_class, state)
+        self.probes += 1
+        return int(table.outcomes[number]), int(table.distances[number])
+
+    def best_moves(self, state: Any) -> list[Any]:
+        """The moves that keep ``state``'s outcome (at its distance where one is stored): the
+        quickest wins, the longest defences, every drawing move; empty where the databases do
+        not hold ``state`` or a child."""
+        probed = self.probe(state)
+        if probed is None:
+            return []
+        outcome, distance = probed
+        wanted = {WIN: LOSS, LOSS: WIN, DRAW: DRAW}[outcome]
+        game, chosen = self.game, []
+        for action in game.actions(state):
+            child = game.result(state, action)
+            found = (end_outcome(game, child), 0) if game.is_terminal(child) else self.probe(child)
+            if found is None:
+                return []
+            if found[0] == wanted and (
+                distance == NO_DISTANCE or outcome == DRAW or found[1] == distance - 1
+            ):
+                chosen.append(action)
+        return chosen
+
+    def held(self, classes: Sequence[Hashable]) -> list[Hashable]:
+        """Those of ``classes`` the databases hold."""
+        return [c for c in classes if self.table(c) is not None]
+
+
+@dataclass(frozen=True)
+class BuildStep:
+    """A build's progress: the class just finished (and whether it was on disk already), the
+    positions done of all, and the seconds so far."""
+
+    position_class: Hashable
+    reused: bool
+    done: int
+    total: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    """What a build of every class up to ``size`` takes: the classes, positions, disk (an
+    upper bound, before compression) and an estimate of the time for those not built yet."""
+
+    classes: list[Hashable]
+    positions: int
+    to_build: int
+    disk_bytes: int
+    seconds: float
+
+
+def plan_build(game: Game[Any, Any], size: int, folder: Path) -> BuildPlan:
+    """The classes of sizes 1 to ``size``, and what building those missing from ``folder``
+    takes."""
+    classes = require(game, HasPositionClasses, "an endgame database")
+    chosen = [c for s in range(1, size + 1) for c in classes.position_classes(s)]
+    counts = {c: classes.class_positions(c) for c in chosen}
+    missing = sum(n for c, n in counts.items() if not class_file(folder, c).is_file())
+    return BuildPlan(
+        chosen,
+        sum(counts.values()),
+        missing,
+        int(missing * BYTES_A_POSITION),
+        missing / POSITIONS_A_SECOND,
+    )
+
+
+def check_target(folder: Path, plan: BuildPlan) -> None:
+    """Raise :class:`EndgameError` unless ``folder`` can be written and its disk has room
+    for the plan, before any work."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise EndgameError(
+            f"cannot write endgame tables in {str(folder)!r}: {error.strerror or error}"
+        ) from None
+    free = shutil.disk_usage(folder).free
+    if free < plan.disk_bytes:
+        raise EndgameError(
+            f"{str(folder)!r} has {free / 1e6:,.0f} MB free; the tables may need "
+            f"{plan.disk_bytes / 1e6:,.0f} MB"
+        )
+
+
+def build(game: Game[Any, Any], plan: BuildPlan, folder: Path) -> Generator[BuildStep, None, None]:
+    """Solve and save every class of ``plan`` missing from ``folder``, in order, reading back
+    those already there (a build stopped at any point goes on from its files); a step after
+    each class."""
+    classes = require(game, HasPositionClasses, "an endgame database")
+    known: Tables = {}
+    began, done = time.perf_counter(), 0
+    for position_class in plan.classes:
+        path = class_file(folder, position_class)
+        reused = path.is_file()
+        if reused:
+            known[position_class] = load_class(game, path, position_class)
+        else:
+            known[position_class] = solve_class(game, position_class, known)
+            save_class(game, folder, position_class, known[position_class])
+        done += classes.class_positions(position_class)
+        yield BuildStep(position_class, reused, done, plan.positions, time.perf_counter() - began)

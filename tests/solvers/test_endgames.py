@@ -1,0 +1,227 @@
+"""Endgame databases on disk: a build equals the tables solved in memory, goes on after an
+interruption, and every bad file or folder is one line; the compiled moves equal the rules'."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from plies.capabilities import DRAW, LOSS, WIN
+from plies.errors import EndgameError
+from plies.games import make_game
+from plies.games.checkers.endgame import Material
+from plies.solvers.endgames import (
+    Endgames,
+    build,
+    check_target,
+    class_file,
+    load_class,
+    pack,
+    plan_build,
+    unpack,
+)
+from plies.solvers.retrograde import Tables, class_moves, solve_class, solve_classes
+
+CHECKERS = make_game("checkers")
+
+
+@functools.cache
+def _tables(pieces: int, compiled: bool = True) -> Tables:
+    tables: Tables = {}
+    for size in range(1, pieces + 1):
+        tables.update(solve_classes(CHECKERS, size, tables, compiled=compiled))
+    return tables
+
+
+@pytest.fixture(autouse=True)
+def _own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Builds and probes without a folder given use a fresh one, never the user's."""
+    monkeypatch.setenv("PLIES_ENDGAMES", str(tmp_path / "home"))
+
+
+def test_compiled_moves_equal_the_rules_moves() -> None:
+    """Every position of several three-piece materials: the same children, material and
+    number, from the kernel as from ``actions`` and ``result``."""
+    for material in (Material(1, 0, 1, 1), Material(0, 2, 1, 0)):
+        compiled, ruled = CHECKERS.class_moves(material), class_moves(CHECKERS, material)
+        assert np.array_equal(compiled.starts, ruled.starts)
+        assert np.array_equal(compiled.ends, ruled.ends)
+        for i in range(len(compiled.ends)):
+            rows = slice(compiled.starts[i], compiled.starts[i + 1])
+            got = sorted(
+                (compiled.classes[c], n)
+                for c, n in zip(
+                    compiled.child_classes[rows], compiled.child_numbers[rows], strict=True
+                )
+            )
+            want = sorted(
+                (ruled.classes[c], n)
+                for c, n in zip(ruled.child_classes[rows], ruled.child_numbers[rows], strict=True)
+            )
+            assert got == want
+
+
+def test_the_rules_and_the_kernel_solve_alike() -> None:
+    """Every class of up to two pieces, and two of three, solved from the rules' moves equals
+    the class solved from the kernel's."""
+    compiled, ruled = _tables(3), _tables(2, compiled=False)
+    for material, table in ruled.items():
+        assert np.array_equal(table.outcomes, compiled[material].outcomes)
+        assert np.array_equal(table.distances, compiled[material].distances)
+    for material in (Material(1, 0, 1, 1), Material(0, 2, 1, 0)):
+        table = solve_class(CHECKERS, material, compiled, compiled=False)
+        assert np.array_equal(table.outcomes, compiled[material].outcomes)
+        assert np.array_equal(table.distances, compiled[material].distances)
+
+
+def test_outcomes_pack_into_two_bits() -> None:
+    outcomes = np.random.default_rng(1).integers(1, 4, 1001).astype(np.uint8)
+    packed = pack(outcomes)
+    assert len(packed) == 251
+    assert np.array_equal(unpack(packed, 1001), outcomes)
+
+
+def test_a_build_equals_the_tables_and_answers_probes(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    plan = plan_build(CHECKERS, 3, folder)
+    assert plan.positions == 2 * (120 + 6972 + 261224) and plan.to_build == plan.positions
+    check_target(folder, plan)
+    steps = list(build(CHECKERS, plan, folder))
+    assert [s.position_class for s in steps] == plan.classes and not any(s.reused for s in steps)
+    endgames = Endgames(CHECKERS, [folder])
+    for material, table in _tables(3).items():
+        stored = load_class(CHECKERS, class_file(folder, material), material)
+        assert np.array_equal(stored.outcomes, table.outcomes)
+        assert np.array_equal(stored.distances, table.distances)
+    table = _tables(2)[Material(0, 1, 0, 1)]
+    for number in range(0, len(table.outcomes), 97):
+        state = CHECKERS.class_position(Material(0, 1, 0, 1), number)
+        expected = (int(table.outcomes[number]), int(table.distances[number]))
+        assert endgames.probe(state) == expected
+    assert endgames.probe(CHECKERS.initial_state()) is None
+    assert not endgames.problems
+
+
+def test_best_moves_keep_the_outcome_at_its_distance(tmp_path: Path) -> None:
+    """From a position won in 11 plies, both sides playing the databases' best moves (the
+    quickest win, the longest defence), the game ends in exactly 11 plies."""
+    folder = tmp_path / "db"
+    list(build(CHECKERS, plan_build(CHECKERS, 2, folder), folder))
+    endgames = Endgames(CHECKERS, [folder])
+    table = _tables(2)[Material(0, 1, 0, 1)]
+    number = int(np.flatnonzero((table.outcomes == WIN) & (table.distances == 11))[0])
+    state = CHECKERS.class_position(Material(0, 1, 0, 1), number)
+    for ply in range(11):
+        assert not CHECKERS.is_terminal(state)
+        probed = endgames.probe(state)
+        assert probed is not None and probed[1] == 11 - ply
+        assert probed[0] == (WIN if ply % 2 == 0 else LOSS)
+        state = CHECKERS.result(state, endgames.best_moves(state)[0])._replace(quiet=0)
+    assert CHECKERS.is_terminal(state) and CHECKERS.winner(state) is not None
+    draw = CHECKERS.parse_position("W:WK14:BK23")
+    assert endgames.probe(draw) == (DRAW, -1) and endgames.best_moves(draw)
+
+
+def test_a_stopped_build_goes_on_from_its_files(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    plan = plan_build(CHECKERS, 3, folder)
+    steps = build(CHECKERS, plan, folder)
+    for _ in range(12):
+        next(steps)
+    steps.close()
+    assert len(list(folder.glob("*.npz"))) == 12 and not list(folder.glob(".*"))
+    again = plan_build(CHECKERS, 3, folder)
+    assert again.to_build < plan.positions
+    finished = list(build(CHECKERS, again, folder))
+    assert sum(s.reused for s in finished) == 12
+    material = plan.classes[-1]
+    stored = load_class(CHECKERS, class_file(folder, material), material)
+    assert np.array_equal(stored.outcomes, _tables(3)[material].outcomes)
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda p: p.write_bytes(p.read_bytes()[:100]), "not a readable endgame table"),
+        (lambda p: p.write_text("hello"), "not a readable endgame table"),
+        (lambda p: p.rename(p.with_name("0.1-0.2.npz")), "holds 0.1-0.1"),
+        (lambda p: _rewrite_meta(p, game="tictactoe:m=3,n=3,k=3"), "not a checkers"),
+    ],
+)
+def test_a_bad_file_is_one_problem_and_left_out(
+    tmp_path: Path, damage: Callable[[Path], Any], message: str
+) -> None:
+    folder = tmp_path / "db"
+    list(build(CHECKERS, plan_build(CHECKERS, 2, folder), folder))
+    path = class_file(folder, Material(0, 1, 0, 1))
+    damage(path)
+    endgames = Endgames(CHECKERS, [folder])
+    material = Material(0, 1, 0, 2) if "holds" in message else Material(0, 1, 0, 1)
+    assert endgames.table(material) is None
+    assert len(endgames.problems) == 1 and message in endgames.problems[0]
+    assert "\n" not in endgames.problems[0]
+    with pytest.raises(EndgameError, match=r"not a readable|holds|not a checkers"):
+        load_class(CHECKERS, folder / f"{material}.npz", material)
+
+
+def _rewrite_meta(path: Path, **changes: Any) -> None:
+    with np.load(path) as arrays:
+        contents = {name: arrays[name] for name in arrays.files}
+    meta = json.loads(bytes(contents["meta"]).decode()) | changes
+    contents["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    with path.open("wb") as stream:
+        np.savez_compressed(stream, **contents)
+
+
+def test_an_unwritable_folder_or_a_full_disk_is_refused_before_the_work(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    plan = plan_build(CHECKERS, 2, blocked / "db")
+    with pytest.raises(EndgameError, match="cannot write endgame tables"):
+        check_target(blocked / "db", plan)
+    huge = plan_build(CHECKERS, 2, tmp_path / "db").__class__([], 1, 1, 10**18, 1.0)
+    with pytest.raises(EndgameError, match="MB free"):
+        check_target(tmp_path / "db", huge)
+
+
+def test_cli_builds_then_answers_from_the_databases(run_cli: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    built = run_cli("solve", "checkers", "--build-db", "--pieces", "2", "--out", str(folder))
+    assert built.code == 0 and "14 classes solved" in built.out
+    assert "14,184 positions" in built.err and "about" in built.err
+    again = run_cli("solve", "checkers", "--build-db", "--pieces", "2", "--out", str(folder))
+    assert again.code == 0 and "0 classes solved" in again.out
+    answer = run_cli("solve", "checkers", "W:WK14:BK23", "--db", str(folder), "--json")
+    data = json.loads(answer.out)
+    assert data["outcome"] == "draw" and data["distance"] is None and data["class"] == "0.1-0.1"
+    assert set(data["best_moves"]) <= {"14-9", "14-10", "14-17", "14-18"}
+    table = _tables(2)[Material(0, 1, 0, 1)]
+    number = int(np.flatnonzero((table.outcomes == WIN) & (table.distances == 1))[0])
+    position = CHECKERS.format_position(CHECKERS.class_position(Material(0, 1, 0, 1), number))
+    won = run_cli("solve", "checkers", position, "--db", str(folder))
+    mover = position[0]
+    assert won.code == 0 and f"{mover} wins in 1 plies" in won.out and "x" in won.out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--build-db"], "--build-db needs --pieces N"),
+        (["--build-db", "--pieces", "9"], "at most 5"),
+        (["--build-db", "--pieces", "2", "--out", "/proc/plies"], "cannot write endgame tables"),
+        (["--pieces", "2"], "--pieces goes with --build-db"),
+        (["--out", "x"], "--out goes with"),
+        (["W:WK14:BK23", "--db", "/no/such/folder"], "no such folder"),
+        (["W:W21,22,23,K14:B18,19"], "no endgame database holds this position (2.0-3.1)"),
+        (["B:W1:B18"], "would have been crowned"),
+    ],
+)
+def test_cli_bad_endgame_input_is_one_line(run_cli: Any, args: list[str], message: str) -> None:
+    result = run_cli("solve", "checkers", *args)
+    assert result.code == 2 and message in result.err and result.err.count("\n") == 1
