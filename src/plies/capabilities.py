@@ -201,6 +201,15 @@ class ClassMoves:
 
 
 @runtime_checkable
+class HasDrawCount(Protocol):
+    """A draw rule that counts plies (checkers' 80 quiet plies): ``plies_to_draw(state)``
+    is how many plies may pass before it draws the game unless something resets the count. An
+    endgame database's win in that many plies or more cannot be trusted there."""
+
+    def plies_to_draw(self, state: Any) -> int: ...
+
+
+@runtime_checkable
 class HasShippedEndgames(Protocol):
     """Endgame databases that ship inside the package (:mod:`plies.solvers.endgames`): the
     folder that holds them."""

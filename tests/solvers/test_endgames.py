@@ -12,15 +12,18 @@ from typing import Any
 import numpy as np
 import pytest
 
+from plies.agents import make_agent
 from plies.capabilities import DRAW, LOSS, WIN
 from plies.errors import EndgameError
 from plies.games import make_game
-from plies.games.checkers.endgame import Material
+from plies.games.checkers.endgame import Material, materials
+from plies.search.engine import endgame_score
 from plies.solvers.endgames import (
     Endgames,
     build,
     check_target,
     class_file,
+    endgames_for,
     load_class,
     pack,
     plan_build,
@@ -206,7 +209,7 @@ def test_cli_builds_then_answers_from_the_databases(run_cli: Any, tmp_path: Path
     position = CHECKERS.format_position(CHECKERS.class_position(Material(0, 1, 0, 1), number))
     won = run_cli("solve", "checkers", position, "--db", str(folder))
     mover = position[0]
-    assert won.code == 0 and f"{mover} wins in 1 plies" in won.out and "x" in won.out
+    assert won.code == 0 and f"{mover} wins in 1 ply" in won.out and "x" in won.out
 
 
 @pytest.mark.parametrize(
@@ -225,3 +228,56 @@ def test_cli_builds_then_answers_from_the_databases(run_cli: Any, tmp_path: Path
 def test_cli_bad_endgame_input_is_one_line(run_cli: Any, args: list[str], message: str) -> None:
     result = run_cli("solve", "checkers", *args)
     assert result.code == 2 and message in result.err and result.err.count("\n") == 1
+
+
+def test_the_engine_answers_a_held_root_at_once_and_without_databases_searches() -> None:
+    state = CHECKERS.parse_position("W:W21,K14:B18,19")
+    for spec in ("engine:time=0.2", "engine:native=false,time=0.2", "perfect"):
+        agent = make_agent(spec, CHECKERS)
+        assert CHECKERS.format_action(state, agent(CHECKERS, state)) == "14x23x16"
+        assert agent.last.algorithm == "endgame databases" and agent.last.solved
+        assert agent.last.note == "endgame databases: win in 1 ply"
+    plain = make_agent("engine:time=0.2,endgames=false", CHECKERS)
+    plain(CHECKERS, state)
+    assert plain.last.algorithm == "engine"
+
+
+def test_the_python_engine_ends_lines_with_the_databases_values(tmp_path: Path) -> None:
+    """Three pieces, one forced capture into two: with only the two-piece tables, one ply
+    of search gives the three-piece table's exact value and distance."""
+    folder = tmp_path / "db"
+    list(build(CHECKERS, plan_build(CHECKERS, 2, folder), folder))
+    state = CHECKERS.parse_position("B:W22,K10:B18")
+    agent = make_agent("engine:native=false,depth=1,endgames=false", CHECKERS)
+    agent.endgames = Endgames(CHECKERS, [folder])  # two pieces only: the root is searched
+    agent(CHECKERS, state)
+    material = CHECKERS.position_class(state)
+    number = CHECKERS.position_number(material, state)
+    table = _tables(3)[material]
+    outcome, distance = int(table.outcomes[number]), int(table.distances[number])
+    assert agent.last.algorithm == "engine" and agent.last.solved
+    assert agent.last.score == endgame_score(outcome, distance, 0)
+
+
+def test_a_win_the_draw_count_would_cut_short_is_not_trusted() -> None:
+    endgames = endgames_for(CHECKERS)
+    table = _tables(2)[Material(0, 1, 0, 1)]
+    number = int(np.flatnonzero((table.outcomes == WIN) & (table.distances == 11))[0])
+    state = CHECKERS.class_position(Material(0, 1, 0, 1), number)
+    assert endgames.trusted(state) == (WIN, 11)
+    assert endgames.trusted(state._replace(quiet=68)) == (WIN, 11)
+    assert endgames.trusted(state._replace(quiet=69)) is None
+    assert endgames.probe(state._replace(quiet=70)) == (WIN, 11)
+    draw = CHECKERS.parse_position("W:WK14:BK23")._replace(quiet=79)
+    assert endgames.trusted(draw) == (DRAW, -1)
+
+
+def test_the_shipped_databases_are_the_solved_tables() -> None:
+    """Up to four pieces ship in the package; those of up to two pieces equal a fresh solve
+    (and King v King its published figures, through them)."""
+    endgames = endgames_for(CHECKERS)
+    for material, table in _tables(2).items():
+        shipped = endgames.table(material)
+        assert shipped is not None and np.array_equal(shipped.outcomes, table.outcomes)
+        assert np.array_equal(shipped.distances, table.distances)
+    assert endgames.held(materials(4)) == materials(4) and not endgames.held(materials(5))

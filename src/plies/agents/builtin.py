@@ -56,8 +56,11 @@ from plies.agents.registry import (
     register,
 )
 from plies.capabilities import (
+    DRAW,
+    WIN,
     HasEvaluation,
     HasLinearEvaluation,
+    HasPositionClasses,
     HasValueBounds,
     LearnedPrior,
     require,
@@ -88,6 +91,7 @@ from plies.search.engine import (
     Limits,
     TranspositionTable,
     compiled_engine,
+    endgame_score,
     iterate,
     prepare,
 )
@@ -104,6 +108,8 @@ from plies.search.mcts import (
 )
 from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig, UniformPriorEvaluator
 from plies.solvers import perfect_solver, score_moves
+from plies.solvers.endgames import Endgames, endgames_for
+from plies.solvers.retrograde import NO_DISTANCE, OUTCOME_NAMES, plies_text
 from plies.spec import (
     DEPTH,
     EXPLORATION,
@@ -285,6 +291,9 @@ class EngineAgent:
     evaluation: Evaluation | None = field(default=None, repr=False)
     """EVAL in place of the game's (a network's value: ``netengine``); the Python engine
     searches with it."""
+    endgames: Endgames | None = field(default=None, repr=False)
+    """Endgame databases: a root they hold is answered from them at once (the quickest win,
+    the longest defence), and the Python engine probes them in its search."""
 
     def set_clock(self, remaining: float, increment: float) -> None:
         """Budget the next move from this clock (:func:`plies.clock.move_budget`)."""
@@ -311,9 +320,21 @@ class EngineAgent:
         limits = replace(self.limits, stop=stop)
         if self.move_seconds is not None:
             limits = replace(limits, seconds=self.move_seconds)
+        known = None if self.endgames is None else endgame_answer(self.endgames, game, state)
+        if known is not None:
+            self.last = known
+            yield known
+            return
         searched = game if self.evaluated is None else self.evaluated
+        probe = None if self.endgames is None else self.endgames.trusted
         for result in iterate(
-            searched, state, limits, self.options, self.table, evaluation=self.evaluation
+            searched,
+            state,
+            limits,
+            self.options,
+            self.table,
+            evaluation=self.evaluation,
+            endgame=probe,
         ):
             self.last = result
             yield result
@@ -326,6 +347,34 @@ class EngineAgent:
     def reset(self, seed: int | None = None) -> None:
         """Forget the table and the clock (nothing is random)."""
         self.table, self.last, self.move_seconds = None, None, None
+
+
+def endgame_answer(
+    endgames: Endgames, game: Game[Any, Any], state: Any
+) -> SearchResult[Any] | None:
+    """The databases' move and value for ``state`` as a search's result (solved, no node
+    searched), or None where they do not hold it or cannot be trusted there."""
+    began = time.perf_counter()
+    known = endgames.trusted(state)
+    moves = [] if known is None else endgames.best_moves(state)
+    if known is None or not moves:
+        return None
+    outcome, distance = known
+    mover = game.to_move(state)
+    score = endgame_score(outcome, distance, 0)
+    winner = None if outcome == DRAW else mover if outcome == WIN else game.opponent(mover)
+    return SearchResult(
+        value=game.scoring.utility(winner, mover) if isinstance(game, WinLossDrawGame) else score,
+        action=moves[0],
+        pv=(moves[0],),
+        stats=SearchStats(time=time.perf_counter() - began),
+        algorithm="endgame databases",
+        max_player=mover,
+        depth=0 if distance == NO_DISTANCE else distance,
+        score=score,
+        solved=True,
+        note=f"endgame databases: {OUTCOME_NAMES[outcome]} {plies_text(distance)}".rstrip(),
+    )
 
 
 SOLVER_SHARE = 0.8
@@ -656,6 +705,8 @@ ENGINE_SWITCHES = {
 }
 """The engine's switches: spec option -> :class:`EngineOptions` field."""
 ENGINE_DEFAULTS = {option.name: option.default for option in fields(EngineOptions)}
+ENGINE_DEFAULT_VALUES = {key: ENGINE_DEFAULTS[field] for key, field in ENGINE_SWITCHES.items()}
+"""The engine's switches at their defaults, by spec option."""
 
 
 def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
@@ -682,7 +733,10 @@ def engine_agent(
     switches = {field: values.get(key, False) for key, field in ENGINE_SWITCHES.items()}
     settings = EngineOptions(tt_mb=values["tt"], **switches)
     limits = Limits(depth=depth, nodes=nodes, seconds=seconds)
-    return EngineAgent(limits, settings, name, evaluation=evaluation)
+    agent = EngineAgent(limits, settings, name, evaluation=evaluation)
+    if values.get("endgames", False) and isinstance(game, HasPositionClasses):
+        agent.endgames = endgames_for(game)
+    return agent
 
 
 WEIGHTS_FORMAT = "plies-weights-1"
@@ -719,6 +773,8 @@ def _perfect(game: Game[Any, Any], values: Mapping[str, Any], context: Context) 
     if solvers is None:
         solver = perfect_solver(game)
         solvers = None if solver is None else SolverPool.of(solver)
+    if solvers is None and isinstance(game, HasPositionClasses):
+        return _perfect_endgames(game, seconds, depth, context)
     if solvers is None:
         raise UnsupportedGameError(
             f"perfect: plies has no perfect solver for {game_identity(game)} (plies agents "
@@ -732,6 +788,17 @@ def _perfect(game: Game[Any, Any], values: Mapping[str, Any], context: Context) 
         limits = Limits(depth=FALLBACK_DEPTH)
     fallback = EngineAgent(limits, EngineOptions(), name="engine")
     return PerfectAgent(solvers, fallback, seconds, nodes, name=context.name)
+
+
+def _perfect_endgames(
+    game: Game[Any, Any], seconds: float | None, depth: int | None, context: Context
+) -> Agent:
+    """``perfect`` for a game with endgame databases (checkers): their move where they hold
+    the position, else the engine's, which probes them."""
+    values = {"depth": depth, "nodes": None, "time": None if depth else seconds, "tt": 16.0}
+    agent = engine_agent(game, values | ENGINE_DEFAULT_VALUES | {"endgames": True}, context.name)
+    prepare(game, agent.options)
+    return agent
 
 
 def _switch(key: str, help: str) -> Option:
@@ -842,6 +909,13 @@ ENGINE_SEARCH_OPTIONS = (
     _switch("deeper", "table entries searched deeper end a search too"),
     _switch("futility", "chess: reverse futility pruning"),
     _switch("see", "chess: quiescence skips captures that lose by exchange"),
+    Option(
+        "endgames",
+        "flag",
+        "checkers: endgame databases answer the positions they hold (the compiled engine at "
+        "the root only)",
+        True,
+    ),
 )
 """The engine's limits, table and search switches: what any engine-like kind offers."""
 register(

@@ -32,7 +32,7 @@ from plies.search import ALGORITHMS
 from plies.search.analysis import analyse_moves, best_moves
 from plies.solvers import perfect_solver
 from plies.solvers.endgames import build, check_target, default_folder, endgames_for, plan_build
-from plies.solvers.retrograde import NO_DISTANCE, OUTCOME_NAMES
+from plies.solvers.retrograde import NO_DISTANCE, OUTCOME_NAMES, plies_text
 from plies.solvers.sets import SetSummary, read_set, solve_set
 from plies.spec import DEPTH, NODES, NumberRange
 
@@ -327,9 +327,13 @@ def _solve_endgame(
         return True
     mover = game.to_move(state)
     click.echo(game.display(state))
-    length = "" if distance == NO_DISTANCE else f" in {distance} plies"
     verdict = {"win": f"{mover} wins", "loss": f"{mover} loses", "draw": "a draw"}
-    click.echo(f"{verdict[OUTCOME_NAMES[outcome]]}{length} with perfect play ({position_class})")
+    length = plies_text(distance)
+    click.echo(
+        f"{verdict[OUTCOME_NAMES[outcome]]} {length} with perfect play ({position_class})".replace(
+            "  ", " "
+        )
+    )
     click.echo(f"best moves: {' '.join(best)}")
     return True
 

@@ -59,6 +59,8 @@ import numpy as np
 
 from plies import native
 from plies.capabilities import (
+    DRAW,
+    WIN,
     HasCaptures,
     HasCheck,
     HasEvaluation,
@@ -82,6 +84,10 @@ S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 Evaluation = Callable[[Any, str], float]
 """EVAL(s, p) as a function: a heuristic estimate of s for player p, on the game's scale."""
+EndgameProbe = Callable[[Any], "tuple[int, int] | None"]
+"""An endgame database's answer for a state: its outcome for the side to move (``WIN``,
+``LOSS`` or ``DRAW`` of :mod:`plies.capabilities`) and the plies to the end, or None where
+the databases do not hold it (or it cannot be trusted there)."""
 
 MAX_DEPTH = 500
 """The deepest iteration the engine runs."""
@@ -247,6 +253,9 @@ class _Engine(Generic[S, A]):
     entries hold positions' values, not the value of some of their moves."""
     evaluation: Evaluation | None = None
     """EVAL in place of the game's own (None: the game's)."""
+    endgame: EndgameProbe | None = None
+    """Endgame databases: a position they hold below the root ends its line with its exact
+    value."""
 
     def __post_init__(self) -> None:
         game, options = self.game, self.options
@@ -368,6 +377,11 @@ class _Engine(Generic[S, A]):
         if self.game.is_terminal(state):
             self.leaves += 1
             return self.terminal_score(state, ply)
+        if ply > 0 and self.endgame is not None:
+            known = self.endgame(state)
+            if known is not None:
+                self.leaves += 1
+                return endgame_score(*known, ply)
         if ply > 0 and self.repeated is not None and self.repeated(state):
             self.horizon_hits += 1  # a draw by the engine's rule, not the game's
             self.leaves += 1
@@ -723,6 +737,7 @@ def iterate(
     table: TranspositionTable | None = None,
     root_moves: Collection[A] | None = None,
     evaluation: Evaluation | None = None,
+    endgame: EndgameProbe | None = None,
 ) -> Iterator[SearchResult[A]]:
     """Iterative deepening (AIMA 4th ed., section 5.3.3, with the refinements above).
 
@@ -739,6 +754,8 @@ def iterate(
 
     ``evaluation`` replaces the game's EVAL (a network's value: ``netengine``); the
     Python engine then searches, as compiled code calls only the game's own EVAL.
+    ``endgame`` probes endgame databases below the root (the Python engine only: the compiled
+    one does not probe).
     """
     if game.is_terminal(state):
         raise GameOverError("the game is over in this position: there is nothing to search")
@@ -750,7 +767,9 @@ def iterate(
     kernel = None if evaluation is not None else compiled_engine(game, options)
     engine: _Engine[S, A]
     if kernel is None:
-        engine = _Engine(game, limits, options, table, only=only, evaluation=evaluation)
+        engine = _Engine(
+            game, limits, options, table, only=only, evaluation=evaluation, endgame=endgame
+        )
     else:
         engine = _NativeEngine(game, limits, options, table, only=only, kernel=kernel)
         engine.begin(state)
@@ -777,6 +796,15 @@ def iterate(
         if solved or abs(score) >= 1:
             return
         engine.arm_limits()
+
+
+def endgame_score(outcome: int, distance: int, ply: int) -> float:
+    """An endgame database's outcome as the engine's score, ``ply`` plies from the root: a
+    win or loss ``distance`` plies further on scores as the end of the game there."""
+    if outcome == DRAW:
+        return 0.0
+    end = MATE - ply - max(distance, 0)
+    return end if outcome == WIN else -end
 
 
 def _only(game: Game[S, A], state: S, root_moves: Collection[A] | None) -> frozenset[A] | None:

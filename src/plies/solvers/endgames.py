@@ -36,6 +36,7 @@ from plies.capabilities import (
     LOSS,
     OPEN,
     WIN,
+    HasDrawCount,
     HasPositionClasses,
     HasShippedEndgames,
     optional,
@@ -198,6 +199,20 @@ class Endgames:
         number = self.classes.position_number(position_class, state)
         self.probes += 1
         return int(table.outcomes[number]), int(table.distances[number])
+
+    def trusted(self, state: Any) -> tuple[int, int] | None:
+        """:meth:`probe`'s answer where it holds under the game's rules as they are played: a
+        win or loss whose distance is known and shorter than the plies its draw count leaves
+        (:class:`~plies.capabilities.HasDrawCount`), or a draw; else None."""
+        probed = self.probe(state)
+        if probed is None or probed[0] == DRAW:
+            return probed
+        counted = optional(self.game, HasDrawCount)
+        if probed[1] == NO_DISTANCE or (
+            counted is not None and probed[1] >= counted.plies_to_draw(state)
+        ):
+            return None
+        return probed
 
     def best_moves(self, state: Any) -> list[Any]:
         """The moves that keep ``state``'s outcome (at its distance where one is stored): the

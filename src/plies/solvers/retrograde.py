@@ -136,6 +136,13 @@ def solve_graph(graph: MoveGraph, progress: Callable[[int, int], None] | None = 
     return Solved(outcomes, distances, rounds)
 
 
+def plies_text(distance: int) -> str:
+    """``"in 1 ply"``, ``"in 7 plies"``; empty for :data:`NO_DISTANCE`."""
+    if distance == NO_DISTANCE:
+        return ""
+    return f"in {distance} ply" if distance == 1 else f"in {distance} plies"
+
+
 def end_outcome(game: Game[Any, Any], state: Any) -> int:
     """The outcome of a finished game for the player who would move next: a win, a loss or a
     draw by the players' utilities."""

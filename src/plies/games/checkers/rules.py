@@ -298,6 +298,11 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
 
         return material_index(position_class).position(number)
 
+    def plies_to_draw(self, state: CheckersState) -> int:
+        """Plies left before the draw count ends the game (unless a capture or a man move
+        resets it)."""
+        return DRAW_PLIES - state.quiet
+
     def shipped_endgames(self) -> Path:
         """The endgame databases shipped with plies (``games/checkers/endgames``)."""
         return Path(__file__).with_name("endgames")
