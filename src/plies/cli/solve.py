@@ -261,7 +261,7 @@ def _build_db(
         err=True,
     )
     built, began = 0, time.perf_counter()
-    with progress_bar() as bar, until_interrupted() as interruption:
+    with progress_bar() as bar, until_interrupted(terminate=True) as interruption:
         task = bar.add_task("tables", total=plan.positions)
         steps = build(game, plan, folder)
         try:
