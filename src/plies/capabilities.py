@@ -23,7 +23,7 @@ so generic code never imports a kernel; a game's compiled rules are data
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_ch
 from plies.errors import MissingCapabilityError
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable
+
     from plies.game import Game
     from plies.perfect import PerfectSolver
 
@@ -610,6 +612,10 @@ DESCRIPTIONS: dict[type, str] = {
     HasRandomPlayout: "compiled playout (random_playout)",
     HasPerft: "perft counter (perft)",
     HasPerfectSolver: "perfect solver",
+    HasPositionClasses: "positions in numbered classes (position_classes, position_number)",
+    HasClassMoves: "a class's moves at once (class_moves)",
+    HasDrawCount: "a counted draw rule (plies_to_draw)",
+    HasShippedEndgames: "shipped endgame databases (shipped_endgames)",
     HasCompiledRules: "compiled rules (compiled_rules)",
     HasChance: "chance nodes (chance_outcomes)",
     HasPositionNotation: "position notation",
