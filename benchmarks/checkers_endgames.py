@@ -12,7 +12,7 @@ line), so the two engines can meet from them in the arena.
 Usage (from the repository root)::
 
     PYTHONPATH=src python benchmarks/checkers_endgames.py [--pieces 4] [--positions 40] \\
-        [--min-distance 21] [--time 0.1] [--db DIR] [--openings FILE]
+        [--min-distance 21] [--time 0.1] [--db DIR] [--openings FILE] [--with-only]
 """
 
 from __future__ import annotations
@@ -74,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move")
     parser.add_argument("--db", type=Path, action="append", default=[], help="a tables folder")
     parser.add_argument("--openings", type=Path, help="write the positions here")
+    parser.add_argument(
+        "--with-only", action="store_true", help="play only the engine with the databases"
+    )
     args = parser.parse_args(argv)
     game = make_game("checkers")
     endgames = endgames_for(game, args.db)
@@ -85,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
         args.openings.write_text("".join(game.format_position(s) + "\n" for s in positions))
     print(f"{len(positions)} positions of {args.pieces} pieces won in >= {args.min_distance} plies")
     defender = f"engine:time={args.time}"
-    for spec in (f"engine:time={args.time},endgames=false", f"engine:time={args.time}"):
+    specs = [f"engine:time={args.time},endgames=false", f"engine:time={args.time}"]
+    for spec in specs[1:] if args.with_only else specs:
         results = {"win": 0, "draw": 0, "loss": 0}
         plies, began = [], time.perf_counter()
         for state in positions:

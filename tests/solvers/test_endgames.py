@@ -270,6 +270,12 @@ def test_a_win_the_draw_count_would_cut_short_is_not_trusted() -> None:
     assert endgames.probe(state._replace(quiet=70)) == (WIN, 11)
     draw = CHECKERS.parse_position("W:WK14:BK23")._replace(quiet=79)
     assert endgames.trusted(draw) == (DRAW, -1)
+    agent = make_agent("engine:time=0.1", CHECKERS)
+    agent(CHECKERS, state._replace(quiet=69))
+    assert agent.last.algorithm == "endgame databases" and not agent.last.solved
+    assert (
+        agent.last.note == "endgame databases: win in 11 plies, longer than the draw count allows"
+    )
 
 
 def test_the_shipped_databases_are_the_solved_tables() -> None:

@@ -352,17 +352,22 @@ class EngineAgent:
 def endgame_answer(
     endgames: Endgames, game: Game[Any, Any], state: Any
 ) -> SearchResult[Any] | None:
-    """The databases' move and value for ``state`` as a search's result (solved, no node
-    searched), or None where they do not hold it or cannot be trusted there."""
+    """The databases' move and value for ``state`` as a search's result (no node searched),
+    or None where they do not hold it. Their move is played even where a win or loss is
+    longer than the game's draw count allows (the quickest win, the longest defence: the best
+    chances a counted draw leaves); the result is then not called solved, and its note says
+    why."""
     began = time.perf_counter()
-    known = endgames.trusted(state)
+    known = endgames.probe(state)
     moves = [] if known is None else endgames.best_moves(state)
     if known is None or not moves:
         return None
     outcome, distance = known
+    trusted = endgames.trusted(state) is not None
     mover = game.to_move(state)
     score = endgame_score(outcome, distance, 0)
     winner = None if outcome == DRAW else mover if outcome == WIN else game.opponent(mover)
+    note = f"endgame databases: {OUTCOME_NAMES[outcome]} {plies_text(distance)}".rstrip()
     return SearchResult(
         value=game.scoring.utility(winner, mover) if isinstance(game, WinLossDrawGame) else score,
         action=moves[0],
@@ -372,8 +377,8 @@ def endgame_answer(
         max_player=mover,
         depth=0 if distance == NO_DISTANCE else distance,
         score=score,
-        solved=True,
-        note=f"endgame databases: {OUTCOME_NAMES[outcome]} {plies_text(distance)}".rstrip(),
+        solved=trusted,
+        note=note if trusted else f"{note}, longer than the draw count allows",
     )
 
 
