@@ -43,6 +43,7 @@ def probes_a_second(endgames: object, game: object, pieces: int, count: int = 20
         states.append(index.position(rng.randrange(index.positions)))
     for material in chosen:
         endgames.table(material)  # type: ignore[attr-defined]
+    endgames.probe(states[0])  # type: ignore[attr-defined]  # compiled code loaded
     began = time.perf_counter()
     for state in states:
         endgames.probe(state)  # type: ignore[attr-defined]

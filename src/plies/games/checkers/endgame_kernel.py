@@ -17,8 +17,16 @@ import numba
 import numpy as np
 
 from plies.capabilities import LOSS, OPEN, ClassMoves
-from plies.games.checkers.endgame import Material, material_index, materials
+from plies.errors import InvalidPositionError
+from plies.games.checkers.endgame import (
+    BLACK_CROWN,
+    WHITE_CROWN,
+    Material,
+    material_index,
+    materials,
+)
 from plies.games.checkers.kernel import MAX_MOVES, STACK_DEPTH, generate
+from plies.games.checkers.rules import CheckersState
 
 BINOMIAL = np.array([[comb(n, k) for k in range(33)] for n in range(34)], np.int64)
 """``BINOMIAL[n, k]``: n choose k, for the combinatorial number system."""
@@ -274,3 +282,20 @@ def class_moves(material: Material) -> ClassMoves:
     )
     ends = np.where(np.diff(starts) == 0, LOSS, OPEN).astype(np.uint8)
     return ClassMoves(starts, child_rows, child_numbers, table.materials, ends)
+
+
+def position_number(material: Material, state: CheckersState) -> int:
+    """:meth:`.endgame.MaterialIndex.position_number`, compiled: the number of ``state``
+    among ``material``'s positions (its draw count aside)."""
+    if Material.of(state) != material:
+        raise InvalidPositionError(f"the position's material is {Material.of(state)}")
+    if state.black_men & BLACK_CROWN or state.white_men & WHITE_CROWN:
+        raise InvalidPositionError("a man stands on its crowning row")
+    table = numberings(material.pieces)
+    pieces = np.array(
+        [state.black_men, state.black_kings, state.white_men, state.white_kings], np.int64
+    )
+    number = number_of(
+        table.rows[material], pieces, table.counts, table.king_ways, table.first, table.offsets
+    )
+    return 2 * int(number) + (state.to_move == "W")

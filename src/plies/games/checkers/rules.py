@@ -321,10 +321,11 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
         return Material.of(state)
 
     def position_number(self, position_class: Any, state: CheckersState) -> int:
-        """The number of ``state`` among its material's positions (the draw count aside)."""
-        from plies.games.checkers.endgame import material_index
+        """The number of ``state`` among its material's positions (the draw count aside),
+        compiled (:mod:`.endgame_kernel`; :mod:`.endgame` numbers the same in Python)."""
+        from plies.games.checkers.endgame_kernel import position_number
 
-        return material_index(position_class).position_number(state)
+        return position_number(position_class, state)
 
     # Notation --------------------------------------------------------------------------------
 
