@@ -287,3 +287,15 @@ def test_the_shipped_databases_are_the_solved_tables() -> None:
         assert shipped is not None and np.array_equal(shipped.outcomes, table.outcomes)
         assert np.array_equal(shipped.distances, table.distances)
     assert endgames.held(materials(4)) == materials(4) and not endgames.held(materials(5))
+
+
+def test_worker_processes_build_the_same_tables(tmp_path: Path) -> None:
+    """Two workers solve the classes side by side (each waits for the files of the classes
+    it needs): byte for byte the tables of one process."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    list(build(CHECKERS, plan_build(CHECKERS, 3, one), one))
+    steps = list(build(CHECKERS, plan_build(CHECKERS, 3, two), two, workers=2))
+    assert len(steps) == 34 and not any(s.reused for s in steps)
+    for path in sorted(one.glob("*.npz")):
+        with np.load(path) as first, np.load(two / path.name) as second:
+            assert all(np.array_equal(first[k], second[k]) for k in first.files)

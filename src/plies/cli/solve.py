@@ -115,7 +115,7 @@ DEFAULT_NODES = 50_000_000
     "--workers",
     "book_workers",
     type=Number(WORKERS),
-    help="--build-book: processes solving side by side [default: 1].",
+    help="--build-book, --build-db: processes solving side by side [default: 1].",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(
@@ -147,8 +147,10 @@ def solve(
     pieces is answered by the endgame databases (those shipped, and those --build-db built).
     """
     game = make_game(game_spec)
-    if not build_book and (book_plies, book_workers) != (None, None):
-        raise PliesError("--plies and --workers go with --build-book")
+    if not build_book and book_plies is not None:
+        raise PliesError("--plies goes with --build-book")
+    if not (build_book or build_db) and book_workers is not None:
+        raise PliesError("--workers goes with --build-book or --build-db")
     if not (build_book or build_db) and book_out is not None:
         raise PliesError("--out goes with --build-book or --build-db")
     if not build_db and pieces is not None:
@@ -157,7 +159,7 @@ def solve(
         _build_book(game, position, book_plies, book_out, book_workers or 1)
         return
     if build_db:
-        _build_db(game, position, pieces, book_out)
+        _build_db(game, position, pieces, book_out, book_workers or 1)
         return
     if algorithm is None and depth is None and isinstance(game, HasPositionClasses):
         if _solve_endgame(game, position, db_folders, as_json):
@@ -241,7 +243,7 @@ def _build_book(
 
 
 def _build_db(
-    game: Game[Any, Any], position: str | None, pieces: int | None, out: str | None
+    game: Game[Any, Any], position: str | None, pieces: int | None, out: str | None, workers: int
 ) -> None:
     """plies solve GAME --build-db --pieces N [--out DIR]: the plan and a time estimate first,
     progress on a terminal, and Ctrl-C keeps every class finished."""
@@ -263,7 +265,7 @@ def _build_db(
     built, began = 0, time.perf_counter()
     with progress_bar() as bar, until_interrupted(terminate=True) as interruption:
         task = bar.add_task("tables", total=plan.positions)
-        steps = build(game, plan, folder)
+        steps = build(game, plan, folder, workers)
         try:
             for step in steps:
                 built += not step.reused

@@ -19,12 +19,14 @@ and the class treated as absent, so an engine plays on without it.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import shutil
 import tempfile
 import time
 import zipfile
-from collections.abc import Generator, Hashable, Iterable, Sequence
+from collections.abc import Generator, Hashable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,8 +46,9 @@ from plies.capabilities import (
 )
 from plies.errors import EndgameError
 from plies.game import Game
-from plies.games.registry import game_identity
+from plies.games.registry import game_identity, game_spec, make_game
 from plies.inputs import write_atomically
+from plies.processes import start_worker
 from plies.solvers.retrograde import NO_DISTANCE, Solved, Tables, end_outcome, solve_class
 
 FORMAT = "plies-endgame-1"
@@ -299,10 +302,16 @@ def check_target(folder: Path, plan: BuildPlan) -> None:
         )
 
 
-def build(game: Game[Any, Any], plan: BuildPlan, folder: Path) -> Generator[BuildStep, None, None]:
+def build(
+    game: Game[Any, Any], plan: BuildPlan, folder: Path, workers: int = 1
+) -> Generator[BuildStep, None, None]:
     """Solve and save every class of ``plan`` missing from ``folder``, in order, reading back
     those already there (a build stopped at any point goes on from its files); a step after
-    each class."""
+    each class. With ``workers`` above 1 the classes are solved side by side in worker
+    processes (:func:`_build_in_workers`)."""
+    if workers > 1:
+        yield from _build_in_workers(game, plan, folder, workers)
+        return
     classes = require(game, HasPositionClasses, "an endgame database")
     known: Tables = {}
     began, done = time.perf_counter(), 0
@@ -316,3 +325,74 @@ def build(game: Game[Any, Any], plan: BuildPlan, folder: Path) -> Generator[Buil
             save_class(game, folder, position_class, known[position_class])
         done += classes.class_positions(position_class)
         yield BuildStep(position_class, reused, done, plan.positions, time.perf_counter() - began)
+
+
+WAIT_SECONDS = 0.2
+"""How often a worker looks for the file of a class another worker is solving."""
+
+
+class _FolderTables(Mapping[Hashable, Solved]):
+    """The classes before one being solved, read from the build's folder as a worker needs
+    them, each waited for until its file appears (another worker may still be solving it: the
+    classes are handed out in order, so the earliest one being solved never waits)."""
+
+    def __init__(self, game: Game[Any, Any], folder: Path, earlier: Sequence[Hashable]) -> None:
+        self.game, self.folder, self.earlier = game, folder, set(earlier)
+        self.loaded: dict[Hashable, Solved] = {}
+
+    def __getitem__(self, position_class: Hashable) -> Solved:
+        if position_class not in self.earlier:
+            raise KeyError(position_class)
+        if position_class not in self.loaded:
+            path = class_file(self.folder, position_class)
+            while not path.is_file():
+                time.sleep(WAIT_SECONDS)
+            self.loaded[position_class] = load_class(self.game, path, position_class)
+        return self.loaded[position_class]
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return iter(self.earlier)
+
+    def __len__(self) -> int:
+        return len(self.earlier)
+
+
+def _solve_into(
+    spec: str, position_class: Hashable, folder: Path, earlier: Sequence[Hashable]
+) -> Hashable:
+    """A worker's task: solve one class, the classes before it read from ``folder``."""
+    game = make_game(spec)
+    tables = _FolderTables(game, folder, earlier)
+    save_class(game, folder, position_class, solve_class(game, position_class, tables))
+    return position_class
+
+
+def _build_in_workers(
+    game: Game[Any, Any], plan: BuildPlan, folder: Path, workers: int
+) -> Generator[BuildStep, None, None]:
+    """:func:`build` in ``workers`` processes, each class a task handed out in the plan's
+    order; stopping (Ctrl-C, an error) ends the workers at once, the finished classes kept."""
+    classes = require(game, HasPositionClasses, "an endgame database")
+    began, done = time.perf_counter(), 0
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=start_worker)
+    try:
+        futures = {}
+        for number, position_class in enumerate(plan.classes):
+            if class_file(folder, position_class).is_file():
+                done += classes.class_positions(position_class)
+                yield BuildStep(position_class, True, done, plan.positions, 0.0)
+                continue
+            earlier = plan.classes[:number]
+            future = pool.submit(_solve_into, game_spec(game), position_class, folder, earlier)
+            futures[future] = position_class
+        for future in as_completed(futures):
+            position_class = future.result()
+            done += classes.class_positions(position_class)
+            elapsed = time.perf_counter() - began
+            yield BuildStep(position_class, False, done, plan.positions, elapsed)
+    finally:
+        processes = list(getattr(pool, "_processes", {}).values())  # to end them now
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()

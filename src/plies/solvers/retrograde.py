@@ -30,7 +30,7 @@ solved class by class, size after size (:func:`solve_classes`): the endgame data
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -303,7 +303,10 @@ def solve_classes(
 
 
 def solve_class(
-    game: Game[Any, Any], position_class: Hashable, solved: Tables, compiled: bool = True
+    game: Game[Any, Any],
+    position_class: Hashable,
+    solved: Mapping[Hashable, Solved],
+    compiled: bool = True,
 ) -> Solved:
     """Every position of ``position_class`` decided by rounds, the moves into other classes
     looked up in ``solved`` (:class:`~plies.errors.UnsupportedGameError` where one is
