@@ -10,7 +10,8 @@
 Traceback (most recent call last):
 ...
 plies.errors.UnknownNameError: unknown agent 'wizard' (agents: alphabeta, alphago, az, engine, \
-expectiminimax, gtp, human, maxn, mcts, minimax, paranoid, perfect, policy, random, uci)
+expectiminimax, gtp, human, maxn, mcts, minimax, netengine, paranoid, perfect, policy, random, \
+uci)
 """
 
 from __future__ import annotations
