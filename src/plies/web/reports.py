@@ -25,7 +25,8 @@ def score_text(result: SearchResult[Any]) -> str | None:
         return None
     mate = result.mate
     if mate is not None:
-        return f"wins in {mate} plies" if mate > 0 else f"loses in {-mate} plies"
+        plies = f"{abs(mate)} ply" if abs(mate) == 1 else f"{abs(mate)} plies"
+        return f"wins in {plies}" if mate > 0 else f"loses in {plies}"
     return f"{result.score:+.3f}"
 
 
