@@ -131,7 +131,9 @@ def test_bad_books_are_refused_in_one_line(run_cli: Any, tmp_path: Path) -> None
         plies = ["--plies", "4"] if args else []
         assert_one_line_error(run_cli("solve", "connect4", "--build-book", *plies, *args), words)
     assert text.read_bytes() == before  # a foreign file is never written
-    assert_one_line_error(run_cli("solve", "connect4", "4", "--plies", "4"), "goes with --build-book")
+    assert_one_line_error(
+        run_cli("solve", "connect4", "4", "--plies", "4"), "goes with --build-book"
+    )
     assert_one_line_error(run_cli("solve", "connect4", "--workers", "2"), "goes with --build-book")
     odd = tmp_path / "a#b?c%20d.sqlite"  # characters a URI would misread
     _built(odd, 2)

@@ -238,10 +238,6 @@ class Endgames:
                 chosen.append(action)
         return chosen
 
-    def held(self, classes: Sequence[Hashable]) -> list[Hashable]:
-        """Those of ``classes`` the databases hold."""
-        return [c for c in classes if self.table(c) is not None]
-
 
 @dataclass(frozen=True)
 class BuildStep:

@@ -96,11 +96,6 @@ class Solved:
         """How many positions are wins, draws and losses for the side to move."""
         return {name: int((self.outcomes == o).sum()) for o, name in OUTCOME_NAMES.items()}
 
-    def longest(self, outcome: int) -> int:
-        """The greatest distance of a position of ``outcome`` (-1 where there is none)."""
-        chosen = self.distances[self.outcomes == outcome]
-        return int(chosen.max()) if len(chosen) else NO_DISTANCE
-
 
 def solve_graph(graph: MoveGraph, progress: Callable[[int, int], None] | None = None) -> Solved:
     """Every position of ``graph`` decided by rounds (this module's docstring);

@@ -22,7 +22,7 @@ position's value is that of the pieces alone.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import accumulate
@@ -191,9 +191,6 @@ class MaterialIndex:
     def positions(self) -> int:
         """Positions: every placement with either side to move."""
         return 2 * self.size
-
-    def __iter__(self) -> Iterator[CheckersState]:
-        return (self.position(n) for n in range(self.positions))
 
 
 @cache
