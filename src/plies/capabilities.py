@@ -212,6 +212,15 @@ class HasDrawCount(Protocol):
 
 
 @runtime_checkable
+class HasCompiledEndgames(Protocol):
+    """Endgame tables as the compiled engine probes them: ``compiled_endgames(table, size)``
+    packs every class of up to ``size`` that ``table(class)`` holds (a solved table, or None)
+    into the arrays the game's kernel reads."""
+
+    def compiled_endgames(self, table: Callable[[Any], Any], size: int) -> tuple[Any, ...]: ...
+
+
+@runtime_checkable
 class HasShippedEndgames(Protocol):
     """Endgame databases that ship inside the package (:mod:`plies.solvers.endgames`): the
     folder that holds them."""
@@ -415,12 +424,14 @@ class NativeSearch(NativeMcts, Protocol):
         switches: tuple[bool, ...],
         scale: tuple[float, float, float, float, float, float],
         root_moves: Collection[Any] | None = None,
+        endgames: tuple[Any, ...] | None = None,
     ) -> NativeRun:
         """A search of ``state``: ``switches`` are the engine options named by
         :data:`plies.native.SWITCHES`, in that order; ``scale`` the
         normalised utilities of a win, loss and draw for the mover, the engine's centre and
         unit, and the score of a win at the root; ``root_moves`` the legal moves searched at
-        the root (None: all), the root then kept out of the table."""
+        the root (None: all), the root then kept out of the table.; ``endgames`` the compiled
+        endgame tables it probes below the root (:class:`HasCompiledEndgames`)"""
         ...
 
 
@@ -616,6 +627,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasClassMoves: "a class's moves at once (class_moves)",
     HasDrawCount: "a counted draw rule (plies_to_draw)",
     HasShippedEndgames: "shipped endgame databases (shipped_endgames)",
+    HasCompiledEndgames: "endgame tables for the compiled engine (compiled_endgames)",
     HasCompiledRules: "compiled rules (compiled_rules)",
     HasChance: "chance nodes (chance_outcomes)",
     HasPositionNotation: "position notation",

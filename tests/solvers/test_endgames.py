@@ -300,3 +300,19 @@ def test_worker_processes_build_the_same_tables(tmp_path: Path) -> None:
     for path in sorted(one.glob("*.npz")):
         with np.load(path) as first, np.load(two / path.name) as second:
             assert all(np.array_equal(first[k], second[k]) for k in first.files)
+
+
+@pytest.mark.parametrize("position", ["B:W22,26,K10:B11,15,K3", "W:W13,K30:B9,K1,K3"])
+def test_the_compiled_engine_probes_as_the_python_engine(position: str) -> None:
+    """Five and six pieces, the shipped tables of up to four: at depth 6 the compiled engine
+    and the Python engine, both probing, give the same move, score and node count."""
+    state = CHECKERS.parse_position(position)
+    found = []
+    for native in ("true", "false"):
+        agent = make_agent(f"engine:depth=6,native={native}", CHECKERS)
+        move = agent(CHECKERS, state)
+        found.append((move, agent.last.score, agent.last.stats.nodes, agent.last.solved))
+    assert found[0] == found[1]
+    without = make_agent("engine:depth=6,endgames=false", CHECKERS)
+    without(CHECKERS, state)
+    assert without.last.stats.nodes != found[0][2]

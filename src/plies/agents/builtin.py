@@ -293,7 +293,8 @@ class EngineAgent:
     searches with it."""
     endgames: Endgames | None = field(default=None, repr=False)
     """Endgame databases: a root they hold is answered from them at once (the quickest win,
-    the longest defence), and the Python engine probes them in its search."""
+    the longest defence), and the search (compiled or Python) ends its lines where they hold
+    the position."""
 
     def set_clock(self, remaining: float, increment: float) -> None:
         """Budget the next move from this clock (:func:`plies.clock.move_budget`)."""
@@ -327,6 +328,7 @@ class EngineAgent:
             return
         searched = game if self.evaluated is None else self.evaluated
         probe = None if self.endgames is None else self.endgames.trusted
+        packed = None if self.endgames is None else self.endgames.compiled()
         for result in iterate(
             searched,
             state,
@@ -335,6 +337,7 @@ class EngineAgent:
             self.table,
             evaluation=self.evaluation,
             endgame=probe,
+            endgame_tables=packed,
         ):
             self.last = result
             yield result
@@ -917,8 +920,8 @@ ENGINE_SEARCH_OPTIONS = (
     Option(
         "endgames",
         "flag",
-        "checkers: endgame databases answer the positions they hold (the compiled engine at "
-        "the root only)",
+        "checkers: endgame databases answer the positions they hold, at the root and in the "
+        "search",
         True,
     ),
 )

@@ -35,8 +35,13 @@ from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, mix, monotonic
 from plies.game import WinLossDrawGame
 from plies.native import FUTILITY_DEPTH, FUTILITY_MARGIN, SWITCHES
 from plies.native.kernels import (
+    ENDGAME_DISTANCE_BITS,
+    ENDGAME_DISTANCE_MASK,
+    ENDGAME_DRAW,
+    ENDGAME_WIN,
     MAX_MOVES,
     clock,
+    endgame,
     in_check,
     is_capture,
     key,
@@ -82,6 +87,14 @@ LOSING = np.iinfo(np.int64).max
 """The rank ``ordered`` gives a capture that loses material (searched last)."""
 CLOCK_EVERY = 63
 """The clock is read when the node count has these bits clear (every 64 nodes)."""
+NO_ENDGAMES: tuple[Any, ...] = (
+    np.zeros((0, 0, 0, 0), np.int64),
+    np.zeros((0, 4), np.int64),
+    *(np.zeros(0, np.int64) for _ in range(4)),
+    np.zeros(0, np.uint8),
+    np.zeros(0, np.uint16),
+)
+"""The endgame arrays of a search that probes no tables."""
 M61 = np.uint64((1 << 61) - 1)
 """Python hashes a non-negative int to itself modulo 2**61 - 1: the table's slot follows it."""
 
@@ -125,6 +138,17 @@ class Work(NamedTuple):
     """Per ply, where in ``path`` the positions that its position may repeat begin."""
     passed: NDArray[np.int64]
     """Per ply, 1 where the position came from a pass (null-move pruning passes once)."""
+    endgame_ids: NDArray[np.int64]
+    """Endgame tables the search probes below the root (:func:`plies.native.kernels.endgame`;
+    all empty for none): the numbering's arrays, each class's first position, the outcomes
+    two bits a position and the distances."""
+    endgame_counts: NDArray[np.int64]
+    endgame_king_ways: NDArray[np.int64]
+    endgame_first: NDArray[np.int64]
+    endgame_offsets: NDArray[np.int64]
+    endgame_starts: NDArray[np.int64]
+    endgame_packed: NDArray[np.uint8]
+    endgame_distances: NDArray[np.uint16]
 
 
 # Scores ------------------------------------------------------------------------------------
@@ -491,6 +515,20 @@ def node(W: Work, depth: int, alpha: float, beta: float, ply: int, quiescent: bo
     if result != NOT_OVER:
         stats[LEAVES] += 1
         return terminal_score(floats, result, ply)
+    if ply > 0 and W.endgame_starts.shape[0]:
+        found = endgame(
+            params,
+            state,
+            (W.endgame_ids, W.endgame_counts, W.endgame_king_ways, W.endgame_first),
+            (W.endgame_offsets, W.endgame_starts, W.endgame_packed, W.endgame_distances),
+        )
+        if found >= 0:  # the Python engine's ``endgame_score``
+            stats[LEAVES] += 1
+            known, distance = found >> ENDGAME_DISTANCE_BITS, found & ENDGAME_DISTANCE_MASK
+            if known == ENDGAME_DRAW:
+                return 0.0
+            end = float(floats[MATE] - ply - distance)
+            return end if known == ENDGAME_WIN else -end
     if stats[REPEATS]:
         seen = repeats(W, ply)
         if seen >= 2:  # the third time: a draw by the game's rule
@@ -656,12 +694,14 @@ class NativeSearch:
         switches: tuple[bool, ...],
         scale: tuple[float, float, float, float, float, float],
         root_moves: Collection[Any] | None = None,
+        endgames: tuple[Any, ...] | None = None,
     ) -> NativeRun:
         """A search from ``state``: ``switches`` are :data:`SWITCHES`, ``scale`` the
         engine's (win, loss, draw) utilities normalised, its centre and unit and the score of
-        a win at the root; ``root_moves`` the legal moves it searches at the root (None: all)."""
+        a win at the root; ``root_moves`` the legal moves it searches at the root (None: all);
+        ``endgames`` the endgame tables it probes (None: none)."""
         self.load(state)
-        return NativeRun(self, state, table, generation, switches, scale, root_moves)
+        return NativeRun(self, state, table, generation, switches, scale, root_moves, endgames)
 
     def load(self, state: Hashable) -> None:
         """Load the compiled engine now (a search of depth 0 from ``state``), not on the clock
@@ -687,6 +727,7 @@ class NativeRun:
         switches: tuple[bool, ...],
         scale: tuple[float, float, float, float, float, float],
         root_moves: Collection[Any] | None = None,
+        endgames: tuple[Any, ...] | None = None,
     ) -> None:
         self.kernel = kernel
         win, loss, draw, center, unit, mate = scale
@@ -715,6 +756,7 @@ class NativeRun:
         stats[DEEPER], stats[FUTILITY] = deeper, futility and rules.checks
         stats[EXCHANGE] = exchange and rules.exchange
         table = table or NativeTable(1)
+        tables = NO_ENDGAMES if endgames is None else endgames
         self.stats, self.floats = stats, floats
         self.pv = np.zeros((rows, rows), np.int64)
         history = (2, kernel.history_slots)
@@ -740,6 +782,14 @@ class NativeRun:
             path=np.array(earlier + [0] * rows, np.int64),
             window=np.zeros(rows, np.int64),
             passed=np.zeros(rows, np.int64),
+            endgame_ids=tables[0],
+            endgame_counts=tables[1],
+            endgame_king_ways=tables[2],
+            endgame_first=tables[3],
+            endgame_offsets=tables[4],
+            endgame_starts=tables[5],
+            endgame_packed=tables[6],
+            endgame_distances=tables[7],
         )
 
     def search(self, depth: int, alpha: float, beta: float, hint: Any | None) -> float:

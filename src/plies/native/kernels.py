@@ -32,6 +32,11 @@ KERNELS = {
 <plies.capabilities.CompiledRules.kernel>`."""
 MAX_MOVES = 256
 """Room for one position's moves."""
+ENDGAME_DISTANCE_BITS = _checkers_kernel.DISTANCE_BITS
+ENDGAME_DISTANCE_MASK = (1 << ENDGAME_DISTANCE_BITS) - 1
+ENDGAME_WIN, ENDGAME_DRAW = 1, 3
+"""An endgame probe's answer (:func:`endgame`): the outcome for the mover above the distance
+bits (1 win, 2 loss, 3 draw), the plies to the end below."""
 
 
 @compiled
@@ -197,3 +202,23 @@ def playout(params: NDArray[np.int64], state: NDArray[np.int64], seed: int) -> i
             )
         )
     return NOT_OVER
+
+
+@compiled
+def endgame(
+    params: NDArray[np.int64],
+    state: NDArray[np.int64],
+    numbering: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]],
+    tables: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.uint8], NDArray[np.uint16]],
+) -> int:
+    """The endgame tables' answer for ``state`` (``outcome << ENDGAME_DISTANCE_BITS |
+    distance``), or -1 where they hold nothing for it (every game but checkers)."""
+    if params[0] == CHECKERS:
+        ids, counts, king_ways, first = numbering
+        offsets, starts, packed, distances = tables
+        return int(
+            _checkers_kernel.probe_row(
+                state, ids, counts, king_ways, first, offsets, starts, packed, distances
+            )
+        )
+    return -1

@@ -645,6 +645,8 @@ class _NativeEngine(_Engine[S, A]):
     and reports are :class:`_Engine`'s."""
 
     kernel: NativeSearch | None = None
+    tables: tuple[Any, ...] | None = None
+    """Endgame tables the compiled search probes below the root (None: none)."""
     run: NativeRun | None = None
     last_root: float = 0.0
     """Seconds the last root call took: the next, a ply deeper, is expected to take ten
@@ -673,6 +675,7 @@ class _NativeEngine(_Engine[S, A]):
             tuple(getattr(options, name) for name in native.SWITCHES),
             (win, loss, draw, self.center, self.unit, MATE),
             self.only,
+            self.tables,
         )
 
     def arm_limits(self) -> None:
@@ -738,6 +741,7 @@ def iterate(
     root_moves: Collection[A] | None = None,
     evaluation: Evaluation | None = None,
     endgame: EndgameProbe | None = None,
+    endgame_tables: tuple[Any, ...] | None = None,
 ) -> Iterator[SearchResult[A]]:
     """Iterative deepening (AIMA 4th ed., section 5.3.3, with the refinements above).
 
@@ -754,8 +758,9 @@ def iterate(
 
     ``evaluation`` replaces the game's EVAL (a network's value: ``netengine``); the
     Python engine then searches, as compiled code calls only the game's own EVAL.
-    ``endgame`` probes endgame databases below the root (the Python engine only: the compiled
-    one does not probe).
+    ``endgame`` probes endgame databases below the root in the Python engine, ``endgame_tables``
+    (the same tables packed, :meth:`plies.solvers.endgames.Endgames.compiled`) in the compiled
+    one.
     """
     if game.is_terminal(state):
         raise GameOverError("the game is over in this position: there is nothing to search")
@@ -771,7 +776,9 @@ def iterate(
             game, limits, options, table, only=only, evaluation=evaluation, endgame=endgame
         )
     else:
-        engine = _NativeEngine(game, limits, options, table, only=only, kernel=kernel)
+        engine = _NativeEngine(
+            game, limits, options, table, only=only, kernel=kernel, tables=endgame_tables
+        )
         engine.begin(state)
         engine.started = time.perf_counter()  # loading the compiled code is not searching
     engine.root_mover = game.to_move(state)

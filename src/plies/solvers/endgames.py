@@ -38,6 +38,7 @@ from plies.capabilities import (
     LOSS,
     OPEN,
     WIN,
+    HasCompiledEndgames,
     HasDrawCount,
     HasPositionClasses,
     HasShippedEndgames,
@@ -57,6 +58,8 @@ BYTES_A_POSITION = 1.25
 POSITIONS_A_SECOND = 150_000
 """Positions a second a build solves on one core of a 2-core machine (checkers, 4 pieces,
 compiled moves): the time estimate's rate."""
+MAX_COMPILED_SIZE = 5
+"""The most pieces (the largest size) whose tables the compiled engine holds in memory."""
 ENDGAMES = "PLIES_ENDGAMES"
 """The environment variable naming where databases are built and found (a folder per game)."""
 DEFAULT_ENDGAMES = "~/.local/share/plies/endgames"
@@ -171,6 +174,7 @@ class Endgames:
         self.tables: dict[Hashable, Solved | None] = {}
         self.problems: list[str] = []
         self.probes = 0
+        self.packed: tuple[Any, ...] | None = None
 
     def table(self, position_class: Hashable) -> Solved | None:
         """The solved table of ``position_class``, or None where no usable file holds it."""
@@ -216,6 +220,22 @@ class Endgames:
         ):
             return None
         return probed
+
+    def compiled(self) -> tuple[Any, ...] | None:
+        """The tables as the compiled engine probes them (every class of the sizes held whole,
+        from one piece up), made once; None where the game has no compiled probe or no size is
+        held whole."""
+        packer = optional(self.game, HasCompiledEndgames)
+        if packer is None:
+            return None
+        if self.packed is None:
+            size = 0
+            while size < MAX_COMPILED_SIZE and all(
+                self.table(c) is not None for c in self.classes.position_classes(size + 1)
+            ):
+                size += 1
+            self.packed = () if size == 0 else packer.compiled_endgames(self.table, size)
+        return self.packed or None
 
     def best_moves(self, state: Any) -> list[Any]:
         """The moves that keep ``state``'s outcome (at its distance where one is stored): the

@@ -4,19 +4,23 @@
 
 A material's numbering is given to the kernel as arrays (:class:`Numberings`): for every
 material of up to ``pieces`` pieces, its men and kings, its king placements per men placement
-and the offsets of its black men's ranks (all materials' offsets in one flat array).
+and the offsets of its black men's ranks (all materials' offsets in one flat array). The
+numbering itself is compiled in :mod:`.kernel` (``number_of``, ``placement_of``), where the
+compiled engine's probes reach it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from math import comb
+from typing import Any
 
 import numba
 import numpy as np
 
 from plies.capabilities import LOSS, OPEN, ClassMoves
+from plies.compiled import popcount
 from plies.errors import InvalidPositionError
 from plies.games.checkers.endgame import (
     BLACK_CROWN,
@@ -25,11 +29,15 @@ from plies.games.checkers.endgame import (
     material_index,
     materials,
 )
-from plies.games.checkers.kernel import MAX_MOVES, STACK_DEPTH, generate
+from plies.games.checkers.kernel import (
+    MAX_MOVES,
+    STACK_DEPTH,
+    generate,
+    number_of,
+    placement_of,
+)
 from plies.games.checkers.rules import CheckersState
 
-BINOMIAL = np.array([[comb(n, k) for k in range(33)] for n in range(34)], np.int64)
-"""``BINOMIAL[n, k]``: n choose k, for the combinatorial number system."""
 COUNT_LIMIT = 9
 """Men or kings of one kind a material of up to eight pieces can have, plus one."""
 
@@ -82,116 +90,6 @@ class Numberings:
 
 
 @numba.njit(cache=True)
-def _popcount(bits: int) -> int:
-    count = 0
-    while bits:
-        bits &= bits - 1
-        count += 1
-    return count
-
-
-@numba.njit(cache=True)
-def _low_index(bit: int) -> int:
-    index = 0
-    while bit > 1:
-        bit >>= 1
-        index += 1
-    return index
-
-
-@numba.njit(cache=True)
-def _rank(bits: int, low: int, excluded: int) -> int:
-    """The colex rank of the set bits of ``bits`` among the bits from ``low`` up that are not
-    in ``excluded``."""
-    total, i = 0, 0
-    below_low = (1 << low) - 1
-    while bits:
-        bit = bits & -bits
-        bits ^= bit
-        position = _low_index(bit) - low - _popcount(excluded & (bit - 1) & ~below_low)
-        i += 1
-        total += BINOMIAL[position, i]
-    return total
-
-
-@numba.njit(cache=True)
-def _nth_free(position: int, low: int, excluded: int) -> int:
-    """The bit of the ``position``-th (from 0) bit from ``low`` up not in ``excluded``."""
-    for b in range(low, 32):
-        if not excluded >> b & 1:
-            if position == 0:
-                return b
-            position -= 1
-    return -1
-
-
-@numba.njit(cache=True)
-def _unrank(number: int, count: int, low: int, excluded: int) -> int:
-    """The bits whose :func:`_rank` (among the same squares) is ``number``."""
-    bits = 0
-    for i in range(count, 0, -1):
-        p = i - 1
-        while BINOMIAL[p + 1, i] <= number:
-            p += 1
-        number -= BINOMIAL[p, i]
-        bits |= 1 << _nth_free(p, low, excluded)
-    return bits
-
-
-@numba.njit(cache=True)
-def number_of(
-    row: int,
-    pieces: np.ndarray,
-    counts: np.ndarray,
-    king_ways: np.ndarray,
-    first: np.ndarray,
-    offsets: np.ndarray,
-) -> int:
-    """The placement number of ``pieces = (black men, black kings, white men, white kings)``
-    in material ``row``."""
-    black_men, black_kings, white_men, white_kings = pieces[0], pieces[1], pieces[2], pieces[3]
-    men = black_men | white_men
-    black_rank = _rank(black_men, 0, 0)
-    white_rank = _rank(white_men, 4, black_men)
-    kings_left = 32 - _popcount(men) - counts[row, 1]
-    kings_rank = _rank(black_kings, 0, men) * BINOMIAL[kings_left, counts[row, 3]] + _rank(
-        white_kings, 0, men | black_kings
-    )
-    number: int = offsets[first[row] + black_rank] + white_rank * king_ways[row] + kings_rank
-    return number
-
-
-@numba.njit(cache=True)
-def placement_of(
-    row: int,
-    number: int,
-    counts: np.ndarray,
-    king_ways: np.ndarray,
-    first: np.ndarray,
-    offsets: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """The bitboards of placement ``number`` of material ``row`` into ``out``."""
-    low, high = first[row], first[row + 1] - 1
-    while high - low > 1:  # offsets[low] <= number < offsets[high]
-        middle = (low + high) // 2
-        if offsets[middle] <= number:
-            low = middle
-        else:
-            high = middle
-    black_rank = low - first[row]
-    white_rank, kings_rank = divmod(number - offsets[low], king_ways[row])
-    black_men = _unrank(black_rank, counts[row, 0], 0, 0)
-    white_men = _unrank(white_rank, counts[row, 2], 4, black_men)
-    men = black_men | white_men
-    kings_left = 32 - counts[row, 0] - counts[row, 2] - counts[row, 1]
-    black_kings_rank, white_kings_rank = divmod(kings_rank, BINOMIAL[kings_left, counts[row, 3]])
-    black_kings = _unrank(black_kings_rank, counts[row, 1], 0, men)
-    white_kings = _unrank(white_kings_rank, counts[row, 3], 0, men | black_kings)
-    out[0], out[1], out[2], out[3] = black_men, black_kings, white_men, white_kings
-
-
-@numba.njit(cache=True)
 def _moves_of(
     row: int,
     position: int,
@@ -221,7 +119,7 @@ def _moves_of(
         else:
             pieces[0], pieces[1], pieces[2], pieces[3] = out[m, 0], out[m, 1], out[m, 2], out[m, 3]
         child = ids[
-            _popcount(pieces[0]), _popcount(pieces[1]), _popcount(pieces[2]), _popcount(pieces[3])
+            popcount(pieces[0]), popcount(pieces[1]), popcount(pieces[2]), popcount(pieces[3])
         ]
         child_rows[m] = child
         number = number_of(child, pieces, counts, king_ways, first, offsets)
@@ -299,3 +197,38 @@ def position_number(material: Material, state: CheckersState) -> int:
         table.rows[material], pieces, table.counts, table.king_ways, table.first, table.offsets
     )
     return 2 * int(number) + (state.to_move == "W")
+
+
+def compiled_tables(table: Callable[[Material], Any], pieces: int) -> tuple[np.ndarray, ...]:
+    """The arrays :func:`.kernel.probe_row` reads, for every material of up to ``pieces``
+    pieces that ``table`` holds (its outcomes two bits a position, distances 16 bits, each
+    material starting on a whole byte): the numbering's arrays, each material's first
+    position (-1 where not held), the packed outcomes and the distances."""
+    numbering = numberings(pieces)
+    starts = np.full(len(numbering.materials), -1, np.int64)
+    outcomes, distances, at = [], [], 0
+    for row, material in enumerate(numbering.materials):
+        solved = table(material)
+        if solved is None:
+            continue
+        count = len(solved.outcomes)
+        padded = -(-count // 4) * 4
+        starts[row] = at
+        outcome, distance = np.zeros(padded, np.uint8), np.zeros(padded, np.uint16)
+        outcome[:count] = solved.outcomes
+        distance[:count] = np.maximum(solved.distances, 0)
+        outcomes.append(outcome)
+        distances.append(distance)
+        at += padded
+    quads = (np.concatenate(outcomes) if outcomes else np.zeros(0, np.uint8)).reshape(-1, 4)
+    packed = quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6
+    return (
+        numbering.ids,
+        numbering.counts,
+        numbering.king_ways,
+        numbering.first,
+        numbering.offsets,
+        starts,
+        packed.astype(np.uint8),
+        np.concatenate(distances) if distances else np.zeros(0, np.uint16),
+    )

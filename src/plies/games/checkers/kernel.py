@@ -15,6 +15,7 @@ Nothing here recurses: Numba's cache can crash on reloading recursive functions 
 from __future__ import annotations
 
 import itertools
+from math import comb
 
 import numba
 import numpy as np
@@ -496,3 +497,136 @@ def native_lead(state: np.ndarray) -> float:
 def native_is_capture(code: int) -> bool:
     """Whether the move captures (:meth:`Checkers.is_capture`)."""
     return bool(code >> CAPTURE_BIT & 1 == 1)
+
+
+# Endgame databases: the numbering of :mod:`.endgame`, compiled, and the probe the compiled
+# engine makes (:mod:`.endgame_kernel` builds the arrays) ----------------------------------
+
+BINOMIAL = np.array([[comb(n, k) for k in range(33)] for n in range(34)], np.int64)
+"""``BINOMIAL[n, k]``: n choose k, for the combinatorial number system."""
+DISTANCE_BITS = 12
+"""A probe's answer: the outcome above these bits, the distance below."""
+
+
+@numba.njit(cache=True)
+def _rank(bits: int, low: int, excluded: int) -> int:
+    """The colex rank of the set bits of ``bits`` among the bits from ``low`` up that are not
+    in ``excluded``."""
+    total, i = 0, 0
+    below_low = (1 << low) - 1
+    while bits:
+        bit = bits & -bits
+        bits ^= bit
+        position = _index(bit) - low - popcount(excluded & (bit - 1) & ~below_low)
+        i += 1
+        total += BINOMIAL[position, i]
+    return total
+
+
+@numba.njit(cache=True)
+def _nth_free(position: int, low: int, excluded: int) -> int:
+    """The bit of the ``position``-th (from 0) bit from ``low`` up not in ``excluded``."""
+    for b in range(low, 32):
+        if not excluded >> b & 1:
+            if position == 0:
+                return b
+            position -= 1
+    return -1
+
+
+@numba.njit(cache=True)
+def _unrank(number: int, count: int, low: int, excluded: int) -> int:
+    """The bits whose :func:`_rank` (among the same squares) is ``number``."""
+    bits = 0
+    for i in range(count, 0, -1):
+        p = i - 1
+        while BINOMIAL[p + 1, i] <= number:
+            p += 1
+        number -= BINOMIAL[p, i]
+        bits |= 1 << _nth_free(p, low, excluded)
+    return bits
+
+
+@numba.njit(cache=True)
+def number_of(
+    row: int,
+    pieces: np.ndarray,
+    counts: np.ndarray,
+    king_ways: np.ndarray,
+    first: np.ndarray,
+    offsets: np.ndarray,
+) -> int:
+    """The placement number of ``pieces = (black men, black kings, white men, white kings)``
+    in material ``row``."""
+    black_men, black_kings, white_men, white_kings = pieces[0], pieces[1], pieces[2], pieces[3]
+    men = black_men | white_men
+    black_rank = _rank(black_men, 0, 0)
+    white_rank = _rank(white_men, 4, black_men)
+    kings_left = 32 - popcount(men) - counts[row, 1]
+    kings_rank = _rank(black_kings, 0, men) * BINOMIAL[kings_left, counts[row, 3]] + _rank(
+        white_kings, 0, men | black_kings
+    )
+    number: int = offsets[first[row] + black_rank] + white_rank * king_ways[row] + kings_rank
+    return number
+
+
+@numba.njit(cache=True)
+def placement_of(
+    row: int,
+    number: int,
+    counts: np.ndarray,
+    king_ways: np.ndarray,
+    first: np.ndarray,
+    offsets: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """The bitboards of placement ``number`` of material ``row`` into ``out``."""
+    low, high = first[row], first[row + 1] - 1
+    while high - low > 1:  # offsets[low] <= number < offsets[high]
+        middle = (low + high) // 2
+        if offsets[middle] <= number:
+            low = middle
+        else:
+            high = middle
+    black_rank = low - first[row]
+    white_rank, kings_rank = divmod(number - offsets[low], king_ways[row])
+    black_men = _unrank(black_rank, counts[row, 0], 0, 0)
+    white_men = _unrank(white_rank, counts[row, 2], 4, black_men)
+    men = black_men | white_men
+    kings_left = 32 - counts[row, 0] - counts[row, 2] - counts[row, 1]
+    black_kings_rank, white_kings_rank = divmod(kings_rank, BINOMIAL[kings_left, counts[row, 3]])
+    black_kings = _unrank(black_kings_rank, counts[row, 1], 0, men)
+    white_kings = _unrank(white_kings_rank, counts[row, 3], 0, men | black_kings)
+    out[0], out[1], out[2], out[3] = black_men, black_kings, white_men, white_kings
+
+
+@numba.njit(cache=True)
+def probe_row(
+    state: np.ndarray,
+    ids: np.ndarray,
+    counts: np.ndarray,
+    king_ways: np.ndarray,
+    first: np.ndarray,
+    offsets: np.ndarray,
+    starts: np.ndarray,
+    packed: np.ndarray,
+    distances: np.ndarray,
+) -> int:
+    """The databases' answer for the state row ``state`` (black men, black kings, white men,
+    white kings, mover, draw count): ``outcome << DISTANCE_BITS | distance`` (outcomes 1 win,
+    2 loss, 3 draw for the mover), or -1 where no table holds it or a win or loss is not
+    shorter than the plies the draw count leaves (the Python engine's ``trusted``)."""
+    limit = ids.shape[0]
+    c0, c1 = popcount(state[0]), popcount(state[1])
+    c2, c3 = popcount(state[2]), popcount(state[3])
+    if max(c0, c1, c2, c3) >= limit:
+        return -1
+    row = ids[c0, c1, c2, c3]
+    if row < 0 or starts[row] < 0:
+        return -1
+    index = starts[row] + 2 * number_of(row, state, counts, king_ways, first, offsets) + state[4]
+    outcome = (packed[index >> 2] >> (2 * (index & 3))) & 3
+    distance = distances[index]
+    if outcome != 3 and distance >= DRAW_PLIES - state[5]:
+        return -1
+    return int(outcome) << DISTANCE_BITS | int(distance)

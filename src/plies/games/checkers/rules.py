@@ -307,6 +307,13 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
         """The endgame databases shipped with plies (``games/checkers/endgames``)."""
         return Path(__file__).with_name("endgames")
 
+    def compiled_endgames(self, table: Any, size: int) -> tuple[Any, ...]:
+        """The endgame tables of up to ``size`` pieces that ``table`` holds, as the compiled
+        engine probes them (:func:`.endgame_kernel.compiled_tables`)."""
+        from plies.games.checkers.endgame_kernel import compiled_tables
+
+        return compiled_tables(table, size)
+
     def class_moves(self, position_class: Any) -> ClassMoves:
         """Every move of every position of a material, by the compiled move generator
         (:mod:`.endgame_kernel`)."""
