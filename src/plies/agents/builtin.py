@@ -723,6 +723,8 @@ def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -
     evaluated = None if values["weights"] is None else load_weights(game, values["weights"])
     agent.evaluated = evaluated
     prepare(evaluated or game, agent.options)  # now, not on the clock of the first move
+    if agent.endgames is not None and agent.compiled(game):
+        agent.endgames.compiled()  # the tables packed now, not on the clock either
     return agent
 
 
@@ -920,8 +922,7 @@ ENGINE_SEARCH_OPTIONS = (
     Option(
         "endgames",
         "flag",
-        "checkers: endgame databases answer the positions they hold, at the root and in the "
-        "search",
+        "checkers: endgame databases answer the positions they hold, at the root and in the search",
         True,
     ),
 )

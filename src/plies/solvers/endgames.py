@@ -58,8 +58,10 @@ BYTES_A_POSITION = 1.25
 POSITIONS_A_SECOND = 150_000
 """Positions a second a build solves on one core of a 2-core machine (checkers, 4 pieces,
 compiled moves): the time estimate's rate."""
-MAX_COMPILED_SIZE = 5
-"""The most pieces (the largest size) whose tables the compiled engine holds in memory."""
+MAX_COMPILED_SIZE = 4
+"""The largest size whose tables the compiled engine holds in memory (four checkers pieces:
+about 45 MB; five would take gigabytes in every process, so a five-piece position is
+answered at the root, or by the Python engine's probes, which read classes as needed)."""
 ENDGAMES = "PLIES_ENDGAMES"
 """The environment variable naming where databases are built and found (a folder per game)."""
 DEFAULT_ENDGAMES = "~/.local/share/plies/endgames"
@@ -73,12 +75,25 @@ def default_folder(game: Game[Any, Any]) -> Path:
 
 def endgames_for(game: Game[Any, Any], folders: Sequence[Path] = ()) -> Endgames:
     """``game``'s databases in ``folders``, then where builds go (:func:`default_folder`),
-    then those shipped with the game."""
+    then those shipped with the game: one :class:`Endgames` a process for the same game and
+    folders, so every agent shares the tables it has read."""
     shipped = optional(game, HasShippedEndgames)
     found = [*folders, default_folder(game)]
     if shipped is not None:
         found.append(shipped.shipped_endgames())
-    return Endgames(game, found)
+    return _shared_endgames(game_identity(game), type(game), tuple(found), game)
+
+
+_SHARED: dict[tuple[str, type, tuple[Path, ...]], Endgames] = {}
+
+
+def _shared_endgames(
+    identity: str, kind: type, folders: tuple[Path, ...], game: Game[Any, Any]
+) -> Endgames:
+    key = (identity, kind, folders)
+    if key not in _SHARED:
+        _SHARED[key] = Endgames(game, folders)
+    return _SHARED[key]
 
 
 def class_file(folder: Path, position_class: Hashable) -> Path:
