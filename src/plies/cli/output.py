@@ -127,7 +127,8 @@ def position_text(game: Game[Any, Any], state: Any) -> str:
 
 def search_summary(result: SearchResult[Any]) -> str:
     """``N nodes, N leaves, N cutoffs, T s (R nodes/s)``; for searches that count iterations
-    (MCTS, az) ``N iterations, N nodes, N evaluations, T s (R iterations/s)``."""
+    (MCTS, az) ``N iterations, N nodes, N evaluations, T s (R iterations/s)``; ``no search,
+    T s`` for an answer that searched nothing (an endgame database's)."""
     stats = result.stats
     if stats.iterations:
         per_second = stats.iterations / stats.time if stats.time > 0 else 0.0
@@ -136,6 +137,8 @@ def search_summary(result: SearchResult[Any]) -> str:
             f"{plural(stats.leaves, 'evaluation')}, "
             f"{stats.time:.3f} s ({per_second:,.0f} iterations/s)"
         )
+    if stats.nodes == 0:  # answered without a search (an endgame database)
+        return f"no search, {stats.time:.3f} s"
     rate = stats.nodes / stats.time if stats.time > 0 else 0.0
     return (
         f"{plural(stats.nodes, 'node')}, {plural(stats.leaves, 'leaf', 'leaves')}, "
