@@ -328,7 +328,9 @@ class EngineAgent:
             return
         searched = game if self.evaluated is None else self.evaluated
         probe = None if self.endgames is None else self.endgames.trusted
-        packed = None if self.endgames is None else self.endgames.compiled()
+        packed = None  # the tables as the compiled search probes them
+        if self.endgames is not None and self.compiled(game):
+            packed = self.endgames.compiled()
         for result in iterate(
             searched,
             state,

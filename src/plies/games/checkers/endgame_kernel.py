@@ -20,7 +20,6 @@ import numba
 import numpy as np
 
 from plies.capabilities import LOSS, OPEN, ClassMoves
-from plies.compiled import popcount
 from plies.errors import InvalidPositionError
 from plies.games.checkers.endgame import (
     BLACK_CROWN,
@@ -33,6 +32,7 @@ from plies.games.checkers.kernel import (
     MAX_MOVES,
     STACK_DEPTH,
     generate,
+    material_row,
     number_of,
     placement_of,
 )
@@ -98,15 +98,14 @@ def _moves_of(
     king_ways: np.ndarray,
     first: np.ndarray,
     offsets: np.ndarray,
-    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> int:
     """The moves of position ``position`` of material ``row`` into ``work[0]`` (child
-    material rows) and ``work[1]`` (child position numbers); their count."""
-    child_rows, child_numbers, out, stack = work
-    pieces = np.empty(4, np.int64)
+    material rows) and ``work[1]`` (child position numbers); their count. The rest of
+    ``work`` is the generator's space and two rows of four bitboards."""
+    child_rows, child_numbers, out, stack, pieces, board = work
     placement_of(row, position // 2, counts, king_ways, first, offsets, pieces)
     black = position % 2 == 0
-    board = np.empty(4, np.int64)
     if black:
         board[:] = pieces
     else:
@@ -118,9 +117,7 @@ def _moves_of(
             pieces[0], pieces[1], pieces[2], pieces[3] = out[m, 2], out[m, 3], out[m, 0], out[m, 1]
         else:
             pieces[0], pieces[1], pieces[2], pieces[3] = out[m, 0], out[m, 1], out[m, 2], out[m, 3]
-        child = ids[
-            popcount(pieces[0]), popcount(pieces[1]), popcount(pieces[2]), popcount(pieces[3])
-        ]
+        child = material_row(ids, pieces)
         child_rows[m] = child
         number = number_of(child, pieces, counts, king_ways, first, offsets)
         child_numbers[m] = 2 * number + (1 if black else 0)
@@ -144,6 +141,8 @@ def material_moves(
         np.empty(MAX_MOVES, np.int64),
         np.empty((MAX_MOVES, 4), np.int64),
         np.empty((STACK_DEPTH, 5), np.int64),
+        np.empty(4, np.int64),
+        np.empty(4, np.int64),
     )
     starts = np.zeros(positions + 1, np.int64)
     for position in range(positions):

@@ -601,6 +601,19 @@ def placement_of(
 
 
 @numba.njit(cache=True)
+def material_row(ids: np.ndarray, pieces: np.ndarray) -> int:
+    """The numbering's row (``ids``) of the material of ``pieces`` (black men, black kings,
+    white men, white kings), -1 where it has none."""
+    limit = ids.shape[0]
+    c0, c1 = popcount(pieces[0]), popcount(pieces[1])
+    c2, c3 = popcount(pieces[2]), popcount(pieces[3])
+    if max(c0, c1, c2, c3) >= limit:
+        return -1
+    row: int = ids[c0, c1, c2, c3]
+    return row
+
+
+@numba.njit(cache=True)
 def probe_row(
     state: np.ndarray,
     ids: np.ndarray,
@@ -616,12 +629,7 @@ def probe_row(
     white kings, mover, draw count): ``outcome << DISTANCE_BITS | distance`` (outcomes 1 win,
     2 loss, 3 draw for the mover), or -1 where no table holds it or a win or loss is not
     shorter than the plies the draw count leaves (the Python engine's ``trusted``)."""
-    limit = ids.shape[0]
-    c0, c1 = popcount(state[0]), popcount(state[1])
-    c2, c3 = popcount(state[2]), popcount(state[3])
-    if max(c0, c1, c2, c3) >= limit:
-        return -1
-    row = ids[c0, c1, c2, c3]
+    row = material_row(ids, state)
     if row < 0 or starts[row] < 0:
         return -1
     index = starts[row] + 2 * number_of(row, state, counts, king_ways, first, offsets) + state[4]
