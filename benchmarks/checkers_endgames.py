@@ -27,22 +27,23 @@ import numpy as np
 from plies.agents import make_agent
 from plies.capabilities import WIN
 from plies.games import make_game
-from plies.games.checkers.endgame import material_index, materials
+from plies.games.checkers.endgame import slice_index, slices
 from plies.play import play_game
 from plies.solvers.endgames import endgames_for
 
 
 def probes_a_second(endgames: object, game: object, pieces: int, count: int = 20_000) -> float:
-    """Random positions of ``pieces`` pieces probed one by one (their tables loaded first)."""
+    """Random positions of ``pieces`` pieces (every position equally likely) probed one by
+    one (their tables loaded first)."""
     rng = random.Random(1)
-    chosen = materials(pieces)
+    chosen = slices(pieces)
+    weights = [slice_index(s).positions for s in chosen]
     states = []
-    for _ in range(count):
-        material = rng.choice(chosen)
-        index = material_index(material)
+    for piece in rng.choices(chosen, weights, k=count):
+        index = slice_index(piece)
         states.append(index.position(rng.randrange(index.positions)))
-    for material in chosen:
-        endgames.table(material)  # type: ignore[attr-defined]
+    for piece in chosen:
+        endgames.table(piece)  # type: ignore[attr-defined]
     endgames.probe(states[0])  # type: ignore[attr-defined]  # compiled code loaded
     began = time.perf_counter()
     for state in states:
@@ -55,15 +56,15 @@ def won_positions(endgames: object, pieces: int, count: int, min_distance: int) 
     rng = np.random.default_rng(7)
     found = []
     candidates = []
-    for material in materials(pieces):
-        table = endgames.table(material)  # type: ignore[attr-defined]
+    for piece in slices(pieces):
+        table = endgames.table(piece)  # type: ignore[attr-defined]
         if table is None:
-            raise SystemExit(f"no table for {material}: build the databases first")
+            raise SystemExit(f"no table for {piece}: build the databases first")
         numbers = np.flatnonzero((table.outcomes == WIN) & (table.distances >= min_distance))
-        candidates += [(material, int(n)) for n in numbers]
+        candidates += [(piece, int(n)) for n in numbers]
     for k in rng.choice(len(candidates), size=min(count, len(candidates)), replace=False):
-        material, number = candidates[int(k)]
-        found.append(material_index(material).position(number))
+        piece, number = candidates[int(k)]
+        found.append(slice_index(piece).position(number))
     return found
 
 

@@ -16,7 +16,7 @@ from plies.agents import make_agent
 from plies.capabilities import DRAW, LOSS, WIN
 from plies.errors import EndgameError
 from plies.games import make_game
-from plies.games.checkers.endgame import Material, materials
+from plies.games.checkers.endgame import Material, Slice, slices
 from plies.search.engine import endgame_score
 from plies.solvers.endgames import (
     Endgames,
@@ -32,6 +32,11 @@ from plies.solvers.endgames import (
 from plies.solvers.retrograde import Tables, class_moves, solve_class, solve_classes
 
 CHECKERS = make_game("checkers")
+KINGS = Slice(Material(0, 1, 0, 1), 0, 0)
+"""King against king: the one slice of its material."""
+THREE = [s for s in slices(3) if s.material in (Material(1, 0, 1, 1), Material(0, 2, 1, 0))][::2]
+"""Slices of two three-piece materials: moves into the same slice, other slices of the same
+material, smaller materials and the crowning row."""
 
 
 @functools.cache
@@ -49,9 +54,9 @@ def _own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_compiled_moves_equal_the_rules_moves() -> None:
-    """Every position of several three-piece materials: the same children, material and
+    """Every position of several three-piece slices: the same children, slice and
     number, from the kernel as from ``actions`` and ``result``."""
-    for material in (Material(1, 0, 1, 1), Material(0, 2, 1, 0)):
+    for material in THREE:
         compiled, ruled = CHECKERS.class_moves(material), class_moves(CHECKERS, material)
         assert np.array_equal(compiled.starts, ruled.starts)
         assert np.array_equal(compiled.ends, ruled.ends)
@@ -77,7 +82,7 @@ def test_the_rules_and_the_kernel_solve_alike() -> None:
     for material, table in ruled.items():
         assert np.array_equal(table.outcomes, compiled[material].outcomes)
         assert np.array_equal(table.distances, compiled[material].distances)
-    for material in (Material(1, 0, 1, 1), Material(0, 2, 1, 0)):
+    for material in THREE:
         table = solve_class(CHECKERS, material, compiled, compiled=False)
         assert np.array_equal(table.outcomes, compiled[material].outcomes)
         assert np.array_equal(table.distances, compiled[material].distances)
@@ -102,9 +107,9 @@ def test_a_build_equals_the_tables_and_answers_probes(tmp_path: Path) -> None:
         stored = load_class(CHECKERS, class_file(folder, material), material)
         assert np.array_equal(stored.outcomes, table.outcomes)
         assert np.array_equal(stored.distances, table.distances)
-    table = _tables(2)[Material(0, 1, 0, 1)]
+    table = _tables(2)[KINGS]
     for number in range(0, len(table.outcomes), 97):
-        state = CHECKERS.class_position(Material(0, 1, 0, 1), number)
+        state = CHECKERS.class_position(KINGS, number)
         expected = (int(table.outcomes[number]), int(table.distances[number]))
         assert endgames.probe(state) == expected
     assert endgames.probe(CHECKERS.initial_state()) is None
@@ -117,9 +122,9 @@ def test_best_moves_keep_the_outcome_at_its_distance(tmp_path: Path) -> None:
     folder = tmp_path / "db"
     list(build(CHECKERS, plan_build(CHECKERS, 2, folder), folder))
     endgames = Endgames(CHECKERS, [folder])
-    table = _tables(2)[Material(0, 1, 0, 1)]
+    table = _tables(2)[KINGS]
     number = int(np.flatnonzero((table.outcomes == WIN) & (table.distances == 11))[0])
-    state = CHECKERS.class_position(Material(0, 1, 0, 1), number)
+    state = CHECKERS.class_position(KINGS, number)
     for ply in range(11):
         assert not CHECKERS.is_terminal(state)
         probed = endgames.probe(state)
@@ -153,7 +158,7 @@ def test_a_stopped_build_goes_on_from_its_files(tmp_path: Path) -> None:
     [
         (lambda p: p.write_bytes(p.read_bytes()[:100]), "not a readable endgame table"),
         (lambda p: p.write_text("hello"), "not a readable endgame table"),
-        (lambda p: p.rename(p.with_name("0.1-0.2.npz")), "holds 0.1-0.1"),
+        (lambda p: p.rename(p.with_name("0.1-0.2_0.0.npz")), "holds 0.1-0.1_0.0"),
         (lambda p: _rewrite_meta(p, game="tictactoe:m=3,n=3,k=3"), "not a checkers"),
     ],
 )
@@ -162,10 +167,10 @@ def test_a_bad_file_is_one_problem_and_left_out(
 ) -> None:
     folder = tmp_path / "db"
     list(build(CHECKERS, plan_build(CHECKERS, 2, folder), folder))
-    path = class_file(folder, Material(0, 1, 0, 1))
+    path = class_file(folder, KINGS)
     damage(path)
     endgames = Endgames(CHECKERS, [folder])
-    material = Material(0, 1, 0, 2) if "holds" in message else Material(0, 1, 0, 1)
+    material = Slice(Material(0, 1, 0, 2), 0, 0) if "holds" in message else KINGS
     assert endgames.table(material) is None
     assert len(endgames.problems) == 1 and message in endgames.problems[0]
     assert "\n" not in endgames.problems[0]
@@ -196,17 +201,17 @@ def test_an_unwritable_folder_or_a_full_disk_is_refused_before_the_work(tmp_path
 def test_cli_builds_then_answers_from_the_databases(run_cli: Any, tmp_path: Path) -> None:
     folder = tmp_path / "db"
     built = run_cli("solve", "checkers", "--build-db", "--pieces", "2", "--out", str(folder))
-    assert built.code == 0 and "14 classes solved" in built.out
+    assert built.code == 0 and "110 classes solved" in built.out
     assert "14,184 positions" in built.err and "about" in built.err
     again = run_cli("solve", "checkers", "--build-db", "--pieces", "2", "--out", str(folder))
     assert again.code == 0 and "0 classes solved" in again.out
     answer = run_cli("solve", "checkers", "W:WK14:BK23", "--db", str(folder), "--json")
     data = json.loads(answer.out)
-    assert data["outcome"] == "draw" and data["distance"] is None and data["class"] == "0.1-0.1"
+    assert data["outcome"] == "draw" and data["distance"] is None and data["class"] == "0.1-0.1_0.0"
     assert set(data["best_moves"]) <= {"14-9", "14-10", "14-17", "14-18"}
-    table = _tables(2)[Material(0, 1, 0, 1)]
+    table = _tables(2)[KINGS]
     number = int(np.flatnonzero((table.outcomes == WIN) & (table.distances == 1))[0])
-    position = CHECKERS.format_position(CHECKERS.class_position(Material(0, 1, 0, 1), number))
+    position = CHECKERS.format_position(CHECKERS.class_position(KINGS, number))
     won = run_cli("solve", "checkers", position, "--db", str(folder))
     mover = position[0]
     assert won.code == 0 and f"{mover} wins in 1 ply" in won.out and "x" in won.out
@@ -221,7 +226,7 @@ def test_cli_builds_then_answers_from_the_databases(run_cli: Any, tmp_path: Path
         (["--pieces", "2"], "--pieces goes with --build-db"),
         (["--out", "x"], "--out goes with"),
         (["W:WK14:BK23", "--db", "/no/such/folder"], "no such folder"),
-        (["W:W21,22,23,K14:B18,19"], "no endgame database holds this position (2.0-3.1)"),
+        (["W:W21,22,23,K14:B18,19"], "no endgame database holds this position (2.0-3.1_5.3)"),
         (["B:W1:B18"], "would have been crowned"),
     ],
 )
@@ -261,9 +266,9 @@ def test_the_python_engine_ends_lines_with_the_databases_values(tmp_path: Path) 
 
 def test_a_win_the_draw_count_would_cut_short_is_not_trusted() -> None:
     endgames = endgames_for(CHECKERS)
-    table = _tables(2)[Material(0, 1, 0, 1)]
+    table = _tables(2)[KINGS]
     number = int(np.flatnonzero((table.outcomes == WIN) & (table.distances == 11))[0])
-    state = CHECKERS.class_position(Material(0, 1, 0, 1), number)
+    state = CHECKERS.class_position(KINGS, number)
     assert endgames.trusted(state) == (WIN, 11)
     assert endgames.trusted(state._replace(quiet=68)) == (WIN, 11)
     assert endgames.trusted(state._replace(quiet=69)) is None
@@ -278,6 +283,24 @@ def test_a_win_the_draw_count_would_cut_short_is_not_trusted() -> None:
     )
 
 
+def test_the_engine_tells_of_a_bad_file_once_and_plays_on(tmp_path: Path) -> None:
+    """A truncated file where builds go: the first move's note names it (one line), later
+    notes do not, and the engine still answers from the shipped tables."""
+    folder = tmp_path / "home" / "checkers"
+    folder.mkdir(parents=True)
+    shipped = CHECKERS.shipped_endgames() / f"{KINGS}.npz"
+    (folder / f"{KINGS}.npz").write_bytes(shipped.read_bytes()[:300])
+    agent = make_agent("engine:time=0.1", CHECKERS)
+    state = CHECKERS.parse_position("W:WK14:BK23")
+    agent(CHECKERS, state)
+    assert agent.last.algorithm == "endgame databases"
+    note = agent.last.note
+    assert note.startswith("endgame databases: draw; endgame table left out: ")
+    assert f"{KINGS}.npz' is not a readable endgame table" in note and "\n" not in note
+    agent(CHECKERS, state)
+    assert agent.last.note == "endgame databases: draw"
+
+
 def test_the_shipped_databases_are_the_solved_tables() -> None:
     """Up to four pieces ship in the package; those of up to two pieces equal a fresh solve
     (and King v King its published figures, through them)."""
@@ -286,8 +309,8 @@ def test_the_shipped_databases_are_the_solved_tables() -> None:
         shipped = endgames.table(material)
         assert shipped is not None and np.array_equal(shipped.outcomes, table.outcomes)
         assert np.array_equal(shipped.distances, table.distances)
-    assert all(endgames.table(m) is not None for m in materials(4))
-    assert all(endgames.table(m) is None for m in materials(5))
+    assert all(endgames.table(m) is not None for m in slices(4))
+    assert all(endgames.table(m) is None for m in slices(5))
 
 
 def test_worker_processes_build_the_same_tables(tmp_path: Path) -> None:
@@ -296,7 +319,7 @@ def test_worker_processes_build_the_same_tables(tmp_path: Path) -> None:
     one, two = tmp_path / "one", tmp_path / "two"
     list(build(CHECKERS, plan_build(CHECKERS, 3, one), one))
     steps = list(build(CHECKERS, plan_build(CHECKERS, 3, two), two, workers=2))
-    assert len(steps) == 34 and not any(s.reused for s in steps)
+    assert len(steps) == 394 and not any(s.reused for s in steps)
     for path in sorted(one.glob("*.npz")):
         with np.load(path) as first, np.load(two / path.name) as second:
             assert all(np.array_equal(first[k], second[k]) for k in first.files)

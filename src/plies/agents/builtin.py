@@ -295,6 +295,8 @@ class EngineAgent:
     """Endgame databases: a root they hold is answered from them at once (the quickest win,
     the longest defence), and the search (compiled or Python) ends its lines where they hold
     the position."""
+    endgame_problems_told: int = field(default=0, repr=False)
+    """How many of :attr:`endgames`' problems (files left out) a result's note has told."""
 
     def set_clock(self, remaining: float, increment: float) -> None:
         """Budget the next move from this clock (:func:`plies.clock.move_budget`)."""
@@ -323,8 +325,8 @@ class EngineAgent:
             limits = replace(limits, seconds=self.move_seconds)
         known = None if self.endgames is None else endgame_answer(self.endgames, game, state)
         if known is not None:
-            self.last = known
-            yield known
+            self.last = self._told(known)
+            yield self.last
             return
         searched = game if self.evaluated is None else self.evaluated
         probe = None if self.endgames is None else self.endgames.trusted
@@ -341,8 +343,20 @@ class EngineAgent:
             endgame=probe,
             endgame_tables=packed,
         ):
-            self.last = result
-            yield result
+            self.last = self._told(result)
+            yield self.last
+
+    def _told(self, result: SearchResult[Any]) -> SearchResult[Any]:
+        """``result`` with the endgame files left out since the last result that told of them
+        in its note (one line: the first, and how many more), so that a front end shows them
+        while the engine plays on without them."""
+        if self.endgames is None or len(self.endgames.problems) <= self.endgame_problems_told:
+            return result
+        fresh = self.endgames.problems[self.endgame_problems_told :]
+        self.endgame_problems_told = len(self.endgames.problems)
+        more = f" (and {len(fresh) - 1:,} more)" if len(fresh) > 1 else ""
+        told = f"endgame table left out: {fresh[0]}{more}"
+        return replace(result, note=told if result.note is None else f"{result.note}; {told}")
 
     def compiled(self, game: Game[Any, Any]) -> bool:
         """Whether the agent's searches of ``game`` run compiled (:mod:`plies.native`)."""

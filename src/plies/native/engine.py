@@ -143,7 +143,7 @@ class Work(NamedTuple):
     all empty for none): the numbering's arrays, each class's first position, the outcomes
     two bits a position and the distances."""
     endgame_counts: NDArray[np.int64]
-    endgame_king_ways: NDArray[np.int64]
+    endgame_slices: NDArray[np.int64]
     endgame_first: NDArray[np.int64]
     endgame_offsets: NDArray[np.int64]
     endgame_starts: NDArray[np.int64]
@@ -519,7 +519,7 @@ def node(W: Work, depth: int, alpha: float, beta: float, ply: int, quiescent: bo
         found = endgame(
             params,
             state,
-            (W.endgame_ids, W.endgame_counts, W.endgame_king_ways, W.endgame_first),
+            (W.endgame_ids, W.endgame_counts, W.endgame_slices, W.endgame_first),
             (W.endgame_offsets, W.endgame_starts, W.endgame_packed, W.endgame_distances),
         )
         if found >= 0:  # the Python engine's ``endgame_score``
@@ -784,7 +784,7 @@ class NativeRun:
             passed=np.zeros(rows, np.int64),
             endgame_ids=tables[0],
             endgame_counts=tables[1],
-            endgame_king_ways=tables[2],
+            endgame_slices=tables[2],
             endgame_first=tables[3],
             endgame_offsets=tables[4],
             endgame_starts=tables[5],

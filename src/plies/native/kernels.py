@@ -214,11 +214,11 @@ def endgame(
     """The endgame tables' answer for ``state`` (``outcome << ENDGAME_DISTANCE_BITS |
     distance``), or -1 where they hold nothing for it (every game but checkers)."""
     if params[0] == CHECKERS:
-        ids, counts, king_ways, first = numbering
+        ids, counts, slices, first = numbering
         offsets, starts, packed, distances = tables
         return int(
             _checkers_kernel.probe_row(
-                state, ids, counts, king_ways, first, offsets, starts, packed, distances
+                state, ids, counts, slices, first, offsets, starts, packed, distances
             )
         )
     return -1

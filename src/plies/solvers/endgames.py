@@ -1,8 +1,8 @@
 """Endgame databases on disk: the classes solved by retrograde analysis
 (:mod:`plies.solvers.retrograde`), a file each, probed by position.
 
-A database is a folder of one NumPy ``.npz`` file per class (``1.0-0.1.npz`` for checkers'
-black man against a white king), each holding:
+A database is a folder of one NumPy ``.npz`` file per class (``1.0-0.1_3.0.npz`` for checkers'
+black man on its third row against a white king: a sub-database), each holding:
 
 - ``outcomes``: the outcome of every position for its side to move in 2 bits (four positions a
   byte, the first in the low bits: 1 win, 2 loss, 3 draw);

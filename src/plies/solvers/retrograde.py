@@ -24,7 +24,7 @@ built.
 whole state space, indexed by a dictionary), builds its graph with the game's own rules and
 solves it (:func:`solve_positions`): the cross-check of the forward solvers on tic-tac-toe,
 Nim, the tile game and Connect Four on small boards. A game whose positions come in classes
-numbered densely (:class:`~plies.capabilities.HasPositionClasses`: checkers by material) is
+numbered densely (:class:`~plies.capabilities.HasPositionClasses`: checkers' sub-databases) is
 solved class by class, size after size (:func:`solve_classes`): the endgame databases.
 """
 

@@ -1,12 +1,12 @@
-"""The numbering of :mod:`.endgame` and the moves of every position of a material, compiled
+"""The numbering of :mod:`.endgame` and the moves of every position of a slice, compiled
 (Numba), for building the endgame databases at the speed of the move generator
 (:func:`.kernel.generate`).
 
-A material's numbering is given to the kernel as arrays (:class:`Numberings`): for every
-material of up to ``pieces`` pieces, its men and kings, its king placements per men placement
-and the offsets of its black men's ranks (all materials' offsets in one flat array). The
-numbering itself is compiled in :mod:`.kernel` (``number_of``, ``placement_of``), where the
-compiled engine's probes reach it.
+The numbering is given to the kernel as arrays (:class:`Numberings`): for every material of up
+to ``pieces`` pieces its men and kings, for every slice its offsets (all slices' offsets in
+one flat array), and the slice of each material and pair of leading rows. The numbering itself
+is compiled in :mod:`.kernel` (``number_of``, ``placement_of``), where the compiled engine's
+probes reach it.
 """
 
 from __future__ import annotations
@@ -21,20 +21,17 @@ import numpy as np
 
 from plies.capabilities import LOSS, OPEN, ClassMoves
 from plies.errors import InvalidPositionError
-from plies.games.checkers.endgame import (
-    BLACK_CROWN,
-    WHITE_CROWN,
-    Material,
-    material_index,
-    materials,
-)
+from plies.games.checkers.endgame import Slice, materials, slice_index, slices
 from plies.games.checkers.kernel import (
     MAX_MOVES,
+    SLICE_ROWS,
     STACK_DEPTH,
     generate,
+    leading_rows,
     material_row,
     number_of,
     placement_of,
+    slice_of,
 )
 from plies.games.checkers.rules import CheckersState
 
@@ -44,16 +41,17 @@ COUNT_LIMIT = 9
 
 @dataclass(frozen=True)
 class Numberings:
-    """Every material of up to ``pieces`` pieces as the kernel reads it: ``ids[bm, bk, wm,
-    wk]`` its row (-1 for none), ``counts[row]`` its men and kings, ``king_ways[row]`` and
-    its black men's offsets ``offsets[first[row]:first[row + 1]]``."""
+    """Every slice of up to ``pieces`` pieces as the kernel reads it: ``ids[bm, bk, wm, wk]``
+    a material's row (-1 for none), ``counts[row]`` its men and kings, ``slice_ids[(row * 8 +
+    black_row) * 8 + white_row]`` the number of its slice led from those rows (-1 for none),
+    and slice ``s``'s offsets ``offsets[first[s]:first[s + 1]]``."""
 
     pieces: int
-    materials: list[Material]
-    rows: dict[Material, int]
+    slices: list[Slice]
+    numbers: dict[Slice, int]
     ids: np.ndarray
     counts: np.ndarray
-    king_ways: np.ndarray
+    slice_ids: np.ndarray
     first: np.ndarray
     offsets: np.ndarray
 
@@ -62,10 +60,7 @@ class Numberings:
         chosen = [m for size in range(1, pieces + 1) for m in materials(size)]
         ids = np.full((COUNT_LIMIT,) * 4, -1, np.int64)
         counts = np.zeros((len(chosen), 4), np.int64)
-        king_ways = np.zeros(len(chosen), np.int64)
-        first, offsets = [0], []
         for row, material in enumerate(chosen):
-            index = material_index(material)
             four = (
                 material.black_men,
                 material.black_kings,
@@ -74,37 +69,49 @@ class Numberings:
             )
             ids[four] = row
             counts[row] = four
-            king_ways[row] = index.king_ways
-            offsets.extend(index.offsets)
+        every = [s for size in range(1, pieces + 1) for s in slices(size)]
+        slice_ids = np.full(len(chosen) * SLICE_ROWS * SLICE_ROWS, -1, np.int64)
+        first, offsets = [0], []
+        for number, piece in enumerate(every):
+            m = piece.material
+            row = int(ids[m.black_men, m.black_kings, m.white_men, m.white_kings])
+            slice_ids[(row * SLICE_ROWS + piece.black_row) * SLICE_ROWS + piece.white_row] = number
+            offsets.extend(slice_index(piece).offsets)
             first.append(len(offsets))
         return cls(
             pieces,
-            chosen,
-            {m: row for row, m in enumerate(chosen)},
+            every,
+            {s: number for number, s in enumerate(every)},
             ids,
             counts,
-            king_ways,
+            slice_ids,
             np.array(first, np.int64),
             np.array(offsets, np.int64),
         )
+
+    def row(self, chosen: Slice) -> int:
+        """The row of ``chosen``'s material."""
+        m = chosen.material
+        return int(self.ids[m.black_men, m.black_kings, m.white_men, m.white_kings])
 
 
 @numba.njit(cache=True)
 def _moves_of(
     row: int,
+    chosen: int,
+    rows: tuple[int, int],
     position: int,
-    ids: np.ndarray,
-    counts: np.ndarray,
-    king_ways: np.ndarray,
-    first: np.ndarray,
-    offsets: np.ndarray,
+    numbering: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> int:
-    """The moves of position ``position`` of material ``row`` into ``work[0]`` (child
-    material rows) and ``work[1]`` (child position numbers); their count. The rest of
-    ``work`` is the generator's space and two rows of four bitboards."""
-    child_rows, child_numbers, out, stack, pieces, board = work
-    placement_of(row, position // 2, counts, king_ways, first, offsets, pieces)
+    """The moves of position ``position`` of slice ``chosen`` (of material ``row``, led from
+    ``rows``) into ``work[0]`` (child slices) and ``work[1]`` (child position numbers); their
+    count. The rest of ``work`` is the generator's space and two rows of four bitboards."""
+    ids, counts, slice_ids, first, offsets = numbering
+    child_slices, child_numbers, out, stack, pieces, board = work
+    placement_of(
+        row, first[chosen], first[chosen + 1], rows, position // 2, counts, offsets, pieces
+    )
     black = position % 2 == 0
     if black:
         board[:] = pieces
@@ -117,25 +124,25 @@ def _moves_of(
             pieces[0], pieces[1], pieces[2], pieces[3] = out[m, 2], out[m, 3], out[m, 0], out[m, 1]
         else:
             pieces[0], pieces[1], pieces[2], pieces[3] = out[m, 0], out[m, 1], out[m, 2], out[m, 3]
-        child = material_row(ids, pieces)
-        child_rows[m] = child
-        number = number_of(child, pieces, counts, king_ways, first, offsets)
+        child_row = material_row(ids, pieces)
+        child_rows = leading_rows(pieces)
+        child = slice_of(child_row, child_rows, slice_ids)
+        child_slices[m] = child
+        number = number_of(child_row, first[child], child_rows, pieces, counts, offsets)
         child_numbers[m] = 2 * number + (1 if black else 0)
     return moves
 
 
 @numba.njit(cache=True)
-def material_moves(
+def slice_moves(
     row: int,
+    chosen: int,
+    rows: tuple[int, int],
     positions: int,
-    ids: np.ndarray,
-    counts: np.ndarray,
-    king_ways: np.ndarray,
-    first: np.ndarray,
-    offsets: np.ndarray,
+    numbering: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every move of every position of material ``row``: ``starts`` (positions + 1), and for
-    each move the child's material row and position number (two passes: count, then fill)."""
+    """Every move of every position of slice ``chosen``: ``starts`` (positions + 1), and for
+    each move the child's slice and position number (two passes: count, then fill)."""
     work = (
         np.empty(MAX_MOVES, np.int64),
         np.empty(MAX_MOVES, np.int64),
@@ -146,73 +153,78 @@ def material_moves(
     )
     starts = np.zeros(positions + 1, np.int64)
     for position in range(positions):
-        moves = _moves_of(row, position, ids, counts, king_ways, first, offsets, work)
+        moves = _moves_of(row, chosen, rows, position, numbering, work)
         starts[position + 1] = starts[position] + moves
-    child_rows = np.empty(starts[positions], np.int16)
+    child_slices = np.empty(starts[positions], np.int16)
     child_numbers = np.empty(starts[positions], np.int64)
     for position in range(positions):
-        moves = _moves_of(row, position, ids, counts, king_ways, first, offsets, work)
+        moves = _moves_of(row, chosen, rows, position, numbering, work)
         begin = starts[position]
-        child_rows[begin : begin + moves] = work[0][:moves]
+        child_slices[begin : begin + moves] = work[0][:moves]
         child_numbers[begin : begin + moves] = work[1][:moves]
-    return starts, child_rows, child_numbers
+    return starts, child_slices, child_numbers
 
 
 @cache
 def numberings(pieces: int) -> Numberings:
-    """:class:`Numberings` of every material of up to ``pieces`` pieces, made once."""
+    """:class:`Numberings` of every slice of up to ``pieces`` pieces, made once."""
     return Numberings.up_to(pieces)
 
 
-def class_moves(material: Material) -> ClassMoves:
-    """Every move of every position of ``material``, compiled; a position without a move is
-    lost for its side to move."""
-    table = numberings(material.pieces)
-    starts, child_rows, child_numbers = material_moves(
-        table.rows[material],
-        material_index(material).positions,
-        table.ids,
-        table.counts,
-        table.king_ways,
-        table.first,
-        table.offsets,
+def _arrays(table: Numberings) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return table.ids, table.counts, table.slice_ids, table.first, table.offsets
+
+
+def class_moves(chosen: Slice) -> ClassMoves:
+    """Every move of every position of slice ``chosen``, compiled; a position without a move
+    is lost for its side to move."""
+    table = numberings(chosen.material.pieces)
+    starts, child_slices, child_numbers = slice_moves(
+        table.row(chosen),
+        table.numbers[chosen],
+        (chosen.black_row, chosen.white_row),
+        slice_index(chosen).positions,
+        _arrays(table),
     )
     ends = np.where(np.diff(starts) == 0, LOSS, OPEN).astype(np.uint8)
-    return ClassMoves(starts, child_rows, child_numbers, table.materials, ends)
+    return ClassMoves(starts, child_slices, child_numbers, table.slices, ends)
 
 
-def position_number(material: Material, state: CheckersState) -> int:
-    """:meth:`.endgame.MaterialIndex.position_number`, compiled: the number of ``state``
-    among ``material``'s positions (its draw count aside)."""
-    if Material.of(state) != material:
-        raise InvalidPositionError(f"the position's material is {Material.of(state)}")
-    if state.black_men & BLACK_CROWN or state.white_men & WHITE_CROWN:
-        raise InvalidPositionError("a man stands on its crowning row")
-    table = numberings(material.pieces)
+def position_number(chosen: Slice, state: CheckersState) -> int:
+    """:meth:`.endgame.SliceIndex.position_number`, compiled: the number of ``state`` among
+    ``chosen``'s positions (its draw count aside)."""
+    if Slice.of(state) != chosen:
+        raise InvalidPositionError(f"the position's slice is {Slice.of(state)}")
+    table = numberings(chosen.material.pieces)
     pieces = np.array(
         [state.black_men, state.black_kings, state.white_men, state.white_kings], np.int64
     )
     number = number_of(
-        table.rows[material], pieces, table.counts, table.king_ways, table.first, table.offsets
+        table.row(chosen),
+        int(table.first[table.numbers[chosen]]),
+        (chosen.black_row, chosen.white_row),
+        pieces,
+        table.counts,
+        table.offsets,
     )
     return 2 * int(number) + (state.to_move == "W")
 
 
-def compiled_tables(table: Callable[[Material], Any], pieces: int) -> tuple[np.ndarray, ...]:
-    """The arrays :func:`.kernel.probe_row` reads, for every material of up to ``pieces``
-    pieces that ``table`` holds (its outcomes two bits a position, distances 16 bits, each
-    material starting on a whole byte): the numbering's arrays, each material's first
-    position (-1 where not held), the packed outcomes and the distances."""
+def compiled_tables(table: Callable[[Slice], Any], pieces: int) -> tuple[np.ndarray, ...]:
+    """The arrays :func:`.kernel.probe_row` reads, for every slice of up to ``pieces`` pieces
+    that ``table`` holds (its outcomes two bits a position, distances 16 bits, each slice
+    starting on a whole byte): the numbering's arrays, each slice's first position (-1 where
+    not held), the packed outcomes and the distances."""
     numbering = numberings(pieces)
-    starts = np.full(len(numbering.materials), -1, np.int64)
+    starts = np.full(len(numbering.slices), -1, np.int64)
     outcomes, distances, at = [], [], 0
-    for row, material in enumerate(numbering.materials):
-        solved = table(material)
+    for number, chosen in enumerate(numbering.slices):
+        solved = table(chosen)
         if solved is None:
             continue
         count = len(solved.outcomes)
         padded = -(-count // 4) * 4
-        starts[row] = at
+        starts[number] = at
         outcome, distance = np.zeros(padded, np.uint8), np.zeros(padded, np.uint16)
         outcome[:count] = solved.outcomes
         distance[:count] = np.maximum(solved.distances, 0)
@@ -222,11 +234,7 @@ def compiled_tables(table: Callable[[Material], Any], pieces: int) -> tuple[np.n
     quads = (np.concatenate(outcomes) if outcomes else np.zeros(0, np.uint8)).reshape(-1, 4)
     packed = quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6
     return (
-        numbering.ids,
-        numbering.counts,
-        numbering.king_ways,
-        numbering.first,
-        numbering.offsets,
+        *_arrays(numbering),
         starts,
         packed.astype(np.uint8),
         np.concatenate(distances) if distances else np.zeros(0, np.uint16),

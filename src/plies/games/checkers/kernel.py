@@ -547,51 +547,112 @@ def _unrank(number: int, count: int, low: int, excluded: int) -> int:
     return bits
 
 
+SLICE_ROWS = 8
+"""Leading rows 0 (no man) to 7: a material's slices are ``slices[row * 64 + 8 * black_row +
+white_row]``."""
+
+
+@numba.njit(cache=True)
+def _turned(bits: int) -> int:
+    """The 32-square bitboard turned round (square ``s`` to ``33 - s``): white's men seen as
+    black's."""
+    turned = 0
+    for b in range(32):
+        if bits >> b & 1:
+            turned |= 1 << (31 - b)
+    return turned
+
+
+@numba.njit(cache=True)
+def _leading_row(men: int) -> int:
+    """The row of the most advanced man of a black bitboard (1-8; 0 for none)."""
+    for b in range(31, -1, -1):
+        if men >> b & 1:
+            return b // 4 + 1
+    return 0
+
+
+@numba.njit(cache=True)
+def leading_rows(pieces: np.ndarray) -> tuple[int, int]:
+    """The rows of the leading black and white men of ``pieces`` (black men, black kings,
+    white men, white kings), each counted from its side's back row; 0 for a side without
+    men, 8 for a man on its crowning row."""
+    return _leading_row(pieces[0]), _leading_row(_turned(pieces[2]))
+
+
+@numba.njit(cache=True)
+def _row_start(row: int, men: int, taken: int) -> int:
+    """The first colex rank of ``men`` men led from ``row`` on squares numbered from the back
+    row (bits), those of ``taken`` left out: every combination behind ``row`` comes first."""
+    if men == 0:
+        return 0
+    behind = 4 * (row - 1)
+    return int(BINOMIAL[behind - popcount(taken & ((1 << behind) - 1)), men])
+
+
+@numba.njit(cache=True)
+def _king_ways(row: int, counts: np.ndarray) -> int:
+    men = counts[row, 0] + counts[row, 2]
+    return int(
+        BINOMIAL[32 - men, counts[row, 1]] * BINOMIAL[32 - men - counts[row, 1], counts[row, 3]]
+    )
+
+
 @numba.njit(cache=True)
 def number_of(
     row: int,
+    first: int,
+    rows: tuple[int, int],
     pieces: np.ndarray,
     counts: np.ndarray,
-    king_ways: np.ndarray,
-    first: np.ndarray,
     offsets: np.ndarray,
 ) -> int:
     """The placement number of ``pieces = (black men, black kings, white men, white kings)``
-    in material ``row``."""
+    in the slice of material ``row`` led from ``rows`` whose offsets begin at
+    ``offsets[first]`` (:mod:`.endgame`'s numbering)."""
     black_men, black_kings, white_men, white_kings = pieces[0], pieces[1], pieces[2], pieces[3]
     men = black_men | white_men
-    black_rank = _rank(black_men, 0, 0)
-    white_rank = _rank(white_men, 4, black_men)
+    black_turned = _turned(black_men)
+    black_within = _rank(black_men, 0, 0) - _row_start(rows[0], counts[row, 0], 0)
+    white_within = _rank(_turned(white_men), 0, black_turned) - _row_start(
+        rows[1], counts[row, 2], black_turned
+    )
     kings_left = 32 - popcount(men) - counts[row, 1]
     kings_rank = _rank(black_kings, 0, men) * BINOMIAL[kings_left, counts[row, 3]] + _rank(
         white_kings, 0, men | black_kings
     )
-    number: int = offsets[first[row] + black_rank] + white_rank * king_ways[row] + kings_rank
+    number: int = (
+        offsets[first + black_within] + white_within * _king_ways(row, counts) + kings_rank
+    )
     return number
 
 
 @numba.njit(cache=True)
 def placement_of(
     row: int,
+    first: int,
+    last: int,
+    rows: tuple[int, int],
     number: int,
     counts: np.ndarray,
-    king_ways: np.ndarray,
-    first: np.ndarray,
     offsets: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    """The bitboards of placement ``number`` of material ``row`` into ``out``."""
-    low, high = first[row], first[row + 1] - 1
+    """The bitboards of placement ``number`` of the slice of :func:`number_of` (its offsets
+    ``offsets[first:last]``) into ``out``."""
+    low, high = first, last - 1
     while high - low > 1:  # offsets[low] <= number < offsets[high]
         middle = (low + high) // 2
         if offsets[middle] <= number:
             low = middle
         else:
             high = middle
-    black_rank = low - first[row]
-    white_rank, kings_rank = divmod(number - offsets[low], king_ways[row])
+    white_within, kings_rank = divmod(number - offsets[low], _king_ways(row, counts))
+    black_rank = low - first + _row_start(rows[0], counts[row, 0], 0)
     black_men = _unrank(black_rank, counts[row, 0], 0, 0)
-    white_men = _unrank(white_rank, counts[row, 2], 4, black_men)
+    black_turned = _turned(black_men)
+    white_rank = white_within + _row_start(rows[1], counts[row, 2], black_turned)
+    white_men = _turned(_unrank(white_rank, counts[row, 2], 0, black_turned))
     men = black_men | white_men
     kings_left = 32 - counts[row, 0] - counts[row, 2] - counts[row, 1]
     black_kings_rank, white_kings_rank = divmod(kings_rank, BINOMIAL[kings_left, counts[row, 3]])
@@ -614,11 +675,21 @@ def material_row(ids: np.ndarray, pieces: np.ndarray) -> int:
 
 
 @numba.njit(cache=True)
+def slice_of(row: int, rows: tuple[int, int], slices: np.ndarray) -> int:
+    """The slice (``slices``, :data:`SLICE_ROWS`) of material ``row`` led from ``rows``, -1
+    for none (a man on its crowning row)."""
+    if rows[0] >= SLICE_ROWS or rows[1] >= SLICE_ROWS:
+        return -1
+    found: int = slices[(row * SLICE_ROWS + rows[0]) * SLICE_ROWS + rows[1]]
+    return found
+
+
+@numba.njit(cache=True)
 def probe_row(
     state: np.ndarray,
     ids: np.ndarray,
     counts: np.ndarray,
-    king_ways: np.ndarray,
+    slices: np.ndarray,
     first: np.ndarray,
     offsets: np.ndarray,
     starts: np.ndarray,
@@ -628,11 +699,18 @@ def probe_row(
     """The databases' answer for the state row ``state`` (black men, black kings, white men,
     white kings, mover, draw count): ``outcome << DISTANCE_BITS | distance`` (outcomes 1 win,
     2 loss, 3 draw for the mover), or -1 where no table holds it or a win or loss is not
-    shorter than the plies the draw count leaves (the Python engine's ``trusted``)."""
+    shorter than the plies the draw count leaves (the Python engine's ``trusted``). Slice
+    ``s`` has offsets ``offsets[first[s]:first[s + 1]]`` and its positions from
+    ``starts[s]`` (-1 where not held)."""
     row = material_row(ids, state)
-    if row < 0 or starts[row] < 0:
+    if row < 0:
         return -1
-    index = starts[row] + 2 * number_of(row, state, counts, king_ways, first, offsets) + state[4]
+    rows = leading_rows(state)
+    chosen = slice_of(row, rows, slices)
+    if chosen < 0 or starts[chosen] < 0:
+        return -1
+    number = number_of(row, first[chosen], rows, state, counts, offsets)
+    index = starts[chosen] + 2 * number + state[4]
     outcome = (packed[index >> 2] >> (2 * (index & 3))) & 3
     distance = distances[index]
     if outcome != 3 and distance >= DRAW_PLIES - state[5]:

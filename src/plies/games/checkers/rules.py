@@ -282,21 +282,21 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
     # Endgame databases ------------------------------------------------------------------------
 
     def position_classes(self, size: int) -> list[Any]:
-        """The materials of ``size`` pieces (:mod:`.endgame`), the classes of retrograde
-        analysis."""
-        from plies.games.checkers.endgame import materials
+        """The slices of ``size`` pieces (:mod:`.endgame`: Chinook's sub-databases, by
+        material and the rows of the leading men), the classes of retrograde analysis."""
+        from plies.games.checkers.endgame import slices
 
-        return materials(size)
+        return slices(size)
 
     def class_positions(self, position_class: Any) -> int:
-        from plies.games.checkers.endgame import material_index
+        from plies.games.checkers.endgame import slice_index
 
-        return material_index(position_class).positions
+        return slice_index(position_class).positions
 
     def class_position(self, position_class: Any, number: int) -> CheckersState:
-        from plies.games.checkers.endgame import material_index
+        from plies.games.checkers.endgame import slice_index
 
-        return material_index(position_class).position(number)
+        return slice_index(position_class).position(number)
 
     def plies_to_draw(self, state: CheckersState) -> int:
         """Plies left before the draw count ends the game (unless a capture or a man move
@@ -315,20 +315,20 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
         return compiled_tables(table, size)
 
     def class_moves(self, position_class: Any) -> ClassMoves:
-        """Every move of every position of a material, by the compiled move generator
+        """Every move of every position of a slice, by the compiled move generator
         (:mod:`.endgame_kernel`)."""
         from plies.games.checkers.endgame_kernel import class_moves
 
         return class_moves(position_class)
 
     def position_class(self, state: CheckersState) -> Any:
-        """The material of ``state``."""
-        from plies.games.checkers.endgame import Material
+        """The slice of ``state`` (:class:`.endgame.Slice`)."""
+        from plies.games.checkers.endgame import Slice
 
-        return Material.of(state)
+        return Slice.of(state)
 
     def position_number(self, position_class: Any, state: CheckersState) -> int:
-        """The number of ``state`` among its material's positions (the draw count aside),
+        """The number of ``state`` among its slice's positions (the draw count aside),
         compiled (:mod:`.endgame_kernel`; :mod:`.endgame` numbers the same in Python)."""
         from plies.games.checkers.endgame_kernel import position_number
 
