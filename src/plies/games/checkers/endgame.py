@@ -56,6 +56,8 @@ MAX_PIECES = 8
 """The most pieces a material may have here (Chinook's databases went to eight)."""
 ROWS = 7
 """The rows a man may stand on, counted from its own back row."""
+_WHITE_ROW = {s: i // 4 + 1 for i, s in enumerate(WHITE_MEN_SQUARES)}
+"""The row of each square a white man may stand on, counted from White's back row."""
 
 
 @dataclass(frozen=True, order=True)
@@ -218,9 +220,9 @@ class SliceIndex:
 
     def _white_ranks(self, black: Sequence[int]) -> range:
         row = self.slice.white_row
-        free = self._white_free(black)
-        below = sum(WHITE_MEN_SQUARES.index(s) < 4 * row - 4 for s in free)
-        within = sum(4 * row - 4 <= WHITE_MEN_SQUARES.index(s) < 4 * row for s in free)
+        black_rows = [_WHITE_ROW[s] for s in black if s in _WHITE_ROW]
+        below = 4 * (row - 1) - sum(r < row for r in black_rows)
+        within = 4 - black_rows.count(row)
         return row_ranks(row, self.slice.material.white_men, below, within)
 
     def number(self, black_men: int, black_kings: int, white_men: int, white_kings: int) -> int:
