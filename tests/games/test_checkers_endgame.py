@@ -18,7 +18,6 @@ from plies.games.checkers.endgame import (
     Material,
     Slice,
     SliceIndex,
-    leading_row,
     placements,
     rank,
     slice_index,
@@ -90,6 +89,13 @@ def test_slices_partition_each_material_by_its_leading_men() -> None:
                 assert leading_row(white_men, WHITE_MEN_SQUARES) == chosen.white_row
                 seen.add((black_men, black_kings, white_men, white_kings))
         assert len(seen) == _brute_force_placements(material)
+
+
+def leading_row(men: int, squares: tuple[int, ...]) -> int:
+    """The row of the most advanced of ``men`` (a bitboard), counted from the back row of the
+    side whose men stand on ``squares`` in that order; 0 for none."""
+    found = [i for i, s in enumerate(squares) if men >> (s - 1) & 1]
+    return found[-1] // 4 + 1 if found else 0
 
 
 def _brute_force_placements(material: Material) -> int:

@@ -116,18 +116,12 @@ class Slice:
         row."""
         if state.black_men & BLACK_CROWN or state.white_men & WHITE_CROWN:
             raise InvalidPositionError("a man stands on its crowning row")
+        black, white = state.black_men, state.white_men
         return cls(
             Material.of(state),
-            leading_row(state.black_men, BLACK_MEN_SQUARES),
-            leading_row(state.white_men, WHITE_MEN_SQUARES),
+            (black.bit_length() + 3) // 4,  # the highest square's row: 1 for squares 1-4
+            0 if not white else (36 - (white & -white).bit_length()) // 4,  # the lowest's
         )
-
-
-def leading_row(men: int, squares: Sequence[int]) -> int:
-    """The row of the most advanced of ``men`` (a bitboard), counted from the back row of the
-    side whose men stand on ``squares`` in that order; 0 for none."""
-    found = [i for i, s in enumerate(squares) if men >> (s - 1) & 1]
-    return found[-1] // 4 + 1 if found else 0
 
 
 def materials(pieces: int) -> list[Material]:

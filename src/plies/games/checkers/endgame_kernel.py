@@ -190,24 +190,33 @@ def class_moves(chosen: Slice) -> ClassMoves:
     return ClassMoves(starts, child_slices, child_numbers, table.slices, ends)
 
 
+@numba.njit(cache=True)
+def _number_in(
+    chosen: int,
+    pieces: np.ndarray,
+    numbering: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> int:
+    """The placement number of ``pieces`` in slice ``chosen``; -1 where they lie in another."""
+    ids, counts, slice_ids, first, offsets = numbering
+    row = material_row(ids, pieces)
+    rows = leading_rows(pieces)
+    if row < 0 or slice_of(row, rows, slice_ids) != chosen:
+        return -1
+    number: int = number_of(row, first[chosen], rows, pieces, counts, offsets)
+    return number
+
+
 def position_number(chosen: Slice, state: CheckersState) -> int:
     """:meth:`.endgame.SliceIndex.position_number`, compiled: the number of ``state`` among
     ``chosen``'s positions (its draw count aside)."""
-    if Slice.of(state) != chosen:
-        raise InvalidPositionError(f"the position's slice is {Slice.of(state)}")
     table = numberings(chosen.material.pieces)
     pieces = np.array(
         [state.black_men, state.black_kings, state.white_men, state.white_kings], np.int64
     )
-    number = number_of(
-        table.row(chosen),
-        int(table.first[table.numbers[chosen]]),
-        (chosen.black_row, chosen.white_row),
-        pieces,
-        table.counts,
-        table.offsets,
-    )
-    return 2 * int(number) + (state.to_move == "W")
+    number = _number_in(table.numbers[chosen], pieces, _arrays(table))
+    if number < 0:
+        raise InvalidPositionError(f"the position's slice is {Slice.of(state)}")
+    return 2 * number + (state.to_move == "W")
 
 
 def compiled_tables(table: Callable[[Slice], Any], pieces: int) -> tuple[np.ndarray, ...]:
