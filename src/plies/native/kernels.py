@@ -208,17 +208,11 @@ def playout(params: NDArray[np.int64], state: NDArray[np.int64], seed: int) -> i
 def endgame(
     params: NDArray[np.int64],
     state: NDArray[np.int64],
-    numbering: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]],
-    tables: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.uint8], NDArray[np.uint16]],
+    numbering: NDArray[np.int64],
+    entries: NDArray[np.uint16],
 ) -> int:
     """The endgame tables' answer for ``state`` (``outcome << ENDGAME_DISTANCE_BITS |
     distance``), or -1 where they hold nothing for it (every game but checkers)."""
     if params[0] == CHECKERS:
-        ids, counts, slices, first = numbering
-        offsets, starts, packed, distances = tables
-        return int(
-            _checkers_kernel.probe_row(
-                state, ids, counts, slices, first, offsets, starts, packed, distances
-            )
-        )
+        return int(_checkers_kernel.probe_row(state, numbering, entries))
     return -1

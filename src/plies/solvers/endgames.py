@@ -60,7 +60,7 @@ POSITIONS_A_SECOND = 150_000
 compiled moves): the time estimate's rate."""
 MAX_COMPILED_SIZE = 4
 """The largest size whose tables the compiled engine holds in memory (four checkers pieces:
-about 34 MB; five would take about 670 MB in every process, so a five-piece position is
+about 30 MB; five would take about 600 MB in every process, so a five-piece position is
 answered at the root, or by the Python engine's probes, which read classes as needed)."""
 ENDGAMES = "PLIES_ENDGAMES"
 """The environment variable naming where databases are built and found (a folder per game)."""

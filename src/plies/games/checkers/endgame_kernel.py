@@ -23,6 +23,8 @@ from plies.capabilities import LOSS, OPEN, ClassMoves
 from plies.errors import InvalidPositionError
 from plies.games.checkers.endgame import Slice, materials, slice_index, slices
 from plies.games.checkers.kernel import (
+    COUNT_LIMIT,
+    DISTANCE_BITS,
     MAX_MOVES,
     SLICE_ROWS,
     STACK_DEPTH,
@@ -34,9 +36,6 @@ from plies.games.checkers.kernel import (
     slice_of,
 )
 from plies.games.checkers.rules import CheckersState
-
-COUNT_LIMIT = 9
-"""Men or kings of one kind a material of up to eight pieces can have, plus one."""
 
 
 @dataclass(frozen=True)
@@ -220,31 +219,33 @@ def position_number(chosen: Slice, state: CheckersState) -> int:
 
 
 def compiled_tables(table: Callable[[Slice], Any], pieces: int) -> tuple[np.ndarray, ...]:
-    """The arrays :func:`.kernel.probe_row` reads, for every slice of up to ``pieces`` pieces
-    that ``table`` holds (its outcomes two bits a position, distances 16 bits, each slice
-    starting on a whole byte): the numbering's arrays, each slice's first position (-1 where
-    not held), the packed outcomes and the distances."""
+    """The two arrays :func:`.kernel.probe_row` reads, for every slice of up to ``pieces``
+    pieces that ``table`` holds: the numbering (its header, the material rows, counts, slice
+    ids, offsets and each slice's first entry, -1 where not held) and every position's entry,
+    ``outcome << DISTANCE_BITS | distance`` in 16 bits."""
     numbering = numberings(pieces)
     starts = np.full(len(numbering.slices), -1, np.int64)
-    outcomes, distances, at = [], [], 0
+    entries, at = [], 0
     for number, chosen in enumerate(numbering.slices):
         solved = table(chosen)
         if solved is None:
             continue
-        count = len(solved.outcomes)
-        padded = -(-count // 4) * 4
+        distances = np.maximum(solved.distances, 0)
+        if distances.max(initial=0) >> DISTANCE_BITS:
+            raise ValueError(f"{chosen}: a distance of {distances.max()} plies does not fit")
         starts[number] = at
-        outcome, distance = np.zeros(padded, np.uint8), np.zeros(padded, np.uint16)
-        outcome[:count] = solved.outcomes
-        distance[:count] = np.maximum(solved.distances, 0)
-        outcomes.append(outcome)
-        distances.append(distance)
-        at += padded
-    quads = (np.concatenate(outcomes) if outcomes else np.zeros(0, np.uint8)).reshape(-1, 4)
-    packed = quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6
-    return (
-        *_arrays(numbering),
+        entries.append((solved.outcomes.astype(np.uint16) << DISTANCE_BITS) | distances)
+        at += len(distances)
+    parts = [
+        numbering.ids.reshape(-1),
+        numbering.counts.reshape(-1),
+        numbering.slice_ids,
+        numbering.first,
+        numbering.offsets,
         starts,
-        packed.astype(np.uint8),
-        np.concatenate(distances) if distances else np.zeros(0, np.uint16),
+    ]
+    header = np.cumsum([len(parts) + 1] + [len(p) for p in parts])
+    return (
+        np.concatenate([header, *parts]).astype(np.int64),
+        np.concatenate(entries).astype(np.uint16) if entries else np.zeros(0, np.uint16),
     )

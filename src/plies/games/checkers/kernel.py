@@ -684,35 +684,49 @@ def slice_of(row: int, rows: tuple[int, int], slices: np.ndarray) -> int:
     return found
 
 
+COUNT_LIMIT = 9
+"""Men or kings of one kind a material of up to eight pieces can have, plus one: the size of
+each dimension of the numbering's material rows."""
+IDS, COUNTS, SLICES, FIRST, OFFSETS, STARTS, END = range(7)
+"""The header of the compiled engine's numbering array (:func:`probe_row`): where each part
+begins (and where the array ends)."""
+
+
 @numba.njit(cache=True)
-def probe_row(
-    state: np.ndarray,
-    ids: np.ndarray,
-    counts: np.ndarray,
-    slices: np.ndarray,
-    first: np.ndarray,
-    offsets: np.ndarray,
-    starts: np.ndarray,
-    packed: np.ndarray,
-    distances: np.ndarray,
-) -> int:
+def probe_row(state: np.ndarray, numbering: np.ndarray, entries: np.ndarray) -> int:
     """The databases' answer for the state row ``state`` (black men, black kings, white men,
     white kings, mover, draw count): ``outcome << DISTANCE_BITS | distance`` (outcomes 1 win,
     2 loss, 3 draw for the mover), or -1 where no table holds it or a win or loss is not
-    shorter than the plies the draw count leaves (the Python engine's ``trusted``). Slice
-    ``s`` has offsets ``offsets[first[s]:first[s + 1]]`` and its positions from
-    ``starts[s]`` (-1 where not held)."""
-    row = material_row(ids, state)
+    shorter than the plies the draw count leaves (the Python engine's ``trusted``).
+
+    ``numbering`` holds, after a header of where each begins (:data:`IDS` ...), the material
+    rows (``COUNT_LIMIT ** 4``), each row's men and kings, each row and leading rows' slice,
+    each slice's first offset, the slices' offsets and each slice's first entry (-1 where not
+    held); ``entries`` holds every position's answer. Two arrays, so that a search that
+    carries them pays little for them."""
+    c0, c1 = popcount(state[0]), popcount(state[1])
+    c2, c3 = popcount(state[2]), popcount(state[3])
+    if max(c0, c1, c2, c3) >= COUNT_LIMIT or not numbering.shape[0]:
+        return -1
+    row = numbering[
+        numbering[IDS] + ((c0 * COUNT_LIMIT + c1) * COUNT_LIMIT + c2) * COUNT_LIMIT + c3
+    ]
     if row < 0:
         return -1
     rows = leading_rows(state)
-    chosen = slice_of(row, rows, slices)
-    if chosen < 0 or starts[chosen] < 0:
+    if rows[0] >= SLICE_ROWS or rows[1] >= SLICE_ROWS:
         return -1
-    number = number_of(row, first[chosen], rows, state, counts, offsets)
-    index = starts[chosen] + 2 * number + state[4]
-    outcome = (packed[index >> 2] >> (2 * (index & 3))) & 3
-    distance = distances[index]
+    chosen = numbering[numbering[SLICES] + (row * SLICE_ROWS + rows[0]) * SLICE_ROWS + rows[1]]
+    if chosen < 0 or numbering[numbering[STARTS] + chosen] < 0:
+        return -1
+    counts = numbering[numbering[COUNTS] : numbering[SLICES]].reshape(
+        ((numbering[SLICES] - numbering[COUNTS]) // 4, 4)
+    )
+    offsets = numbering[numbering[OFFSETS] : numbering[STARTS]]
+    first = numbering[numbering[FIRST] + chosen]
+    number = number_of(row, first, rows, state, counts, offsets)
+    entry = int(entries[numbering[numbering[STARTS] + chosen] + 2 * number + state[4]])
+    outcome, distance = entry >> DISTANCE_BITS, entry & ((1 << DISTANCE_BITS) - 1)
     if outcome != 3 and distance >= DRAW_PLIES - state[5]:
         return -1
-    return int(outcome) << DISTANCE_BITS | int(distance)
+    return entry
