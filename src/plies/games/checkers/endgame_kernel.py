@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from plies.capabilities import LOSS, OPEN, ClassMoves
+from plies.compiled import popcount
 from plies.errors import InvalidPositionError
 from plies.games.checkers.endgame import Slice, materials, slice_index, slices
 from plies.games.checkers.kernel import (
@@ -191,28 +192,36 @@ def class_moves(chosen: Slice) -> ClassMoves:
 
 @numba.njit(cache=True)
 def _number_in(
-    chosen: int,
-    pieces: np.ndarray,
-    numbering: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    rows: tuple[int, int], pieces: np.ndarray, counts: np.ndarray, offsets: np.ndarray
 ) -> int:
-    """The placement number of ``pieces`` in slice ``chosen``; -1 where they lie in another."""
-    ids, counts, slice_ids, first, offsets = numbering
-    row = material_row(ids, pieces)
-    rows = leading_rows(pieces)
-    if row < 0 or slice_of(row, rows, slice_ids) != chosen:
+    """The placement number of ``pieces`` in the slice of material ``counts[0]`` led from
+    ``rows`` (its ``offsets`` from 0); -1 where they lie in another slice."""
+    for kind in range(4):
+        if popcount(pieces[kind]) != counts[0, kind]:
+            return -1
+    if leading_rows(pieces) != rows:
         return -1
-    number: int = number_of(row, first[chosen], rows, pieces, counts, offsets)
+    number: int = number_of(0, 0, rows, pieces, counts, offsets)
     return number
+
+
+@cache
+def _slice_numbering(chosen: Slice) -> tuple[np.ndarray, np.ndarray]:
+    """``chosen``'s men and kings (a material row of its own) and its offsets, for
+    :func:`position_number`: one slice's numbering, made when first needed."""
+    m = chosen.material
+    counts = np.array([[m.black_men, m.black_kings, m.white_men, m.white_kings]], np.int64)
+    return counts, np.array(slice_index(chosen).offsets, np.int64)
 
 
 def position_number(chosen: Slice, state: CheckersState) -> int:
     """:meth:`.endgame.SliceIndex.position_number`, compiled: the number of ``state`` among
     ``chosen``'s positions (its draw count aside)."""
-    table = numberings(chosen.material.pieces)
+    counts, offsets = _slice_numbering(chosen)
     pieces = np.array(
         [state.black_men, state.black_kings, state.white_men, state.white_kings], np.int64
     )
-    number = _number_in(table.numbers[chosen], pieces, _arrays(table))
+    number = _number_in((chosen.black_row, chosen.white_row), pieces, counts, offsets)
     if number < 0:
         raise InvalidPositionError(f"the position's slice is {Slice.of(state)}")
     return 2 * number + (state.to_move == "W")
