@@ -52,7 +52,7 @@ SKIPPED = {
         "needs a Ray cluster; 400 games"
     ),
     "plies train tictactoe --out runs/ttt --generations 15 --simulations 48": "trains: minutes",
-    "plies solve checkers --build-db --pieces 5": "builds 297 million positions: about half an hour",
+    "plies solve checkers --build-db --pieces 5": "builds 297 million positions: half an hour",
     "plies train --resume runs/ttt --generations 30": "resumes the training above: minutes",
     "plies train connect4 --out runs/c4 --init connect4": "trains: hours",
     "plies learn plot runs/ttt": "plots the training run above, not made here",
