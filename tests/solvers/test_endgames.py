@@ -193,7 +193,7 @@ def test_an_unwritable_folder_or_a_full_disk_is_refused_before_the_work(tmp_path
     plan = plan_build(CHECKERS, 2, blocked / "db")
     with pytest.raises(EndgameError, match="cannot write endgame tables"):
         check_target(blocked / "db", plan)
-    huge = plan_build(CHECKERS, 2, tmp_path / "db").__class__([], 1, 1, 10**18, 1.0)
+    huge = plan_build(CHECKERS, 2, tmp_path / "db").__class__([], 1, 1, 10**18, 1.0, 0)
     with pytest.raises(EndgameError, match="MB free"):
         check_target(tmp_path / "db", huge)
 

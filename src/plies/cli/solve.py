@@ -254,12 +254,13 @@ def _build_db(
     if pieces is None:
         raise PliesError("--build-db needs --pieces N")
     folder = Path(out).expanduser() if out is not None else default_folder(game)
-    plan = plan_build(game, pieces, folder)
+    plan = plan_build(game, pieces, folder, workers)
     check_target(folder, plan)
     click.echo(
         f"{len(plan.classes)} classes, {plan.positions:,} positions; {plan.to_build:,} to solve "
         f"into {folder} (about {_duration(plan.seconds)}, at most "
-        f"{plan.disk_bytes / 1e6:,.1f} MB)",
+        f"{plan.disk_bytes / 1e6:,.1f} MB on disk, about {plan.memory_bytes / 1e6:,.0f} MB of "
+        "memory)",
         err=True,
     )
     built, began = 0, time.perf_counter()

@@ -55,9 +55,13 @@ from plies.solvers.retrograde import NO_DISTANCE, Solved, Tables, end_outcome, s
 FORMAT = "plies-endgame-1"
 BYTES_A_POSITION = 1.25
 """Disk a position may take before compression: 2 bits of outcome and a byte of distance."""
-POSITIONS_A_SECOND = 150_000
-"""Positions a second a build solves on one core of a 2-core machine (checkers, 4 pieces,
-compiled moves): the time estimate's rate."""
+POSITIONS_A_SECOND = 175_000
+"""Positions a second one process solves (checkers' five pieces by slices, compiled moves, on
+a 2-core machine): the time estimate's rate, whatever the workers (two made about 205,000 a
+second there, not twice as many: the estimate errs long)."""
+BYTES_A_SOLVED_POSITION = 300
+"""Memory a class's solve takes a position at its peak (the graph of its moves and the rounds'
+arrays; checkers' largest five-piece slice, 4.0 million positions, peaked at 1.18 GB)."""
 MAX_COMPILED_SIZE = 4
 """The largest size whose tables the compiled engine holds in memory (four checkers pieces:
 about 30 MB; five would take about 600 MB in every process, so a five-piece position is
@@ -289,28 +293,32 @@ class BuildStep:
 @dataclass(frozen=True)
 class BuildPlan:
     """What a build of every class up to ``size`` takes: the classes, positions, disk (an
-    upper bound, before compression) and an estimate of the time for those not built yet."""
+    upper bound, before compression), an estimate of the time for those not built yet and of
+    the memory at the peak (the largest classes being solved at once)."""
 
     classes: list[Hashable]
     positions: int
     to_build: int
     disk_bytes: int
     seconds: float
+    memory_bytes: int = 0
 
 
-def plan_build(game: Game[Any, Any], size: int, folder: Path) -> BuildPlan:
-    """The classes of sizes 1 to ``size``, and what building those missing from ``folder``
-    takes."""
+def plan_build(game: Game[Any, Any], size: int, folder: Path, workers: int = 1) -> BuildPlan:
+    """The classes of sizes 1 to ``size``, and what building those missing from ``folder`` in
+    ``workers`` processes takes."""
     classes = require(game, HasPositionClasses, "an endgame database")
     chosen = [c for s in range(1, size + 1) for c in classes.position_classes(s)]
     counts = {c: classes.class_positions(c) for c in chosen}
-    missing = sum(n for c, n in counts.items() if not class_file(folder, c).is_file())
+    missing = [n for c, n in counts.items() if not class_file(folder, c).is_file()]
+    largest = sorted(missing, reverse=True)[:workers]
     return BuildPlan(
         chosen,
         sum(counts.values()),
-        missing,
-        int(missing * BYTES_A_POSITION),
-        missing / POSITIONS_A_SECOND,
+        sum(missing),
+        int(sum(missing) * BYTES_A_POSITION),
+        sum(missing) / POSITIONS_A_SECOND,
+        sum(largest) * BYTES_A_SOLVED_POSITION,
     )
 
 
