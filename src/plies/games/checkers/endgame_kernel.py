@@ -72,9 +72,9 @@ class Numberings:
         every = [s for size in range(1, pieces + 1) for s in slices(size)]
         slice_ids = np.full(len(chosen) * SLICE_ROWS * SLICE_ROWS, -1, np.int64)
         first, offsets = [0], []
+        material_rows = {material: row for row, material in enumerate(chosen)}
         for number, piece in enumerate(every):
-            m = piece.material
-            row = int(ids[m.black_men, m.black_kings, m.white_men, m.white_kings])
+            row = material_rows[piece.material]
             slice_ids[(row * SLICE_ROWS + piece.black_row) * SLICE_ROWS + piece.white_row] = number
             offsets.extend(slice_index(piece).offsets)
             first.append(len(offsets))

@@ -714,9 +714,7 @@ def probe_row(state: np.ndarray, numbering: np.ndarray, entries: np.ndarray) -> 
     if row < 0:
         return -1
     rows = leading_rows(state)
-    if rows[0] >= SLICE_ROWS or rows[1] >= SLICE_ROWS:
-        return -1
-    chosen = numbering[numbering[SLICES] + (row * SLICE_ROWS + rows[0]) * SLICE_ROWS + rows[1]]
+    chosen = slice_of(row, rows, numbering[numbering[SLICES] : numbering[FIRST]])
     if chosen < 0 or numbering[numbering[STARTS] + chosen] < 0:
         return -1
     counts = numbering[numbering[COUNTS] : numbering[SLICES]].reshape(
