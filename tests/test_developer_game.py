@@ -18,7 +18,7 @@ import pytest
 
 from plies.errors import PliesError, SpecError
 from plies.games import game_identity, game_spec, make_game, registered_games
-from plies.games.registry import GAMES, PLUGINS
+from plies.registry import GAMES, PLUGINS
 from plies.testing import check_game
 
 KALAH = '''"""Kalah with a few pits a side: sow counter-clockwise, a last seed in your store

@@ -27,11 +27,13 @@ CORE = (
     "clock",
     "compiled",
     "perfect",
+    "registry",
 )
 """The base every room may import: the formal game, its capabilities and errors, specs,
-clocks, the compiled-code helpers and the perfect-solver interface."""
-SHARED_GAME_MODULES = ("plies.games", "plies.games.registry", "plies.games.grid")
-"""The parts of ``games/`` that are no game: the registry and the grid helpers."""
+clocks, the compiled-code helpers and the perfect-solver interface, the game registry."""
+SHARED_GAME_MODULES = ("plies.games", "plies.games.grid")
+"""The parts of ``games/`` that are no game: the package (the public names of the registry and
+the game classes, loaded lazily) and the grid helpers."""
 SEARCH_DOORS = ("plies.search", "plies.search.result", "plies.search.analysis")
 """What front ends may import of ``search/``: its public API (the package), results and move
 analysis; agents they build through the agent registry."""
@@ -96,7 +98,7 @@ def _is_game(module: str) -> bool:
 def test_a_protocol_agent_is_a_room_of_its_own_in_its_game_folder() -> None:
     assert room("plies.games.go.gtp_agent") == "games.go.agent"
     assert room("plies.games.go.kernel") == room("plies.games.go") == "games.go"
-    assert room("plies.games.registry") == "games" and room("plies.spec") == "core"
+    assert room("plies.registry") == "core" and room("plies.spec") == "core"
 
 
 def _is_front_end(module: str) -> bool:

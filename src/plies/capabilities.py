@@ -6,7 +6,7 @@ capability when it has the protocol's members (``isinstance(game, HasEvaluation)
 :func:`require` returns the game seen as that capability or raises one error,
 :class:`~plies.errors.MissingCapabilityError`, naming what is missing and who needed it:
 
->>> from plies.games import make_game
+>>> from plies.registry import make_game
 >>> require(make_game("tictactoe"), HasEvaluation, "alphabeta with a depth limit").name
 'tictactoe'
 >>> require(make_game("nim"), HasEvaluation, "alphabeta with a depth limit")

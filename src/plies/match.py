@@ -49,7 +49,7 @@ Z_95 = 1.96
 def default_opening_plies(game: Game[Any, Any]) -> int:
     """Random plies played before each opening of a match of ``game`` (its ``opening_plies``).
 
-    >>> from plies.games import make_game
+    >>> from plies.registry import make_game
     >>> default_opening_plies(make_game("othello")), default_opening_plies(make_game("nim"))
     (4, 0)
     """

@@ -8,7 +8,7 @@ slower win is neither. The solver is reached only through the game's
 :class:`~plies.capabilities.HasPerfectSolver`, so the judge serves any game that has one.
 
 >>> from plies.agents import make_agent
->>> from plies.games import make_game
+>>> from plies.registry import make_game
 >>> from plies.solvers.sets import read_set
 >>> game = make_game("connect4")
 >>> positions = read_set(game, ["2252576253462244111563365343671351441"])

@@ -3,7 +3,7 @@ seed; the one generator behind ``plies match`` and ``plies tournament --openings
 (openings read from a file are :func:`plies.arena.tournament.read_openings`'), whose walk
 :func:`plies.testing.random_position` takes too.
 
->>> from plies.games import make_game
+>>> from plies.registry import make_game
 >>> game = make_game("tictactoe")
 >>> [opening.text for opening in random_openings(game, 3, 1, seed=1)]
 ['c1', 'b1', 'b2']

@@ -141,7 +141,7 @@ def outcome_text(game: Game[Any, Any], state: Any) -> str:
     """``X wins`` or ``draw``; for other games the players' utilities too, after who won
     (the one player with the highest utility) or ``draw`` (all equal).
 
-    >>> from plies.games import make_game
+    >>> from plies.registry import make_game
     >>> game = make_game("tictactoe3:m=3,n=3")
     >>> outcome_text(game, game.parse_position("OOO/XX./YYX"))
     'O wins (X: 0, O: 1, Y: 0)'

@@ -5,7 +5,7 @@ Random positions come from random moves from the initial state (:func:`random_mo
 among the legal actions, and nature's outcomes drawn with their probabilities), so they are
 reachable, and the same seed gives the same positions:
 
->>> from plies.games import make_game
+>>> from plies.registry import make_game
 >>> game = make_game("tictactoe")
 >>> state = random_position(game, 7, plies=4)
 >>> 9 - state.cells.count("."), state == random_position(game, 7, plies=4)

@@ -80,9 +80,9 @@ from plies.game import (
     has_chance,
     require_two_player_zero_sum,
 )
-from plies.games.registry import game_identity
 from plies.inputs import read_text
 from plies.perfect import Decision, PerfectSolver, SolverPool
+from plies.registry import game_identity
 from plies.search import SearchResult, SearchStats, alphabeta, expectiminimax, minimax
 from plies.search.analysis import estimate_tree_size
 from plies.search.engine import (

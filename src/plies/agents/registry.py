@@ -1,7 +1,7 @@
 """The agent registry: each kind of agent registers its name, its options and a factory, and
 :func:`make_agent` builds agents from spec strings by reading the table.
 
->>> from plies.games import make_game
+>>> from plies.registry import make_game
 >>> game = make_game("tictactoe")
 >>> agent = make_agent("alphabeta:depth=2", game)
 >>> game.format_action(game.initial_state(), agent(game, game.initial_state()))

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from plies.game import Game
-from plies.games.registry import game_identity
 from plies.perfect import SolverPool
+from plies.registry import game_identity
 from plies.solvers import perfect_solver
 
 Loaded = TypeVar("Loaded")

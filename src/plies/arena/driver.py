@@ -30,8 +30,8 @@ from plies.arena.sprt import SPRT, SPRTStatus, parse_sprt, pentanomial
 from plies.arena.tournament import Scheduled, check_players, pairings, read_openings, run, schedule
 from plies.clock import TimeControl, parse_time_control
 from plies.errors import PliesError
-from plies.games import make_game
 from plies.openings import Opening, random_openings
+from plies.registry import make_game
 
 
 @dataclass

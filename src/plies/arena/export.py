@@ -11,9 +11,9 @@ from plies.arena.tournament import opening_line
 from plies.capabilities import HasPgn, HasSgf, require
 from plies.errors import RenderError
 from plies.game import Game
-from plies.games import make_game
 from plies.lectures.files import check_writable
 from plies.play import RESIGNS
+from plies.registry import make_game
 
 PGN_RESULTS = {1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}
 SGF_FORFEITS = {1.0: "B+F", 0.0: "W+F", 0.5: "0"}

@@ -28,11 +28,11 @@ from plies.capabilities import HasPositionNotation
 from plies.clock import TimeControl
 from plies.errors import PliesError, SpecError, UnsupportedGameError
 from plies.game import Game
-from plies.games import make_game
 from plies.inputs import read_text
 from plies.openings import Opening
 from plies.play import agent_seed, outcome_text, play_game, seat_agents
 from plies.processes import check_ray_address, start_worker
+from plies.registry import make_game
 
 FORMATS = ("round-robin", "gauntlet")
 

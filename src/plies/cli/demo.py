@@ -9,13 +9,13 @@ from plies.cli.output import (
 )
 from plies.cli.play import turn_printer
 from plies.cli.tree import print_tree_report
-from plies.games import make_game
 from plies.lectures import parse_tree
 from plies.lectures.tree_report import (
     analyse_tree,
     number,
 )
 from plies.play import outcome_text, play_game, seat_agents
+from plies.registry import make_game
 from plies.search import ALGORITHMS
 
 LECTURE_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"

@@ -11,7 +11,7 @@ from plies.cli.output import (
     echo_json,
 )
 from plies.errors import PliesError
-from plies.games import make_game
+from plies.registry import make_game
 
 
 def _integers(text: str, what: str) -> list[int]:

@@ -23,7 +23,6 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.game import Game
-from plies.games import game_identity, make_game
 from plies.inputs import read_text
 from plies.mistakes import (
     AgreementSummary,
@@ -32,6 +31,7 @@ from plies.mistakes import (
     MoveVerdict,
     judge_moves,
 )
+from plies.registry import game_identity, make_game
 from plies.solvers.sets import read_set
 from plies.spec import NumberRange
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from plies.games import registered_games
+from plies.registry import registered_games
 
 
 @click.command()

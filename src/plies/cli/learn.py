@@ -21,9 +21,9 @@ from plies.cli.output import (
     until_interrupted,
 )
 from plies.errors import SpecError
-from plies.games import make_game
 from plies.learn import DEVICES
 from plies.processes import check_ray_address
+from plies.registry import make_game
 from plies.spec import LEARNING_RATE, RUN_SEED, TRUNK, NumberRange
 
 POSITIONS = NumberRange(1, 10_000_000, integer=True)

@@ -23,7 +23,7 @@ from rich.progress import Progress, ProgressColumn
 from plies.capabilities import HasPositionNotation, require
 from plies.errors import PliesError, SpecError
 from plies.game import Game
-from plies.games import make_game
+from plies.registry import make_game
 from plies.search import SearchResult
 from plies.spec import NumberRange
 

@@ -23,11 +23,11 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.game import Game
-from plies.games import make_game
 from plies.inputs import read_text
 from plies.lectures.tree_report import number, rule_text
 from plies.perfect import HasOpeningBook, PerfectSolver
 from plies.play import line_notation, outcome_text
+from plies.registry import make_game
 from plies.search import ALGORITHMS
 from plies.search.analysis import analyse_moves, best_moves
 from plies.solvers import perfect_solver

@@ -18,7 +18,7 @@ from plies.cli.output import (
     until_interrupted,
 )
 from plies.errors import PliesError
-from plies.games import make_game
+from plies.registry import make_game
 from plies.spec import GAMES, NumberRange
 
 CONCURRENCY = NumberRange(1, 256, integer=True)

@@ -19,9 +19,9 @@ from plies.cli.output import (
     until_interrupted,
 )
 from plies.errors import PliesError
-from plies.games import make_game
 from plies.learn import DEVICES
 from plies.processes import check_ray_address
+from plies.registry import make_game
 from plies.spec import FRACTION, GAMES, LEARNING_RATE, RUN_SEED, SIMULATIONS, TRUNK, NumberRange
 
 COUNT = NumberRange(1, 1_000_000, integer=True)

@@ -11,8 +11,8 @@ from plies.agents.builtin import ENGINE_SEARCH_OPTIONS, MCTS_OPTIONS, engine_age
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.errors import PliesError
 from plies.game import Game, require_two_player_zero_sum
-from plies.games.registry import game_identity
 from plies.learn import DEVICES
+from plies.registry import game_identity
 from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig
 from plies.spec import PRIOR_WEIGHT, SECONDS, SIMULATIONS, NumberRange
 

@@ -15,10 +15,10 @@ from torch import nn
 from plies.capabilities import HasTensorEncoding
 from plies.errors import CheckpointError, DeviceError, SpecError
 from plies.game import Game
-from plies.games.registry import game_identity
 from plies.inputs import write_atomically
 from plies.learn import DEVICES
 from plies.learn.network import NetShape, build_network
+from plies.registry import game_identity
 
 FORMAT = "plies-network-1"
 
@@ -47,7 +47,7 @@ def resolve_device(name: str) -> torch.device:
 
 def made_for(recorded: object, game: Game[Any, Any]) -> bool:
     """Whether a checkpoint that records ``recorded`` as its game was made for ``game``: its
-    identity (:func:`~plies.games.registry.game_identity`), or the ``repr`` that checkpoints
+    identity (:func:`~plies.registry.game_identity`), or the ``repr`` that checkpoints
     recorded before identities were specs (``ConnectFour(width=7, height=6, k=4)``)."""
     return recorded in (game_identity(game), repr(game))
 

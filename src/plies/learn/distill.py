@@ -47,7 +47,6 @@ from plies.agents import Agent, make_agent
 from plies.capabilities import HasPerfectSolver, HasTensorEncoding, require
 from plies.errors import PliesError, RunFolderError, SpecError, UnsupportedGameError
 from plies.game import Game, random_move
-from plies.games.registry import game_identity, make_game
 from plies.inputs import write_atomically
 from plies.learn.checkpoint import made_for, save_checkpoint
 from plies.learn.network import (
@@ -64,6 +63,7 @@ from plies.learn.training import augment, derived_seed
 from plies.perfect import PerfectSolver
 from plies.play import play_game
 from plies.processes import check_ray_address, start_worker
+from plies.registry import game_identity, make_game
 from plies.search import SearchResult
 
 FORMAT = "plies-distill-1"

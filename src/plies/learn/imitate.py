@@ -35,11 +35,11 @@ from plies.arena.tournament import opening_state
 from plies.capabilities import HasTensorEncoding, require
 from plies.errors import CheckpointError, RunFolderError, SpecError
 from plies.game import Game
-from plies.games.registry import game_identity, game_spec, make_game
 from plies.inputs import write_atomically
 from plies.learn.checkpoint import load_checkpoint, save_checkpoint
 from plies.learn.network import POLICY_VALUE, NetShape, build_network
 from plies.learn.training import augment, derived_seed
+from plies.registry import game_identity, game_spec, make_game
 
 PURPOSE = "imitation"
 MAX_EPOCHS = 10_000

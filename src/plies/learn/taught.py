@@ -44,7 +44,6 @@ from torch import nn
 from plies.capabilities import HasTensorEncoding, require
 from plies.errors import LabellingError, PliesError, RunFolderError, SpecError
 from plies.game import Game, random_move
-from plies.games.registry import make_game
 from plies.inputs import write_atomically
 from plies.learn.checkpoint import save_checkpoint
 from plies.learn.distill import (
@@ -61,6 +60,7 @@ from plies.learn.network import POLICY_VALUE, NetShape, build_network
 from plies.learn.training import derived_seed
 from plies.learn.tune import expected_share
 from plies.processes import start_worker
+from plies.registry import make_game
 
 FORMAT = "plies-taught-1"
 PURPOSE = "distilling a teacher"

@@ -44,13 +44,13 @@ from plies import __version__
 from plies.capabilities import HasTensorEncoding, Symmetry, require
 from plies.errors import RunFolderError, SpecError
 from plies.game import Game
-from plies.games.registry import game_identity, game_spec
 from plies.inputs import write_atomically
 from plies.learn.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
 from plies.learn.evaluator import torch_threads
 from plies.learn.network import POLICY_VALUE, NetShape, build_network
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData
 from plies.learn.workers import Chunk, Network, SelfPlayPool
+from plies.registry import game_identity, game_spec
 
 FORMAT = "plies-run-1"
 MAX_GAMES = 1_000_000

@@ -55,8 +55,8 @@ from plies.capabilities import (
 )
 from plies.errors import RunFolderError, SpecError
 from plies.game import Game
-from plies.games.registry import game_identity
 from plies.inputs import write_atomically
+from plies.registry import game_identity
 
 FORMAT = "plies-tune-1"
 SAVE_EVERY = 10

@@ -17,11 +17,11 @@ import torch
 
 from plies.errors import PliesError, SpecError
 from plies.game import Game
-from plies.games.registry import make_game
 from plies.learn.evaluator import NetworkEvaluator, one_thread
 from plies.learn.network import NetShape, build_network
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
 from plies.processes import start_worker
+from plies.registry import make_game
 
 MAX_WORKERS = 256
 
@@ -38,7 +38,7 @@ class Chunk:
 @dataclass(frozen=True)
 class Network:
     """What a worker needs to rebuild the game and the network: the game's spec
-    (:func:`~plies.games.registry.game_spec`: a worker in another process imports a developer's
+    (:func:`~plies.registry.game_spec`: a worker in another process imports a developer's
     game from it), the network's shape and its weights, as NumPy arrays: plain pickles, where
     tensors would be passed to worker processes as shared files whose handover a stopped pool
     breaks (with a traceback on stderr)."""

@@ -1,6 +1,6 @@
 """Root-move analysis: the value of every legal move of a position, by any search.
 
->>> from plies.games import make_game
+>>> from plies.registry import make_game
 >>> from plies.search import alphabeta
 >>> game = make_game("tictactoe")
 >>> state = game.parse_position("X../.O./...")
@@ -76,7 +76,7 @@ def estimate_tree_size(
     branching factors is an unbiased estimate of the nodes at each depth; their sum, averaged
     over ``samples`` paths. Chance nodes branch like the others (all outcomes are searched).
 
-    >>> from plies.games import make_game
+    >>> from plies.registry import make_game
     >>> game = make_game("tictactoe")
     >>> 3e5 < estimate_tree_size(game, game.initial_state(), samples=2000) < 8e5  # 549,946
     True

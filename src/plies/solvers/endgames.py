@@ -47,9 +47,9 @@ from plies.capabilities import (
 )
 from plies.errors import EndgameError
 from plies.game import Game
-from plies.games.registry import game_identity, game_spec, make_game
 from plies.inputs import write_atomically
 from plies.processes import start_worker
+from plies.registry import game_identity, game_spec, make_game
 from plies.solvers.retrograde import NO_DISTANCE, Solved, Tables, end_outcome, solve_class
 
 FORMAT = "plies-endgame-1"

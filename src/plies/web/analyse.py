@@ -17,9 +17,9 @@ from starlette.concurrency import run_in_threadpool
 
 from plies.capabilities import HasCentipawns, HasPositionNotation, require
 from plies.errors import SpecError
-from plies.games import make_game
 from plies.perfect import PerfectSolver
 from plies.play import line_notation
+from plies.registry import make_game
 from plies.search import Limits, SearchResult, iterate
 from plies.solvers import MoveScores, score_moves
 from plies.web.boards import board_view, move_paths

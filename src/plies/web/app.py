@@ -17,8 +17,7 @@ from starlette.exceptions import HTTPException
 
 from plies import __version__
 from plies.errors import BusyError, PliesError, RateLimitError, SpecError, one_line
-from plies.games import make_game
-from plies.games.registry import is_module_path
+from plies.registry import is_module_path, make_game
 from plies.web.workload import Budgets
 
 STATIC = Path(__file__).parent / "static"

@@ -12,7 +12,7 @@ clicked to make it, in order; where ``pairs`` is true (backgammon) the path is (
 pairs, entered in any order. Where ``explain_illegal`` is true (Go), a click on a target that
 starts no legal move is sent as a move too, so that the game's answer says why it is illegal.
 
->>> from plies.games import make_game
+>>> from plies.registry import make_game
 >>> game = make_game("connect4")
 >>> state = game.parse_position("44")
 >>> view = board_view(game, state)

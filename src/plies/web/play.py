@@ -15,8 +15,7 @@ from plies.agents import SearchAgent, make_agent, registered_agents
 from plies.capabilities import HasPerfectSolver
 from plies.errors import PliesError
 from plies.game import Game, has_chance
-from plies.games import make_game, registered_games
-from plies.games.registry import spec_entry
+from plies.registry import make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
 from plies.spec import spec_name
 from plies.web.sessions import TEXTBOOK_NODES, GameSession, Sessions, sessions_of, shipped_models

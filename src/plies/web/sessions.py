@@ -42,9 +42,8 @@ from plies.agents.shared import SharedMemory
 from plies.capabilities import HasPositionNotation
 from plies.errors import BusyError, GameOverError, IllegalMoveError, Resigns, SpecError
 from plies.game import CHANCE, Game, sample_outcome
-from plies.games import make_game
-from plies.games.registry import is_module_path
 from plies.play import RESIGNS, GameRecord, Loss, Turn, seat_agents
+from plies.registry import is_module_path, make_game
 from plies.search import SearchResult
 from plies.spec import parse_spec, spec_name
 from plies.web.boards import board_view, move_paths

@@ -227,7 +227,7 @@ def freeze_libraries() -> None:
     sessions make, not the libraries' few hundred thousand objects (measured at 400 sessions:
     the longest pause went from 377 ms to 32 ms)."""
     from plies.agents import make_agent
-    from plies.games import make_game, registered_games
+    from plies.registry import make_game, registered_games
 
     for name in registered_games():
         make_game(name)

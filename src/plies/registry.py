@@ -47,7 +47,7 @@ from typing import Any
 
 from plies.errors import GameDefinitionError, PliesError, SpecError, UnknownNameError
 from plies.game import FunctionGame, Game, Scoring
-from plies.spec import Option, Options, parse_options, parse_spec, spec_name
+from plies.spec import NumberRange, Option, Options, parse_options, parse_spec, spec_name
 
 PLUGINS = "plies.games"
 """The entry-point group of installed games: ``name = "module:attribute"`` names a game class
@@ -316,7 +316,7 @@ def _declared(factory: Any) -> tuple[GameOption, ...]:
     options = getattr(factory, "options", ())
     if not isinstance(options, tuple) or not all(isinstance(o, GameOption) for o in options):
         raise GameDefinitionError(
-            f"{factory!r}: 'options' must be a tuple of plies.games.registry.GameOption"
+            f"{factory!r}: 'options' must be a tuple of plies.registry.GameOption"
         )
     return _checked(options, repr(factory))
 
@@ -388,3 +388,99 @@ def _spec(game: Game[Any, Any], everything: bool) -> str:
     written = _written(_declared(cls), game, everything)
     base = f"{module}:{cls.__qualname__}"
     return f"{base}:{written}" if written else base
+
+
+def _whole(key: str, default: int, help: str, minimum: int = 1, maximum: int = 10**9) -> GameOption:
+    """A whole-number option; the game's constructor checks the sizes it can play."""
+    return GameOption(key, "int", help, default, NumberRange(minimum, maximum, integer=True))
+
+
+register_game(
+    "tictactoe",
+    "m x n tic-tac-toe with k in a row (3x3x3 by default)",
+    (
+        _whole("m", 3, "rows"),
+        _whole("n", 3, "columns"),
+        _whole("k", 3, "marks in a row that win"),
+        SCORING,
+    ),
+    "plies.games.tictactoe.rules:TicTacToe",
+)
+register_game(
+    "tictactoe3",
+    "three-player m x n tic-tac-toe (X, O, Y) with k in a row (4x4x3 by default)",
+    (
+        _whole("m", 4, "rows"),
+        _whole("n", 4, "columns"),
+        _whole("k", 3, "marks in a row that win"),
+    ),
+    "plies.games.tictactoe.three:TicTacToe3",
+)
+register_game(
+    "tiles",
+    "the lecture's tile-sliding race: A moves right, B left, jumping each other",
+    (_whole("length", 4, "cells of the strip", minimum=3), SCORING),
+    "plies.games.tiles.rules:TileGame",
+)
+register_game(
+    "nim",
+    "Nim: take any number from one heap; normal or misere play",
+    (
+        GameOption(
+            "heaps",
+            "text",
+            "heap sizes separated by dashes",
+            "3-4-5",
+            show=lambda heaps: "-".join(str(size) for size in heaps),
+        ),
+        GameOption("misere", "flag", "whoever takes the last object loses", False),
+    ),
+    "plies.games.nim.rules:Nim",
+)
+register_game(
+    "connect4",
+    "Connect Four: drop stones into columns, 4 in a row wins (7x6 by default)",
+    (
+        _whole("width", 7, "columns"),
+        _whole("height", 6, "rows"),
+        _whole("k", 4, "stones in a row that win"),
+        SCORING,
+    ),
+    "plies.games.connect4.rules:ConnectFour",
+)
+register_game(
+    "othello",
+    "Othello (Reversi), 8x8 from the standard start; a forced pass is a move",
+    (SCORING,),
+    "plies.games.othello.rules:Othello",
+)
+register_game(
+    "checkers",
+    "English draughts: 8x8, compulsory captures, no flying kings, draw after 80 quiet plies",
+    (SCORING,),
+    "plies.games.checkers.rules:Checkers",
+)
+register_game(
+    "chess",
+    "chess (python-chess rules); draws by the 50-move rule and threefold repetition",
+    (SCORING,),
+    "plies.games.chess.rules:Chess",
+)
+register_game(
+    "go",
+    "Go: area scoring (Tromp-Taylor), positional superko, two passes end (9x9 by default)",
+    (
+        _whole("size", 9, "lines of the board", minimum=5, maximum=19),
+        GameOption(
+            "komi", "number", "points added to white's score", 7.5, NumberRange(-(10**6), 10**6)
+        ),
+        SCORING,
+    ),
+    "plies.games.go.rules:Go",
+)
+register_game(
+    "backgammon",
+    "backgammon without the doubling cube: dice as chance nodes, gammons 2, backgammons 3",
+    (),
+    "plies.games.backgammon.rules:Backgammon",
+)
