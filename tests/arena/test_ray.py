@@ -51,7 +51,7 @@ def _actor_processes() -> list[int]:
                 title = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if title.startswith(b"ray::Worker"):
+            if title.startswith(b"ray::PoolWorker"):
                 found.append(int(entry.name))
     return found
 

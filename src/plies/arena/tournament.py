@@ -12,12 +12,8 @@ Workers are processes of this machine, or actors of a Ray cluster (``ray_address
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
 import random
 from collections.abc import Generator, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +27,7 @@ from plies.game import Game
 from plies.inputs import read_text
 from plies.openings import Opening
 from plies.play import agent_seed, outcome_text, play_game, seat_agents
-from plies.processes import check_ray_address, start_worker
+from plies.pool import Pool
 from plies.registry import make_game
 
 FORMATS = ("round-robin", "gauntlet")
@@ -273,10 +269,8 @@ _WORKER: Worker | None = None
 
 
 def _start_worker() -> None:
-    """A pool process (:func:`plies.processes.start_worker`): one :class:`Worker` for all its
-    games."""
+    """A pool's worker: one :class:`Worker` for all its games."""
     global _WORKER
-    start_worker()
     _WORKER = Worker()
 
 
@@ -295,19 +289,15 @@ def run(
     """Play the ``games`` not yet in ``records``, ``concurrency`` at a time (1: in this
     process; with ``ray_address``, as Ray actors of that cluster, one per CPU it has when
     ``concurrency`` is None), writing each to the record as it finishes and yielding it.
-    Workers get the games in batches of about :data:`BATCH_SECONDS` of play (one game at a
-    time when games are slow). A worker that dies costs only its batch in flight: it is
-    replaced and those games played again. Stopping the iteration (Ctrl-C) stops the workers;
-    what was written stays."""
+    Workers (:class:`plies.pool.Pool`) get the games in batches of about
+    :data:`BATCH_SECONDS` of play (one game at a time when games are slow). A worker that
+    dies costs only its batches in flight: it is replaced and those games played again.
+    Stopping the iteration (Ctrl-C) stops the workers; what was written stays."""
     if concurrency is not None and concurrency < 1:
         raise SpecError(f"the concurrency must be at least 1, got {concurrency}")
     done = records.finished_keys()
     todo = [task for task in games if task.key not in done]
-    if ray_address is not None:
-        yield from _run_ray(records, todo, ray_address, concurrency)
-    elif concurrency is None or concurrency > 1:
-        yield from _run_pool(records, todo, concurrency or 2)
-    else:
+    if concurrency == 1 and ray_address is None:
         worker = Worker()
         try:
             for task in todo:
@@ -316,6 +306,19 @@ def run(
                 yield record
         finally:
             worker.close()
+        return
+    pool = Pool(
+        concurrency or (None if ray_address else 2),
+        setup=_start_worker,
+        ray_address=ray_address,
+        asked_as="--concurrency",
+    )
+    with pool:
+        queue = _Queue(todo, pool.size)
+        for _, played in pool.results(_play_in_worker, queue.batches(pool)):
+            queue.finished(played)
+            records.add_many(played)
+            yield from played
 
 
 BATCH_SECONDS = 0.1
@@ -328,186 +331,32 @@ BATCH_MOST = 4096
 """The most games in a batch."""
 
 
-MOST_DEATHS = 5
-"""Worker deaths in a row, with no game finished between them, that stop a run."""
-
-
 class _Queue:
     """The games still to hand out, in batches of about :data:`BATCH_SECONDS` of play (or
     longer with many workers, so the driver takes in at most :data:`DRIVER_MESSAGES` batches a
     second), sized from the last batch's games: at most twice the last size, and never more
-    than a fair share of what is left. Games a dead worker had come back one at a time."""
+    than a fair share of what is left."""
 
     def __init__(self, todo: Sequence[Scheduled], workers: int) -> None:
         self.pending = list(reversed(todo))
         self.workers = workers
         self.size = 1
-        self.deaths = 0
 
     def __bool__(self) -> bool:
         return bool(self.pending)
+
+    def batches(self, pool: Pool) -> Iterator[list[Scheduled]]:
+        """The batches as ``pool`` takes them (its number of workers known by then)."""
+        while self.pending:
+            self.workers = pool.size
+            yield self.take()
 
     def take(self) -> list[Scheduled]:
         share = max(1, -(-len(self.pending) // (2 * self.workers)))
         return [self.pending.pop() for _ in range(min(self.size, share, len(self.pending)))]
 
     def finished(self, played: Sequence[PlayedGame]) -> None:
-        self.deaths = 0
         per_game = sum(sum(record.seconds) for record in played) / max(1, len(played))
         seconds = max(BATCH_SECONDS, self.workers / DRIVER_MESSAGES)
         target = int(seconds / max(per_game, 1e-6))
         self.size = max(1, min(BATCH_MOST, 2 * self.size, target))
-
-    def give_back(self, batch: Sequence[Scheduled]) -> None:
-        """``batch``, which a dead worker had, to play again."""
-        self.pending.extend(reversed(batch))
-        self.size = 1
-
-    def worker_died(self) -> None:
-        """Count a worker's death; :class:`PliesError` after :data:`MOST_DEATHS` in a row."""
-        self.deaths += 1
-        if self.deaths >= MOST_DEATHS:
-            task = self.pending[-1]
-            raise PliesError(
-                f"the workers died {self.deaths} times in a row without finishing a game "
-                f"(the next to play: {task.first} vs {task.second}, pair {task.pair}): "
-                "stopping; the finished games are kept"
-            )
-
-
-def _run_pool(records: Records, todo: list[Scheduled], concurrency: int) -> Iterator[PlayedGame]:
-    context = multiprocessing.get_context("spawn")
-    queue = _Queue(todo, concurrency)
-    while queue:
-        pool = ProcessPoolExecutor(concurrency, mp_context=context, initializer=_start_worker)
-        running: dict[Future[list[PlayedGame]], list[Scheduled]] = {}
-        try:
-            while queue or running:
-                while queue and len(running) < 2 * concurrency:
-                    batch = queue.take()
-                    try:
-                        running[pool.submit(_play_in_worker, batch)] = batch
-                    except BrokenProcessPool:
-                        queue.give_back(batch)
-                        raise
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    played = future.result()  # a dead worker raises here: keep its games
-                    del running[future]
-                    queue.finished(played)
-                    records.add_many(played)
-                    yield from played
-        except BrokenProcessPool:  # a worker died: keep what finished, replay what was in flight
-            for future, batch in running.items():
-                if _succeeded(future):
-                    queue.finished(future.result())
-                    records.add_many(future.result())
-                    yield from future.result()
-                else:
-                    queue.give_back(batch)
-            queue.worker_died()
-        finally:
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _succeeded(future: Future[list[PlayedGame]]) -> bool:
-    return future.done() and not future.cancelled() and future.exception() is None
-
-
-def _run_ray(
-    records: Records, todo: list[Scheduled], address: str, concurrency: int | None
-) -> Iterator[PlayedGame]:
-    """The games as tasks of :class:`Worker` actors on a Ray cluster (:func:`ray_cluster`),
-    one CPU each (at most as many as the cluster has), two batches in flight per actor; only
-    this driver writes to the record. A dead actor is replaced and its unfinished games are
-    played again."""
-    with ray_cluster(address) as ray:
-        cpus = int(ray.cluster_resources().get("CPU", 0))
-        if concurrency is not None and concurrency > cpus:
-            raise SpecError(
-                f"the Ray cluster has {cpus} CPUs: give --concurrency {cpus} or fewer "
-                "(an actor takes one)"
-            )
-        remote_worker = ray.remote(num_cpus=1)(Worker)
-        count = concurrency or max(1, cpus)
-        actors = [
-            remote_worker.options(scheduling_strategy="SPREAD").remote() for _ in range(count)
-        ]
-        try:
-            yield from _ray_games(ray, remote_worker, actors, records, _Queue(todo, count))
-        finally:
-            for actor in actors:
-                ray.kill(actor)
-
-
-def _ray_games(
-    ray: Any, remote_worker: Any, actors: list[Any], records: Records, queue: _Queue
-) -> Iterator[PlayedGame]:
-    """Two batches in flight per actor, each refilled as one of its batches comes back: the
-    driver's work per finished batch does not grow with the number of actors (but for
-    ``ray.wait`` over the batches in flight)."""
-    running: dict[Any, tuple[list[Scheduled], Any]] = {}
-
-    def send(actor: Any) -> None:
-        if queue:
-            batch = queue.take()
-            running[actor.play_many.remote(batch)] = (batch, actor)
-
-    while running or queue:
-        if not running:  # at the start, or replayed games left when all else is done
-            for actor in actors:
-                send(actor)
-                send(actor)
-        ready, _ = ray.wait(list(running), num_returns=1)
-        batch, actor = running.pop(ready[0])
-        try:
-            played = ray.get(ready[0])
-        except ray.exceptions.RayTaskError:
-            raise  # the game itself failed: a bug to see, not a lost worker
-        except ray.exceptions.RayError:  # the actor or its node died: replay the games
-            queue.give_back(batch)
-            if actor in actors:  # the first word of its death
-                queue.worker_died()
-                replacement = remote_worker.options(scheduling_strategy="SPREAD").remote()
-                actors[actors.index(actor)] = replacement
-                send(replacement)
-                send(replacement)
-            continue
-        queue.finished(played)
-        records.add_many(played)
-        send(actor)
-        yield from played
-
-
-@contextlib.contextmanager
-def ray_cluster(address: str) -> Iterator[Any]:
-    """This process connected to the Ray cluster at ``address`` (``HOST:PORT``, ``auto``, or
-    ``local``: one started here) for the block, unless it already is; a :class:`SpecError`
-    saying why it cannot be. A front end enters it before any work (a run enters it itself)."""
-    ray = _import_ray()
-    if ray.is_initialized():
-        yield ray
-        return
-    check_ray_address(address)
-    try:
-        ray.init(address=None if address == "local" else address, logging_level="ERROR")
-    except (ConnectionError, RuntimeError, ValueError) as error:
-        why = str(error).split(". ")[0].rstrip(".")
-        raise SpecError(
-            f"cannot reach the Ray cluster at {address!r}: {why} (start one with "
-            "'ray start --head', or use --ray local)"
-        ) from None
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
-def _import_ray() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise SpecError("--ray needs Ray: pip install 'plies[distributed]'") from None
-    return ray

@@ -142,7 +142,7 @@ def run_command(
     """
 
     from plies.arena.driver import Tournament
-    from plies.arena.tournament import ray_cluster
+    from plies.pool import ray_cluster
 
     tournament = Tournament(
         game_spec,
