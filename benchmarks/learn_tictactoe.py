@@ -55,7 +55,7 @@ from plies.games.tictactoe.rules import Board, TicTacToe
 from plies.learn.network import NetShape
 from plies.learn.selfplay import SelfPlayConfig
 from plies.learn.training import Run, TrainingConfig, create_run, train
-from plies.learn.workers import InProcessPool, ProcessPool, SelfPlayPool
+from plies.learn.workers import SelfPlayPool, SelfPlayWorkers
 from plies.testing import Oracle, OracleAgent
 
 GAME = TicTacToe()
@@ -308,9 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         except PliesError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        pool: SelfPlayPool = (
-            InProcessPool(torch.device("cpu")) if args.workers == 1 else ProcessPool(args.workers)
-        )
+        pool: SelfPlayPool = SelfPlayWorkers(args.workers)
         try:
             winner = run_generations(run, pool, args, progress)
         except KeyboardInterrupt:

@@ -28,9 +28,11 @@ CORE = (
     "compiled",
     "perfect",
     "registry",
+    "pool",
 )
 """The base every room may import: the formal game, its capabilities and errors, specs,
-clocks, the compiled-code helpers and the perfect-solver interface, the game registry."""
+clocks, the compiled-code helpers and the perfect-solver interface, the game registry, the
+worker pool."""
 SHARED_GAME_MODULES = ("plies.games", "plies.games.grid")
 """The parts of ``games/`` that are no game: the package (the public names of the registry and
 the game classes, loaded lazily) and the grid helpers."""
@@ -245,3 +247,29 @@ def test_building_a_game_imports_no_other_game_and_no_python_chess(name: str) ->
     expected |= {"python-chess"} if name == "chess" else set()
     loaded = set(ast.literal_eval(done.stdout)) - {"registry", "grid"}  # the shared modules
     assert loaded == expected, done.stdout
+
+
+WORKER_LIBRARIES = ("multiprocessing", "concurrent.futures", "ray")
+"""What runs work in other processes: only the one pool (plies.pool) uses it (and
+plies.processes, which readies a worker, asks multiprocessing for its parent)."""
+
+
+def _outside_imports(module: str) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and not node.level:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("module", sorted(set(MODULES) - {"plies.pool", "plies.processes"}))
+def test_long_jobs_run_workers_only_through_the_one_pool(module: str) -> None:
+    found = {
+        name
+        for name in _outside_imports(module)
+        if any(name == lib or name.startswith(lib + ".") for lib in WORKER_LIBRARIES)
+    }
+    assert not found, f"{module} runs workers itself ({sorted(found)}): use plies.pool.Pool"
+    assert "._processes" not in MODULES[module].read_text(encoding="utf-8")

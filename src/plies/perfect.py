@@ -203,8 +203,10 @@ class HasOpeningBook(Protocol):
         ...
 
     def build_book(
-        self, path: str, plies: int, workers: int
+        self, path: str, plies: int, workers: int, ray_address: str | None = None
     ) -> Generator[BookProgress, None, None]:
-        """Solve the openings up to ``plies`` into ``path`` (resuming what it holds), yielding
-        after each position; closing the iteration keeps what was solved."""
+        """Solve the openings up to ``plies`` into ``path`` (resuming what it holds) in
+        ``workers`` workers (of the Ray cluster at ``ray_address``, if given: a
+        :class:`~plies.pool.Pool`), yielding after each position; closing the iteration keeps
+        what was solved."""
         ...

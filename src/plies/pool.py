@@ -333,7 +333,10 @@ def _serve(
             answer = ForkingPickler.dumps((index, True, function(task)))
         except Exception as error:
             answer = ForkingPickler.dumps((index, False, _portable(error)))
-        connection.send_bytes(answer)
+        try:
+            connection.send_bytes(answer)
+        except OSError:  # the driver is gone (killed): nobody to tell
+            return
 
 
 def _portable(error: Exception) -> Exception:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,19 +18,14 @@ from plies.errors import SpecError
 from tests.conftest import assert_one_line_error
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'plies[distributed]'")
-cluster_utils = pytest.importorskip("ray.cluster_utils")
 
 SPECS = ["random", "alphabeta:depth=2", "mcts:iterations=200"]
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    """Two Ray nodes of one CPU each: two actors needing a CPU each land on different nodes."""
-    two_nodes = cluster_utils.Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
-    two_nodes.add_node(num_cpus=1)
-    two_nodes.wait_for_nodes()
-    yield two_nodes
-    two_nodes.shutdown()
+@pytest.fixture
+def cluster(ray_cluster: Any) -> Any:
+    """The session's cluster of two nodes (tests/conftest.py)."""
+    return ray_cluster
 
 
 def _planned(games: int = 4) -> list[Any]:

@@ -21,7 +21,7 @@ from plies.learn.assess import assess_generation
 from plies.learn.network import NetShape
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
 from plies.learn.training import Run, TrainingConfig, create_run, open_run, train
-from plies.learn.workers import Chunk, InProcessPool, Network, ProcessPool
+from plies.learn.workers import Chunk, Network, SelfPlayWorkers
 from plies.match import run_match, summarise
 from plies.search.puct import UniformEvaluator
 
@@ -82,7 +82,7 @@ def _files(run: Run) -> dict[str, bytes]:
     return found
 
 
-class _StopAfterOneChunk(InProcessPool):
+class _StopAfterOneChunk(SelfPlayWorkers):
     """A pool that is interrupted (as by Ctrl-C) once it has delivered one chunk."""
 
     def play(
@@ -96,15 +96,15 @@ def test_a_run_stopped_and_resumed_has_exactly_the_data_and_networks_of_one_not_
     tmp_path: Path,
 ) -> None:
     straight = _run(tmp_path / "straight")
-    train(straight, 3, InProcessPool(CPU), CPU)
+    train(straight, 3, SelfPlayWorkers(1, CPU), CPU)
     stopped = _run(tmp_path / "stopped")
-    train(stopped, 1, InProcessPool(CPU), CPU)
+    train(stopped, 1, SelfPlayWorkers(1, CPU), CPU)
     with pytest.raises(KeyboardInterrupt):
-        train(stopped, 3, _StopAfterOneChunk(CPU), CPU)
+        train(stopped, 3, _StopAfterOneChunk(1, CPU), CPU)
     assert stopped.last_generation() == 1
     assert len(list((tmp_path / "stopped" / "replay" / "gen-0002").glob("*.npz"))) == 1
     resumed = open_run(tmp_path / "stopped", make_game)
-    train(resumed, 3, InProcessPool(CPU), CPU)
+    train(resumed, 3, SelfPlayWorkers(1, CPU), CPU)
     assert _files(resumed) == _files(straight)
     assert [m["generation"] for m in resumed.metrics()] == [1, 2, 3]
     assert [m["policy_loss"] for m in resumed.metrics()] == [
@@ -116,8 +116,8 @@ def test_worker_processes_play_the_same_games_as_this_process(tmp_path: Path) ->
     run = _run(tmp_path / "run", games=6, parallel=3)
     network = Network(game_spec(TICTACTOE), run.shape, _weights(run), 0)
     chunks = run.chunks(1)
-    here = dict(InProcessPool(CPU).play(network, chunks, run.selfplay))
-    pool = ProcessPool(2)
+    here = dict(SelfPlayWorkers(1, CPU).play(network, chunks, run.selfplay))
+    pool = SelfPlayWorkers(2)
     try:
         there = dict(pool.play(network, chunks, run.selfplay))
     finally:
@@ -132,19 +132,15 @@ def _weights(run: Run) -> dict[str, np.ndarray]:
     return {key: tensor.numpy() for key, tensor in weights.items()}
 
 
-def test_ray_actors_play_the_same_games_as_the_process_pool(
-    tmp_path: Path, ray_local: object
-) -> None:
-    from plies.learn.workers import RayPool
-
+def test_ray_actors_play_the_same_games_as_this_process(tmp_path: Path, ray_cluster: Any) -> None:
     run = _run(tmp_path / "run", games=6, parallel=3)
     network = Network(game_spec(TICTACTOE), run.shape, _weights(run), 0)
-    pool = RayPool("auto", 2)
+    pool = SelfPlayWorkers(2, ray_address=ray_cluster.address)
     try:
         there = dict(pool.play(network, run.chunks(1), run.selfplay))
     finally:
         pool.close()
-    here = dict(InProcessPool(CPU).play(network, run.chunks(1), run.selfplay))
+    here = dict(SelfPlayWorkers(1, CPU).play(network, run.chunks(1), run.selfplay))
     assert sum(d.games for d in there.values()) == sum(d.games for d in here.values()) == 6
     for chunk, data in here.items():
         assert np.array_equal(data.planes, there[chunk].planes)
@@ -165,7 +161,7 @@ def test_a_tiny_tictactoe_run_learns_to_beat_random_moves_with_its_network_alone
         TrainingConfig(games=64, parallel=64, eval_games=0, learning_rate=3e-3),
         seed=0,
     )
-    train(run, 10, InProcessPool(CPU), CPU)
+    train(run, 10, SelfPlayWorkers(1, CPU), CPU)
     scores = [
         summarise(run_match(TICTACTOE, f"policy:model={run.checkpoint(g)}", "random", 100)).score
         for g in (0, 10)
@@ -228,10 +224,10 @@ def test_training_runs_on_the_threads_recorded_with_the_run(tmp_path: Path) -> N
         one = _run(tmp_path / "one", threads=1)
         config = json.loads((made_on_two.directory / "config.json").read_text())
         assert config["training"]["threads"] == 2
-        train(made_on_two, 1, InProcessPool(CPU), CPU)
-        train(one, 1, InProcessPool(CPU), CPU)
+        train(made_on_two, 1, SelfPlayWorkers(1, CPU), CPU)
+        train(one, 1, SelfPlayWorkers(1, CPU), CPU)
         torch.set_num_threads(1)
-        train(two_more, 1, InProcessPool(CPU), CPU)
+        train(two_more, 1, SelfPlayWorkers(1, CPU), CPU)
     finally:
         torch.set_num_threads(threads)
     assert _files(two_more) == _files(made_on_two)

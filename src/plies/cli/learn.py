@@ -96,7 +96,7 @@ def learn() -> None:
               help="First ply the guide plays [default: 16].")  # fmt: skip
 @click.option("--ray", "ray_address", metavar="ADDRESS",
               help="Label in --workers Ray actors of this cluster (HOST:PORT, auto, "
-              "local).")  # fmt: skip
+              "local); a --teacher's program must be on every node.")  # fmt: skip
 @click.option("--only", type=click.Choice(STAGES), help="Only label, or only train.")
 @click.option("--with", "sources", multiple=True, type=click.Path(path_type=Path),
               metavar="DIR", help="Train on this distillation's positions too (again for "
@@ -143,8 +143,6 @@ def distill_command(
     )
     if taught:
         distill.check_training(training)
-        if ray_address is not None:
-            raise SpecError("--ray labels with the perfect solver; a teacher labels in --workers")
     if ray_address is not None:
         check_ray_address(ray_address)  # before the folder is made
     opened = distill.open_taught if taught else distill.open_distillation

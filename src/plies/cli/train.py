@@ -162,13 +162,9 @@ def _new_run(training: Any, spec: str, out: Path, settings: dict[str, Any]) -> A
 
 
 def _pool(device: Any, workers: int, ray_address: str | None) -> Any:
-    from plies.learn import workers as pools
+    from plies.learn.workers import SelfPlayWorkers
 
-    if ray_address is not None:
-        return pools.RayPool(ray_address, workers)
-    if workers == 1:
-        return pools.InProcessPool(device)
-    return pools.ProcessPool(workers)
+    return SelfPlayWorkers(workers, device, ray_address)
 
 
 def _train(training: Any, run: Any, generations: int, pool: Any, device: Any) -> None:

@@ -29,11 +29,9 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import multiprocessing
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -45,7 +43,7 @@ from torch import nn
 from plies import __version__
 from plies.agents import Agent, make_agent
 from plies.capabilities import HasPerfectSolver, HasTensorEncoding, require
-from plies.errors import PliesError, RunFolderError, SpecError, UnsupportedGameError
+from plies.errors import RunFolderError, SpecError, UnsupportedGameError
 from plies.game import Game, random_move
 from plies.inputs import write_atomically
 from plies.learn.checkpoint import made_for, save_checkpoint
@@ -62,7 +60,7 @@ from plies.learn.network import (
 from plies.learn.training import augment, derived_seed
 from plies.perfect import PerfectSolver
 from plies.play import play_game
-from plies.processes import check_ray_address, start_worker
+from plies.pool import Pool
 from plies.registry import game_identity, make_game
 from plies.search import SearchResult
 
@@ -560,8 +558,8 @@ def label_chunks(
     Chunks are drawn here, in order, each distinct from the chunks before it (so a missing
     chunk is drawn again the same); with ``workers`` > 1 they are labelled in that many
     spawned processes with a solver each (with ``ray_address``, in that many Ray actors of the
-    cluster there), at most two chunks a worker in flight, and saved as they finish. An
-    interruption loses only the chunks in flight."""
+    cluster there: a :class:`~plies.pool.Pool`), at most two chunks a worker in flight, and
+    saved as they finish. An interruption loses only the chunks in flight."""
     reporter = reporter or Reporter()
     data, game = distillation.data, distillation.game
     encoding = require(game, HasTensorEncoding, PURPOSE)
@@ -594,92 +592,22 @@ def label_chunks(
         done += len(labelled)
         reporter.labelled(done, data.positions)
 
-    if ray_address is not None and workers >= 1:
-        for chunk, labelled in _labelled_in_ray(distillation.spec, drawn(), ray_address, workers):
-            save(chunk, labelled)
-        return done - before
-    if workers <= 1:
+    if (workers <= 1 and ray_address is None) or missing == 0:
         for chunk, states in drawn():
             counted = itertools.count(done + 1)
             ticked = lambda c=counted: reporter.labelled(next(c), data.positions)  # noqa: E731
             save(chunk, label_positions(game, states, solver, ticked))
         return done - before
-    for chunk, labelled in _labelled_in_workers(distillation.spec, drawn(), workers):
-        save(chunk, labelled)
+    labellers = Pool(
+        max(1, workers),
+        setup=_start_labeller,
+        setup_args=(distillation.spec,),
+        ray_address=ray_address,
+    )
+    with labellers:
+        for _, (chunk, labelled) in labellers.results(_label, drawn()):
+            save(chunk, labelled)
     return done - before
-
-
-def _labelled_in_workers(
-    spec: str, chunks: Iterator[tuple[int, list[Any]]], workers: int
-) -> Iterator[tuple[int, LabelledPositions]]:
-    """Each chunk labelled in one of ``workers`` spawned processes (a solver each), as they
-    finish, with at most two chunks a worker in flight; the workers are stopped when the
-    iteration is closed or interrupted."""
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, context, initializer=_start_labeller, initargs=(spec,))
-    pending: dict[Future[LabelledPositions], int] = {}
-    try:
-        for chunk, states in chunks:
-            pending[pool.submit(_label, states)] = chunk
-            while len(pending) >= 2 * workers:
-                yield from _finished(pending)
-        while pending:
-            yield from _finished(pending)
-    finally:
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _labelled_in_ray(
-    spec: str, chunks: Iterator[tuple[int, list[Any]]], address: str, workers: int
-) -> Iterator[tuple[int, LabelledPositions]]:
-    """Each chunk labelled by one of ``workers`` Ray actors (a solver each) of the cluster at
-    ``address`` (``auto``: the running one, ``local``: one started here), as they finish, with
-    at most two chunks an actor in flight; the actors are killed when the iteration ends."""
-    try:
-        import ray
-    except ImportError:
-        raise PliesError("--ray needs Ray: pip install 'plies[distributed]'") from None
-    if not ray.is_initialized():
-        check_ray_address(address)
-        ray.init(address=None if address == "local" else address, log_to_driver=False)
-    labeller = ray.remote(num_cpus=1)(_RayLabeller)
-    actors: list[Any] = [labeller.remote(spec) for _ in range(workers)]
-    pending: dict[Any, int] = {}
-    try:
-        for index, (chunk, states) in enumerate(chunks):
-            pending[actors[index % workers].label.remote(states)] = chunk
-            while len(pending) >= 2 * workers:
-                [ready], _ = ray.wait(list(pending), num_returns=1)
-                yield pending.pop(ready), ray.get(ready)
-        while pending:
-            [ready], _ = ray.wait(list(pending), num_returns=1)
-            yield pending.pop(ready), ray.get(ready)
-    finally:
-        for actor in actors:
-            ray.kill(actor)
-
-
-class _RayLabeller:
-    """A Ray actor with its own game and solver, labelling chunks."""
-
-    def __init__(self, spec: str) -> None:
-        self.game = make_game(spec)
-        self.solver = perfect_solver(self.game)
-
-    def label(self, states: list[Any]) -> LabelledPositions:
-        return label_positions(self.game, states, self.solver)
-
-
-def _finished(
-    pending: dict[Future[LabelledPositions], int],
-) -> Iterator[tuple[int, LabelledPositions]]:
-    """The chunks whose labelling has finished (waiting for one at least), taken from
-    ``pending``."""
-    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-    for future in finished:
-        yield pending.pop(future), future.result()
 
 
 _LABELLER: tuple[Game[Any, Any], PerfectSolver] | None = None
@@ -687,17 +615,18 @@ _LABELLER: tuple[Game[Any, Any], PerfectSolver] | None = None
 
 
 def _start_labeller(spec: str) -> None:
-    """A labelling worker (:func:`plies.processes.start_worker`) with its own game and solver."""
+    """A labelling worker (of a :class:`~plies.pool.Pool`) with its own game and solver."""
     global _LABELLER
-    start_worker()
     game = make_game(spec)
     _LABELLER = (game, perfect_solver(game))
 
 
-def _label(states: list[Any]) -> LabelledPositions:
+def _label(task: tuple[int, list[Any]]) -> tuple[int, LabelledPositions]:
+    """A chunk's positions labelled by this worker's solver."""
     assert _LABELLER is not None, "a labelling worker starts its solver first"
     game, solver = _LABELLER
-    return label_positions(game, states, solver)
+    chunk, states = task
+    return chunk, label_positions(game, states, solver)
 
 
 def _load_chunk(path: Path) -> LabelledPositions:

@@ -27,12 +27,9 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import random
 import time
 from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -59,7 +56,7 @@ from plies.learn.distill import (
 from plies.learn.network import POLICY_VALUE, NetShape, build_network
 from plies.learn.training import derived_seed
 from plies.learn.tune import expected_share
-from plies.processes import start_worker
+from plies.pool import Pool
 from plies.registry import make_game
 
 FORMAT = "plies-taught-1"
@@ -200,11 +197,18 @@ def open_source(directory: Path, game: Game[Any, Any], spec: str) -> Taught:
     return open_taught(directory, game, spec, data)
 
 
-def label_chunks(taught: Taught, reporter: Reporter | None = None, workers: int = 1) -> int:
-    """Play and label the chunks not yet on disk in ``workers`` spawned processes (a teacher
-    each, at most two chunks a worker in flight), saving each as it finishes; returns the
-    positions labelled now. An interruption, or a teacher that fails (its error is raised),
-    loses only the chunks in flight."""
+def label_chunks(
+    taught: Taught,
+    reporter: Reporter | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
+) -> int:
+    """Play and label the chunks not yet on disk in ``workers`` workers (a teacher each: this
+    process for one, else spawned processes or, with ``ray_address``, Ray actors of that
+    cluster, whose nodes need the teacher's program; a :class:`~plies.pool.Pool`), at most two
+    chunks a worker in flight, saving each as it finishes; returns the positions labelled now.
+    An interruption, or a teacher that fails (its error is raised), loses only the chunks in
+    flight."""
     reporter = reporter or Reporter()
     data = taught.data
     done = before = taught.labelled()
@@ -213,43 +217,26 @@ def label_chunks(taught: Taught, reporter: Reporter | None = None, workers: int 
     if not missing:
         return 0
     check_teacher(taught.game, data.teacher)
-    workers = max(1, min(workers, len(missing)))
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(
-        workers, context, initializer=_start_teacher, initargs=(taught.spec, data.teacher)
+    teachers = Pool(
+        max(1, min(workers, len(missing))),
+        setup=_start_teacher,
+        setup_args=(taught.spec, data.teacher),
+        ray_address=ray_address,
     )
-    pending: dict[Future[TaughtPositions], int] = {}
-    queue = iter(missing)
-    try:
-        for chunk in queue:
-            pending[pool.submit(_label, data, chunk)] = chunk
-            if len(pending) >= 2 * workers:
-                break
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                chunk = pending.pop(future)
-                try:
-                    positions = future.result()
-                except (PliesError, BrokenProcessPool) as error:
-                    raise LabellingError(
-                        f"labelling stopped ({error or 'a worker died'}); the {done:,} positions "
-                        f"labelled are kept in {str(taught.directory)!r}, and the same command "
-                        "goes on from there"
-                    ) from None
+    with teachers:
+        try:
+            for _, (chunk, positions) in teachers.results(_label, ((data, c) for c in missing)):
                 write_atomically(
                     taught.chunk_file(chunk),
                     lambda f, p=positions: np.savez_compressed(f, **p.arrays()),
                 )
                 done += len(positions)
                 reporter.labelled(done, data.positions)
-                following = next(queue, None)
-                if following is not None:
-                    pending[pool.submit(_label, data, following)] = following
-    finally:
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        except PliesError as error:
+            raise LabellingError(
+                f"labelling stopped ({error}); the {done:,} positions labelled are kept in "
+                f"{str(taught.directory)!r}, and the same command goes on from there"
+            ) from None
     return done - before
 
 
@@ -275,19 +262,20 @@ _TEACHER: tuple[Game[Any, Any], Any] | None = None
 
 
 def _start_teacher(spec: str, teacher: str) -> None:
-    """A labelling worker (:func:`plies.processes.start_worker`) with its own teacher."""
+    """A labelling worker (of a :class:`~plies.pool.Pool`) with its own teacher."""
     from plies.agents import make_agent
 
     global _TEACHER
-    start_worker()
     game = make_game(spec)
     _TEACHER = (game, make_agent(teacher, game))
 
 
-def _label(data: TaughtData, chunk: int) -> TaughtPositions:
+def _label(task: tuple[TaughtData, int]) -> tuple[int, TaughtPositions]:
+    """A chunk played and labelled by this worker's teacher."""
     assert _TEACHER is not None, "a labelling worker starts its teacher first"
     game, teacher = _TEACHER
-    return taught_chunk(game, teacher, data, chunk)
+    data, chunk = task
+    return chunk, taught_chunk(game, teacher, data, chunk)
 
 
 def _load_chunk(path: Path) -> TaughtPositions:

@@ -19,14 +19,12 @@ and the class treated as absent, so an engine plays on without it.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import shutil
 import tempfile
 import time
 import zipfile
 from collections.abc import Generator, Hashable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,7 +46,7 @@ from plies.capabilities import (
 from plies.errors import EndgameError
 from plies.game import Game
 from plies.inputs import write_atomically
-from plies.processes import start_worker
+from plies.pool import Pool
 from plies.registry import game_identity, game_spec, make_game
 from plies.solvers.retrograde import NO_DISTANCE, Solved, Tables, end_outcome, solve_class
 
@@ -342,14 +340,21 @@ def check_target(folder: Path, plan: BuildPlan) -> None:
 
 
 def build(
-    game: Game[Any, Any], plan: BuildPlan, folder: Path, workers: int = 1
+    game: Game[Any, Any],
+    plan: BuildPlan,
+    folder: Path,
+    workers: int = 1,
+    ray_address: str | None = None,
 ) -> Generator[BuildStep, None, None]:
     """Solve and save every class of ``plan`` missing from ``folder``, in order, reading back
     those already there (a build stopped at any point goes on from its files); a step after
     each class. With ``workers`` above 1 the classes are solved side by side in worker
-    processes (:func:`_build_in_workers`)."""
-    if workers > 1:
-        yield from _build_in_workers(game, plan, folder, workers)
+    processes, or with ``ray_address`` in Ray actors of that cluster, whose nodes must all
+    see ``folder`` at the same path (a shared file system): :func:`_build_in_workers`."""
+    if workers > 1 or ray_address is not None:
+        pool = Pool(workers, in_flight=1, ray_address=ray_address)
+        with pool:
+            yield from _build_in_workers(game, plan, folder, pool)
         return
     classes = require(game, HasPositionClasses, "an endgame database")
     known: Tables = {}
@@ -396,10 +401,10 @@ class _FolderTables(Mapping[Hashable, Solved]):
         return len(self.earlier)
 
 
-def _solve_into(
-    spec: str, position_class: Hashable, folder: Path, earlier: Sequence[Hashable]
-) -> Hashable:
-    """A worker's task: solve one class, the classes before it read from ``folder``."""
+def _solve_into(task: tuple[str, Hashable, Path, Sequence[Hashable]]) -> Hashable:
+    """A worker's task: solve one class into ``folder``, the classes before it read from
+    there (``spec, position_class, folder, earlier``)."""
+    spec, position_class, folder, earlier = task
     game = make_game(spec)
     tables = _FolderTables(game, folder, earlier)
     save_class(game, folder, position_class, solve_class(game, position_class, tables))
@@ -407,31 +412,23 @@ def _solve_into(
 
 
 def _build_in_workers(
-    game: Game[Any, Any], plan: BuildPlan, folder: Path, workers: int
+    game: Game[Any, Any], plan: BuildPlan, folder: Path, pool: Pool
 ) -> Generator[BuildStep, None, None]:
-    """:func:`build` in ``workers`` processes, each class a task handed out in the plan's
-    order; stopping (Ctrl-C, an error) ends the workers at once, the finished classes kept."""
+    """:func:`build` in ``pool``'s workers, each class a task handed out in the plan's order,
+    one a worker at a time (so the earliest class being solved never waits for a file);
+    stopping (Ctrl-C, an error) ends the workers at once, the finished classes kept."""
     classes = require(game, HasPositionClasses, "an endgame database")
     began, done = time.perf_counter(), 0
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=start_worker)
-    try:
-        futures = {}
-        for number, position_class in enumerate(plan.classes):
-            if class_file(folder, position_class).is_file():
-                done += classes.class_positions(position_class)
-                yield BuildStep(position_class, True, done, plan.positions, 0.0)
-                continue
-            earlier = plan.classes[:number]
-            future = pool.submit(_solve_into, game_spec(game), position_class, folder, earlier)
-            futures[future] = position_class
-        for future in as_completed(futures):
-            position_class = future.result()
+    missing = []
+    for number, position_class in enumerate(plan.classes):
+        if class_file(folder, position_class).is_file():
             done += classes.class_positions(position_class)
-            elapsed = time.perf_counter() - began
-            yield BuildStep(position_class, False, done, plan.positions, elapsed)
-    finally:
-        processes = list(getattr(pool, "_processes", {}).values())  # to end them now
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
+            yield BuildStep(position_class, True, done, plan.positions, 0.0)
+        else:
+            missing.append(number)
+    spec = game_spec(game)
+    tasks = ((spec, plan.classes[n], folder, plan.classes[:n]) for n in missing)
+    for _, position_class in pool.results(_solve_into, tasks):
+        done += classes.class_positions(position_class)
+        elapsed = time.perf_counter() - began
+        yield BuildStep(position_class, False, done, plan.positions, elapsed)

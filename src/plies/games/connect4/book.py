@@ -17,11 +17,9 @@ before any search.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sqlite3
 from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -31,7 +29,7 @@ from typing import TYPE_CHECKING
 from plies.errors import BookError
 from plies.games.connect4.rules import ConnectFour, ConnectFourState
 from plies.perfect import BookProgress, Decision
-from plies.processes import start_worker
+from plies.pool import Pool
 
 if TYPE_CHECKING:
     from plies.games.connect4.solver import Connect4Solver
@@ -170,19 +168,30 @@ def _writable(folder: Path) -> bool:
 
 
 def build_book(
-    path: str | Path, plies: int, solver: Connect4Solver, workers: int = 1
+    path: str | Path,
+    plies: int,
+    solver: Connect4Solver,
+    workers: int = 1,
+    ray_address: str | None = None,
 ) -> Generator[BookProgress, None, None]:
     """Solve every position the perfect agent can meet before ply ``plies`` (as the first
     player or the second, against every reply) that ``path`` does not hold yet, writing each
-    at once, and yield after each; ``workers`` processes solve the positions of a ply side by
-    side (1: ``solver``, in this process). The agent's move is the solver's preferred among
+    at once, and yield after each; ``workers`` processes (or Ray actors of the cluster at
+    ``ray_address``: a :class:`~plies.pool.Pool`) solve the positions of a ply side by side
+    (1: ``solver``, in this process). The agent's move is the solver's preferred among
     those that keep the score; mirror images are solved once. Closing the iteration (Ctrl-C)
     keeps what was solved; a finished build records ``plies`` in the book."""
     game = solver.game
     path = check_book_target(path, game)
     db = sqlite3.connect(path)
     try:
-        yield from _build(db, plies, solver, workers)
+        with Pool(
+            workers,
+            setup=_start_solver,
+            setup_args=(game.width, game.height),
+            ray_address=ray_address,
+        ) as pool:
+            yield from _build(db, plies, solver, pool)
     except sqlite3.Error as error:  # a full disk, another build at the same file...
         raise BookError(f"cannot write {str(path)!r}: {error} (what was solved is kept)") from None
     finally:
@@ -190,7 +199,7 @@ def build_book(
 
 
 def _build(
-    db: sqlite3.Connection, plies: int, solver: Connect4Solver, workers: int
+    db: sqlite3.Connection, plies: int, solver: Connect4Solver, pool: Pool
 ) -> Iterator[BookProgress]:
     """The levels of the agent's turns, ply by ply (:func:`build_book`): the positions of a
     ply not in the book are solved, then every turn is played on from the book."""
@@ -213,7 +222,7 @@ def _build(
         for state in turns:
             if book.lookup(state) is None:
                 unknown.setdefault(position_key(game, state), state)
-        solved = _decisions(solver, list(unknown.values()), workers)
+        solved = _decisions(solver, list(unknown.values()), pool)
         for done, (state, found) in enumerate(solved, 1):
             key = position_key(game, state)
             book.entries[key] = (found.score, _bits(game, state, found.moves))
@@ -234,26 +243,16 @@ def _build(
 
 
 def _decisions(
-    solver: Connect4Solver, states: list[ConnectFourState], workers: int
+    solver: Connect4Solver, states: list[ConnectFourState], pool: Pool
 ) -> Iterator[tuple[ConnectFourState, Decision]]:
-    """Each state with the solver's decision, as they finish: here, or in ``workers`` spawned
-    processes with a solver each (stopped when the iteration is closed)."""
-    if workers == 1 or len(states) < 2:
+    """Each state with the solver's decision, as they finish: ``solver``'s, here, or the
+    ``pool``'s workers', a solver each (stopped when the iteration is closed)."""
+    if pool.here or len(states) < 2:
         for state in states:
             yield state, solver.decide(state, keep_table=True)
         return
-    game = solver.game
-    context = multiprocessing.get_context("spawn")
-    board = (game.width, game.height)
-    pool = ProcessPoolExecutor(workers, context, initializer=_start_solver, initargs=board)
-    try:
-        futures = {pool.submit(_decide, state): state for state in states}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
-    finally:
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+    for index, decision in pool.results(_decide, states):
+        yield states[index], decision
 
 
 _SOLVER: Connect4Solver | None = None
@@ -261,11 +260,10 @@ _SOLVER: Connect4Solver | None = None
 
 
 def _start_solver(width: int, height: int) -> None:
-    """A build worker (:func:`plies.processes.start_worker`): its own solver, without a book."""
+    """A build worker (of a :class:`~plies.pool.Pool`): its own solver, without a book."""
     from plies.games.connect4.solver import Connect4Solver
 
     global _SOLVER
-    start_worker()
     _SOLVER = Connect4Solver(ConnectFour(width, height), book=False)
 
 

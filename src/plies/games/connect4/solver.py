@@ -159,11 +159,12 @@ class Connect4Solver:
         check_book_target(path, self.game)
 
     def build_book(
-        self, path: str, plies: int, workers: int
+        self, path: str, plies: int, workers: int, ray_address: str | None = None
     ) -> Generator[BookProgress, None, None]:
         """Solve the openings up to ``plies`` into ``path`` (:func:`.book.build_book`), with a
         solver of this board that consults no book."""
-        return build_book(path, plies, Connect4Solver(self.game, book=False), workers)
+        solver = Connect4Solver(self.game, book=False)
+        return build_book(path, plies, solver, workers, ray_address)
 
     def reset(self) -> None:
         """Empty the transposition table: O(1), but a real clear once every
