@@ -85,11 +85,12 @@ def assert_one_line_error(result: CliRun, fragment: str) -> None:
 
 @pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[Any]:
-    """A Ray cluster of two nodes of one CPU each on this machine (at the address Ray gives
-    the machine: pinned to 127.0.0.1, ``ray.init`` waits forever for the cluster's
-    observability service on the other address), started once per test session (it costs seconds): two actors needing a CPU each land on different
-    nodes. Runs connect to it by its ``address`` and let go when done. Skips where Ray (the
-    extra 'distributed') is not installed."""
+    """A Ray cluster of two nodes of one CPU each on this machine, started once per test
+    session (it costs seconds): two actors needing a CPU each land on different nodes. It
+    listens at the address Ray gives the machine (pinned to 127.0.0.1, ``ray.init`` waits
+    forever for the cluster's observability service on the other address). Runs connect to it
+    by its ``address`` and let go when done. Skips where Ray (the extra 'distributed') is not
+    installed."""
     pytest.importorskip("ray", reason="Ray is in the 'distributed' extra")
     cluster_utils = pytest.importorskip("ray.cluster_utils")
     two_nodes = cluster_utils.Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
