@@ -1,7 +1,8 @@
 """A student's answer to a tree exercise, checked against the search itself.
 
-The exercise is UC Berkeley CS61B's alpha-beta practice page, abTreePractice
-(https://inst.eecs.berkeley.edu/~cs61b/fa14/ta-materials/apps/ab_tree_practice/), as the
+The exercise is Berkeley's abTreePractice (Aleks Kamko's "Alpha-Beta Pruning Practice" for
+UC Berkeley's CS61B,
+https://inst.eecs.berkeley.edu/~cs61b/fa14/ta-materials/apps/ab_tree_practice/), as the
 README's Trees page offers it: given a tree and an algorithm, write each internal node's value
 as the search backs it up and mark the edges it prunes.
 :func:`check_answer` marks every node and edge right or wrong against
