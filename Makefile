@@ -49,5 +49,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
+# Numba caches compiled kernels beside their modules, in __pycache__/*.nbi and *.nbc files keyed
+# to each kernel's own file only: clean removes them (and the __pycache__ folders they live in).
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find src \( -name '*.nbi' -o -name '*.nbc' \) -type f -delete
+	find src tests benchmarks -name __pycache__ -type d -prune -exec rm -rf {} +

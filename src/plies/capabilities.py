@@ -229,6 +229,18 @@ class HasShippedEndgames(Protocol):
 
 
 @runtime_checkable
+class HasPackedEndgames(Protocol):
+    """Endgame tables packed several classes to a file (checkers' shipped tables: a file a
+    number of pieces), read where a folder has no file of the class itself: the pack in
+    ``folder`` that holds ``position_class`` and the class's arrays as its own file holds them
+    (``outcomes``, ``distances``, ``meta``), or None where no pack there holds it."""
+
+    def packed_endgame(
+        self, folder: Path, position_class: Hashable
+    ) -> tuple[Path, Mapping[str, Any]] | None: ...
+
+
+@runtime_checkable
 class HasClassMoves(Protocol):
     """The moves of a whole class at once (:class:`ClassMoves`), compiled where the game has
     kernels: what retrograde analysis builds otherwise from ``actions`` and ``result``, one
@@ -627,6 +639,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasClassMoves: "a class's moves at once (class_moves)",
     HasDrawCount: "a counted draw rule (plies_to_draw)",
     HasShippedEndgames: "shipped endgame databases (shipped_endgames)",
+    HasPackedEndgames: "endgame tables packed several to a file (packed_endgame)",
     HasCompiledEndgames: "endgame tables for the compiled engine (compiled_endgames)",
     HasCompiledRules: "compiled rules (compiled_rules)",
     HasChance: "chance nodes (chance_outcomes)",

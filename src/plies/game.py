@@ -42,7 +42,6 @@ from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from plies.capabilities import HasChance as HasChance
-from plies.capabilities import HasEvaluation as HasEvaluation  # TODO: callers import capabilities
 from plies.capabilities import HasPositionNotation as HasPositionNotation
 from plies.capabilities import HasValueBounds as HasValueBounds
 from plies.capabilities import require

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import functools
 import random
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from plies.errors import InvalidPositionError
@@ -24,6 +26,8 @@ from plies.games.checkers.endgame import (
     slices,
     unrank,
 )
+from plies.games.checkers.endgame_pack import pack_endgames, pack_file
+from plies.solvers.endgames import Endgames
 from plies.solvers.retrograde import DRAW, LOSS, WIN, Tables, end_outcome, solve_classes
 
 GAME = make_game("checkers")
@@ -213,3 +217,56 @@ def test_numbers_out_of_range_and_foreign_positions_are_refused() -> None:
     crowned_row = CheckersState(1 << 29, 0, 0, 1, "B", 0)
     with pytest.raises(InvalidPositionError, match="crowning row"):
         index.position_number(crowned_row)
+
+
+def _unpacked(folder: Path, pieces: range) -> Path:
+    """The shipped tables of ``pieces`` pieces as a build writes them: a file a slice."""
+    folder.mkdir()
+    for count in pieces:
+        for chosen in slices(count):
+            packed = GAME.packed_endgame(GAME.shipped_endgames(), chosen)
+            assert packed is not None, chosen
+            np.savez_compressed(folder / f"{chosen}.npz", **packed[1])
+    return folder
+
+
+def test_packs_probe_as_the_slice_files_they_were_made_of(tmp_path: Path) -> None:
+    """The shipped packs, unpacked a file a slice and packed again: the same bytes (packing is
+    reproducible), and 3,000 random probes of one to three pieces answer alike from the slice
+    files and from the packs."""
+    pieces = range(1, 4)
+    files = _unpacked(tmp_path / "slices", pieces)
+    written = pack_endgames(files, tmp_path / "packed", pieces)
+    shipped = GAME.shipped_endgames()
+    assert [p.read_bytes() for p in written] == [pack_file(shipped, n).read_bytes() for n in pieces]
+    by_file, by_pack = Endgames(GAME, [files]), Endgames(GAME, [tmp_path / "packed"])
+    rng = random.Random(5)
+    for count in pieces:
+        chosen = slices(count)
+        weights = [slice_index(s).positions for s in chosen]
+        for piece in rng.choices(chosen, weights, k=1000):
+            index = slice_index(piece)
+            state = index.position(rng.randrange(index.positions))
+            assert by_file.probe(state) == by_pack.probe(state) is not None
+    assert not by_file.problems and not by_pack.problems
+
+
+def test_a_slice_file_comes_before_a_pack_and_a_bad_pack_is_one_problem(tmp_path: Path) -> None:
+    """A folder's own slice file is read before a pack there; a truncated pack is named once
+    in the problems and its slices are read from the next folder."""
+    chosen = slices(2)[0]
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    pack_file(bad, 2).write_bytes(pack_file(GAME.shipped_endgames(), 2).read_bytes()[:1000])
+    endgames = Endgames(GAME, [bad, GAME.shipped_endgames()])
+    assert all(endgames.table(s) is not None for s in slices(2))
+    assert len(endgames.problems) == 1 and "is not a readable endgame pack" in endgames.problems[0]
+    assert "\n" not in endgames.problems[0]
+    files = _unpacked(tmp_path / "slices", range(2, 3))
+    with np.load(files / f"{chosen}.npz") as arrays:
+        flipped = {name: arrays[name] for name in arrays.files}
+    flipped["outcomes"] = np.full_like(flipped["outcomes"], 0xFF)  # every position a draw
+    np.savez_compressed(files / f"{chosen}.npz", **flipped)
+    pack_endgames(_unpacked(tmp_path / "more", range(2, 3)), files, range(2, 3))
+    table = Endgames(GAME, [files]).table(chosen)
+    assert table is not None and (table.outcomes == DRAW).all()

@@ -288,8 +288,10 @@ def test_the_engine_tells_of_a_bad_file_once_and_plays_on(tmp_path: Path) -> Non
     notes do not, and the engine still answers from the shipped tables."""
     folder = tmp_path / "home" / "checkers"
     folder.mkdir(parents=True)
-    shipped = CHECKERS.shipped_endgames() / f"{KINGS}.npz"
-    (folder / f"{KINGS}.npz").write_bytes(shipped.read_bytes()[:300])
+    packed = CHECKERS.packed_endgame(CHECKERS.shipped_endgames(), KINGS)
+    assert packed is not None
+    np.savez_compressed(folder / f"{KINGS}.npz", **packed[1])
+    (folder / f"{KINGS}.npz").write_bytes((folder / f"{KINGS}.npz").read_bytes()[:300])
     agent = make_agent("engine:time=0.1", CHECKERS)
     state = CHECKERS.parse_position("W:WK14:BK23")
     agent(CHECKERS, state)

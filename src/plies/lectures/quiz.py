@@ -1,7 +1,10 @@
 """A student's answer to a tree exercise, checked against the search itself.
 
-The exercise is Berkeley's abTreePractice (see DESIGN.md): given a tree and an algorithm,
-write each internal node's value as the search backs it up and mark the edges it prunes.
+The exercise is Berkeley's abTreePractice (Aleks Kamko's "Alpha-Beta Pruning Practice" for
+UC Berkeley's CS61B,
+https://inst.eecs.berkeley.edu/~cs61b/fa14/ta-materials/apps/ab_tree_practice/), as the
+README's Trees page offers it: given a tree and an algorithm, write each internal node's value
+as the search backs it up and mark the edges it prunes.
 :func:`check_answer` marks every node and edge right or wrong against
 :func:`~plies.lectures.tree_report.analyse_tree`'s report, each wrong mark with the reason, and
 picks the first mistake in the order the search would have made it.

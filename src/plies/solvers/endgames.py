@@ -38,6 +38,7 @@ from plies.capabilities import (
     WIN,
     HasCompiledEndgames,
     HasDrawCount,
+    HasPackedEndgames,
     HasPositionClasses,
     HasShippedEndgames,
     optional,
@@ -151,38 +152,52 @@ def save_class(
 def load_class(game: Game[Any, Any], path: Path, position_class: Hashable) -> Solved:
     """The table of ``position_class`` in ``path``; :class:`EndgameError` naming what is wrong
     with a file that is unreadable, truncated, foreign or of another class."""
-    classes = require(game, HasPositionClasses, "an endgame database")
     try:
         with np.load(path) as arrays:
-            meta = json.loads(bytes(arrays["meta"]).decode())
-            packed = arrays["outcomes"]
-            stored = arrays["distances"] if "distances" in arrays.files else None
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
+            found = {name: arrays[name] for name in arrays.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
         raise EndgameError(f"{str(path)!r} is not a readable endgame table ({error})") from None
+    return class_table(game, str(path), position_class, found)
+
+
+def class_table(
+    game: Game[Any, Any], name: str, position_class: Hashable, arrays: Mapping[str, Any]
+) -> Solved:
+    """The table of ``position_class`` from the arrays of its file (or of its part of a pack,
+    :class:`~plies.capabilities.HasPackedEndgames`) named ``name``; :class:`EndgameError` as
+    :func:`load_class`."""
+    classes = require(game, HasPositionClasses, "an endgame database")
+    try:
+        meta = json.loads(bytes(arrays["meta"]).decode())
+        packed = arrays["outcomes"]
+        stored = arrays.get("distances")
+    except (ValueError, KeyError) as error:
+        raise EndgameError(f"{name!r} is not a readable endgame table ({error})") from None
     if meta.get("format") != FORMAT or meta.get("game") != game_identity(game):
-        raise EndgameError(f"{str(path)!r} is not a {game_identity(game)} endgame table")
+        raise EndgameError(f"{name!r} is not a {game_identity(game)} endgame table")
     positions = classes.class_positions(position_class)
     if meta.get("class") != str(position_class) or meta.get("positions") != positions:
         raise EndgameError(
-            f"{str(path)!r} holds {meta.get('class')} ({meta.get('positions')} positions), "
+            f"{name!r} holds {meta.get('class')} ({meta.get('positions')} positions), "
             f"not {position_class} ({positions})"
         )
     if len(packed) * 4 < positions or (stored is not None and len(stored) != positions):
-        raise EndgameError(f"{str(path)!r} is truncated")
+        raise EndgameError(f"{name!r} is truncated")
     outcomes = unpack(packed, positions)
     if stored is None:
         found = np.full(positions, NO_DISTANCE, np.int32)
     else:
         found = np.where(outcomes == DRAW, NO_DISTANCE, stored.astype(np.int32))
     if (outcomes == OPEN).any():
-        raise EndgameError(f"{str(path)!r} leaves positions undecided")
+        raise EndgameError(f"{name!r} leaves positions undecided")
     return Solved(outcomes, found, 0)
 
 
 class Endgames:
-    """The endgame databases of ``game`` in ``folders`` (the first holding a class wins),
-    probed by position: :meth:`probe`. Classes load when first probed; a file that cannot be
-    used is named once in :attr:`problems` and left out."""
+    """The endgame databases of ``game`` in ``folders`` (the first holding a class wins: its
+    own file, else a pack holding it, :class:`~plies.capabilities.HasPackedEndgames`), probed
+    by position: :meth:`probe`. Classes load when first probed; a file that cannot be used is
+    named once in :attr:`problems` and left out."""
 
     def __init__(self, game: Game[Any, Any], folders: Iterable[Path]) -> None:
         self.game = game
@@ -198,16 +213,27 @@ class Endgames:
         if position_class not in self.tables:
             found = None
             for folder in self.folders:
-                path = class_file(folder, position_class)
-                if path.is_file():
-                    try:
-                        found = load_class(self.game, path, position_class)
-                    except EndgameError as error:
-                        self.problems.append(str(error))
-                        continue
+                try:
+                    found = self._load(folder, position_class)
+                except EndgameError as error:
+                    self.problems.append(str(error))
+                    continue
+                if found is not None:
                     break
             self.tables[position_class] = found
         return self.tables[position_class]
+
+    def _load(self, folder: Path, position_class: Hashable) -> Solved | None:
+        """``position_class``'s table from its file in ``folder``, else from a pack there."""
+        path = class_file(folder, position_class)
+        if path.is_file():
+            return load_class(self.game, path, position_class)
+        packs = optional(self.game, HasPackedEndgames)
+        packed = None if packs is None else packs.packed_endgame(folder, position_class)
+        if packed is None:
+            return None
+        pack, arrays = packed
+        return class_table(self.game, f"{pack}:{position_class}", position_class, arrays)
 
     def probe(self, state: Any) -> tuple[int, int] | None:
         """The outcome of ``state`` for its side to move (``WIN``, ``LOSS``, ``DRAW``) and its

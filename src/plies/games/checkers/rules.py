@@ -304,8 +304,18 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
         return DRAW_PLIES - state.quiet
 
     def shipped_endgames(self) -> Path:
-        """The endgame databases shipped with plies (``games/checkers/endgames``)."""
+        """The endgame databases shipped with plies (``games/checkers/endgames``, packed a
+        file a number of pieces: :mod:`.endgame_pack`)."""
         return Path(__file__).with_name("endgames")
+
+    def packed_endgame(
+        self, folder: Path, position_class: Any
+    ) -> tuple[Path, dict[str, Any]] | None:
+        """The pack in ``folder`` holding ``position_class``'s table and its arrays
+        (:func:`.endgame_pack.packed_arrays`)."""
+        from plies.games.checkers.endgame_pack import packed_arrays
+
+        return packed_arrays(folder, position_class)
 
     def compiled_endgames(self, table: Any, size: int) -> tuple[Any, ...]:
         """The endgame tables of up to ``size`` pieces that ``table`` holds, as the compiled
