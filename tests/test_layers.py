@@ -28,6 +28,7 @@ CORE = (
     "compiled",
     "perfect",
     "registry",
+    "lazy",
 )
 """The base every room may import: the formal game, its capabilities and errors, specs,
 clocks, the compiled-code helpers and the perfect-solver interface, the game registry."""
@@ -245,3 +246,27 @@ def test_building_a_game_imports_no_other_game_and_no_python_chess(name: str) ->
     expected |= {"python-chess"} if name == "chess" else set()
     loaded = set(ast.literal_eval(done.stdout)) - {"registry", "grid"}  # the shared modules
     assert loaded == expected, done.stdout
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_only_the_games_folder_imports_the_games_package(module: str) -> None:
+    """Every layer reaches the registry as ``plies.registry`` (core); the package
+    ``plies.games`` is the public name for users, imported by nothing outside ``games/``."""
+    if module.startswith("plies.games"):
+        return
+    assert "plies.games" not in imports(module), f"{module} imports plies.games"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if room(m) == "core"))
+def test_core_has_no_arrow_up_into_games(module: str) -> None:
+    """Core (the registry included) imports nothing in ``games/``: the registry names the
+    built-in games' classes by path (``BUILT_IN``) and imports one only when it is asked for."""
+    bad = sorted(name for name in imports(module) if name.startswith("plies.games"))
+    assert not bad, f"{module} imports {bad}"
+
+
+def test_the_games_package_names_no_game_module() -> None:
+    """``plies.games`` and ``grid.py`` import no game's room: the game classes come from the
+    registry's table, lazily."""
+    bad = {m: sorted(n for n in imports(m) if _is_game(n)) for m in SHARED_GAME_MODULES}
+    assert not any(bad.values()), bad

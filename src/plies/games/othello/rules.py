@@ -40,6 +40,7 @@ from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
+from plies.registry import SCORING, GameOption
 
 PASS = -1
 """The action of a player who has no legal move."""
@@ -203,6 +204,8 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     or :data:`PASS`."""
 
     name = "othello"
+    summary = "Othello (Reversi), 8x8 from the standard start; a forced pass is a move"
+    options: tuple[GameOption, ...] = (SCORING,)
     default_opponent = "engine:time=1"
     searchable_to_end = False
     opening_plies = 4
