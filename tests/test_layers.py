@@ -248,6 +248,34 @@ def test_building_a_game_imports_no_other_game_and_no_python_chess(name: str) ->
     assert loaded == expected, done.stdout
 
 
+COMPILED = sorted(m for m in MODULES if _is_game(m) and m.endswith("kernel"))
+"""The rooms' compiled modules (``kernel.py``, ``solver_kernel.py``, ``endgame_kernel.py``)."""
+
+
+def _rules_loaded(code: str) -> list[str]:
+    """The ``plies.games.*.rules`` modules (and python-chess) that ``code`` loads, in a fresh
+    process."""
+    code += (
+        "; import sys; print(sorted(m for m in sys.modules if m.startswith('plies.games.') "
+        "and m.endswith('.rules')) + ['python-chess'] * ('chess' in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded: list[str] = ast.literal_eval(done.stdout)
+    return loaded
+
+
+@pytest.mark.parametrize("module", COMPILED)
+def test_a_kernel_loads_no_rules(module: str) -> None:
+    """The compiled searches load every kernel (``native/kernels.py``): loading one loads no
+    game's rules (a Connect Four search does not load checkers' rules, nor python-chess)."""
+    assert _rules_loaded(f"import {module}") == []
+
+
+def test_the_compiled_searches_load_no_rules() -> None:
+    assert COMPILED and _rules_loaded("import plies.native.engine, plies.native.mcts") == []
+
+
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_only_the_games_folder_imports_the_games_package(module: str) -> None:
     """Every layer reaches the registry as ``plies.registry`` (core); the package
