@@ -276,6 +276,41 @@ def test_the_compiled_searches_load_no_rules() -> None:
     assert COMPILED and _rules_loaded("import plies.native.engine, plies.native.mcts") == []
 
 
+VIEWS = sorted(m for m in MODULES if _is_game(m) and m.endswith(".view"))
+
+
+def _imports_at_load(module: str) -> set[str]:
+    """The plies modules ``module`` imports when loaded: at its top level, not inside a
+    function nor under ``if TYPE_CHECKING:``."""
+    names: set[str] = set()
+    for node in ast.parse(MODULES[module].read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {r for r in (_resolved(n) for n in names if n.startswith("plies")) if r is not None}
+
+
+@pytest.mark.parametrize("module", VIEWS)
+def test_a_view_imports_its_rules_only_for_type_checking(module: str) -> None:
+    """A board view draws what the game object hands it: its room's rules (and other game
+    modules) only under ``TYPE_CHECKING``, so rules and view never import each other at load."""
+    room_modules = {m for m in _imports_at_load(module) if room(m) == room(module)}
+    assert not room_modules, f"{module} imports {sorted(room_modules)} when loaded"
+
+
+def test_views_are_found() -> None:
+    assert len(VIEWS) == 9
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _is_game(m)))
+def test_no_game_module_loads_a_view(module: str) -> None:
+    """The rules build their view inside ``board_view()``: loading the rules (or any module of
+    a room) loads no view."""
+    views = {m for m in _imports_at_load(module) if m.endswith(".view")}
+    assert not views, f"{module} imports {sorted(views)} when loaded"
+
+
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_only_the_games_folder_imports_the_games_package(module: str) -> None:
     """Every layer reaches the registry as ``plies.registry`` (core); the package

@@ -176,7 +176,7 @@ class Backgammon(Game[BackgammonState, Action]):
         """The board for the web pages (:mod:`plies.games.backgammon.view`)."""
         from plies.games.backgammon.view import BackgammonView
 
-        return BackgammonView(self)
+        return BackgammonView(self, sides=SIDES, bar=BAR, off=OFF, opening=OPENING, roll=Roll)
 
     def initial_state(self) -> BackgammonState:
         return _initial_state()

@@ -155,7 +155,7 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
         """The board for the web pages (:mod:`plies.games.checkers.view`)."""
         from plies.games.checkers.view import CheckersView
 
-        return CheckersView(self)
+        return CheckersView(self, draw_plies=DRAW_PLIES)
 
     def initial_state(self) -> CheckersState:
         return CheckersState(0x00000FFF, 0, 0xFFF00000, 0, "B", 0)

@@ -119,7 +119,7 @@ class Go(WinLossDrawGame[GoState, int]):
         """The board for the web pages (:mod:`plies.games.go.view`)."""
         from plies.games.go.view import GoView
 
-        return GoView(self)
+        return GoView(self, colours=COLOURS, columns=COLUMNS, pass_move=PASS)
 
     def initial_state(self) -> GoState:
         board = bytes(self.size * self.size)

@@ -191,7 +191,7 @@ class Othello(WinLossDrawGame[OthelloState, int]):
         """The board for the web pages (:mod:`plies.games.othello.view`)."""
         from plies.games.othello.view import OthelloView
 
-        return OthelloView(self)
+        return OthelloView(self, pass_move=PASS)
 
     @staticmethod
     def _sides(state: OthelloState) -> tuple[int, int]:

@@ -73,7 +73,7 @@ class TicTacToe(WinLossDrawGame[Board, int]):
         """The board for the web pages (:mod:`plies.games.tictactoe.view`)."""
         from plies.games.tictactoe.view import TicTacToeView
 
-        return TicTacToeView(self)
+        return TicTacToeView(self, grid=self, empty=EMPTY)
 
     def initial_state(self) -> Board:
         return Board(EMPTY * (self.m * self.n), "X", None)

@@ -79,7 +79,7 @@ class TicTacToe3(Game[Board, int]):
         """The board for the web pages (:mod:`plies.games.tictactoe.view`)."""
         from plies.games.tictactoe.view import TicTacToeView
 
-        return TicTacToeView(self)
+        return TicTacToeView(self, grid=self.grid, empty=EMPTY)
 
     def initial_state(self) -> Board:
         return Board(EMPTY * (self.m * self.n), PLAYERS[0], None)

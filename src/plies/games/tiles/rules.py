@@ -76,7 +76,7 @@ class TileGame(WinLossDrawGame[TileState, int]):
         """The board for the web pages (:mod:`plies.games.tiles.view`)."""
         from plies.games.tiles.view import TileView
 
-        return TileView(self)
+        return TileView(self, stay=STAY)
 
     def initial_state(self) -> TileState:
         return TileState(1, self.length, "A", 0)
