@@ -2,7 +2,8 @@
 nothing imports a front end; generic rooms name no particular game; a game's room imports no
 other game; front ends reach games and searches only through the registries and the library's
 public doors; no cycle between rooms (lazy imports inside functions count); functions
-stay short."""
+stay short; core (the registry) has no arrow up into games/ and only games/ imports the package
+plies.games; kernels load no rules; views import their rules only for type checking."""
 
 from __future__ import annotations
 
