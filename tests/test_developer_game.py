@@ -7,6 +7,7 @@ entry points."""
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import sqlite3
 import subprocess
@@ -18,7 +19,7 @@ import pytest
 
 from plies.errors import PliesError, SpecError
 from plies.games import game_identity, game_spec, make_game, registered_games
-from plies.registry import GAMES, PLUGINS
+from plies.registry import BUILT_IN, GAMES, PLUGINS, GameOption
 from plies.testing import check_game
 
 KALAH = '''"""Kalah with a few pits a side: sow counter-clockwise, a last seed in your store
@@ -264,3 +265,27 @@ def test_an_installed_package_registers_its_game(
         assert "kalah" in registered_games()
     finally:
         GAMES.pop("kalah", None)
+
+
+def test_the_built_in_games_declare_themselves_as_a_developers_game_does() -> None:
+    """Each built-in class carries its summary and typed options; the registry names the class
+    once (``BUILT_IN``) and reads them from it."""
+    assert list(BUILT_IN) == list(GAMES)[: len(BUILT_IN)]
+    for name, path in BUILT_IN.items():
+        entry = GAMES[name]
+        assert entry.factory == path
+        cls = entry.load()
+        assert (cls.summary, cls.options) == (entry.summary, entry.options), name
+        assert all(isinstance(option, GameOption) for option in cls.options)
+
+
+def test_asking_for_one_game_loads_that_game_alone() -> None:
+    """Reading one game's summary and options imports its room alone."""
+    code = (
+        "import sys; from plies.registry import game_entry; e = game_entry('go'); "
+        "e.summary, e.usage(); "
+        "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('plies.games.')}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert set(ast.literal_eval(done.stdout)) - {"grid"} == {"go"}

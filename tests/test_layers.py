@@ -2,7 +2,8 @@
 nothing imports a front end; generic rooms name no particular game; a game's room imports no
 other game; front ends reach games and searches only through the registries and the library's
 public doors; no cycle between rooms (lazy imports inside functions count); functions
-stay short."""
+stay short; core (the registry) has no arrow up into games/ and only games/ imports the package
+plies.games; kernels load no rules; views import their rules only for type checking."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ CORE = (
     "perfect",
     "registry",
     "pool",
+    "lazy",
 )
 """The base every room may import: the formal game, its capabilities and errors, specs,
 clocks, the compiled-code helpers and the perfect-solver interface, the game registry, the
@@ -273,3 +275,88 @@ def test_long_jobs_run_workers_only_through_the_one_pool(module: str) -> None:
     }
     assert not found, f"{module} runs workers itself ({sorted(found)}): use plies.pool.Pool"
     assert "._processes" not in MODULES[module].read_text(encoding="utf-8")
+COMPILED = sorted(m for m in MODULES if _is_game(m) and m.endswith("kernel"))
+"""The rooms' compiled modules (``kernel.py``, ``solver_kernel.py``, ``endgame_kernel.py``)."""
+
+
+def _rules_loaded(code: str) -> list[str]:
+    """The ``plies.games.*.rules`` modules (and python-chess) that ``code`` loads, in a fresh
+    process."""
+    code += (
+        "; import sys; print(sorted(m for m in sys.modules if m.startswith('plies.games.') "
+        "and m.endswith('.rules')) + ['python-chess'] * ('chess' in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded: list[str] = ast.literal_eval(done.stdout)
+    return loaded
+
+
+@pytest.mark.parametrize("module", COMPILED)
+def test_a_kernel_loads_no_rules(module: str) -> None:
+    """The compiled searches load every kernel (``native/kernels.py``): loading one loads no
+    game's rules (a Connect Four search does not load checkers' rules, nor python-chess)."""
+    assert _rules_loaded(f"import {module}") == []
+
+
+def test_the_compiled_searches_load_no_rules() -> None:
+    assert COMPILED and _rules_loaded("import plies.native.engine, plies.native.mcts") == []
+
+
+VIEWS = sorted(m for m in MODULES if _is_game(m) and m.endswith(".view"))
+
+
+def _imports_at_load(module: str) -> set[str]:
+    """The plies modules ``module`` imports when loaded: at its top level, not inside a
+    function nor under ``if TYPE_CHECKING:``."""
+    names: set[str] = set()
+    for node in ast.parse(MODULES[module].read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {r for r in (_resolved(n) for n in names if n.startswith("plies")) if r is not None}
+
+
+@pytest.mark.parametrize("module", VIEWS)
+def test_a_view_imports_its_rules_only_for_type_checking(module: str) -> None:
+    """A board view draws what the game object hands it: its room's rules (and other game
+    modules) only under ``TYPE_CHECKING``, so rules and view never import each other at load."""
+    room_modules = {m for m in _imports_at_load(module) if room(m) == room(module)}
+    assert not room_modules, f"{module} imports {sorted(room_modules)} when loaded"
+
+
+def test_views_are_found() -> None:
+    assert len(VIEWS) == 9
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _is_game(m)))
+def test_no_game_module_loads_a_view(module: str) -> None:
+    """The rules build their view inside ``board_view()``: loading the rules (or any module of
+    a room) loads no view."""
+    views = {m for m in _imports_at_load(module) if m.endswith(".view")}
+    assert not views, f"{module} imports {sorted(views)} when loaded"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_only_the_games_folder_imports_the_games_package(module: str) -> None:
+    """Every layer reaches the registry as ``plies.registry`` (core); the package
+    ``plies.games`` is the public name for users, imported by nothing outside ``games/``."""
+    if module.startswith("plies.games"):
+        return
+    assert "plies.games" not in imports(module), f"{module} imports plies.games"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if room(m) == "core"))
+def test_core_has_no_arrow_up_into_games(module: str) -> None:
+    """Core (the registry included) imports nothing in ``games/``: the registry names the
+    built-in games' classes by path (``BUILT_IN``) and imports one only when it is asked for."""
+    bad = sorted(name for name in imports(module) if name.startswith("plies.games"))
+    assert not bad, f"{module} imports {bad}"
+
+
+def test_the_games_package_names_no_game_module() -> None:
+    """``plies.games`` and ``grid.py`` import no game's room: the game classes come from the
+    registry's table, lazily."""
+    bad = {m: sorted(n for n in imports(m) if _is_game(n)) for m in SHARED_GAME_MODULES}
+    assert not any(bad.values()), bad

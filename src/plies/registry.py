@@ -70,6 +70,14 @@ class GameOption(Option):
     show: Callable[[Any], str] | None = None
     identity: bool = True
 
+    @classmethod
+    def whole(
+        cls, key: str, default: int, help: str, minimum: int = 1, maximum: int = 10**9
+    ) -> GameOption:
+        """A whole-number option from ``minimum`` to ``maximum``; the game's constructor checks
+        the sizes it can play."""
+        return cls(key, "int", help, default, NumberRange(minimum, maximum, integer=True))
+
     def argument(self, options: Options) -> Any:
         """This option's argument for the factory, read from a spec's options."""
         value = self.read(options)
@@ -106,14 +114,40 @@ SCORING = GameOption(
 """The scoring option every two-player win/loss/draw game shares."""
 
 
-@dataclass(frozen=True)
 class GameEntry:
-    """A registered game: its name, summary, typed options and factory (or its path)."""
+    """A registered game: its name, summary, typed options and factory (or its path). A summary
+    or options given as ``None`` are the ones the factory declares (its ``summary`` and
+    ``options`` attributes), read when first asked: a game registered by path is imported only
+    then."""
 
-    name: str
-    summary: str
-    options: tuple[GameOption, ...]
-    factory: Factory | str
+    __slots__ = ("_options", "_summary", "factory", "name")
+
+    def __init__(
+        self,
+        name: str,
+        summary: str | None,
+        options: tuple[GameOption, ...] | None,
+        factory: Factory | str,
+    ) -> None:
+        self.name, self.factory = name, factory
+        self._summary, self._options = summary, options
+
+    def __repr__(self) -> str:
+        return f"GameEntry({self.name!r}, factory={self.factory!r})"
+
+    @property
+    def summary(self) -> str:
+        """The one-line summary (the factory's ``summary``, or its docstring's first line)."""
+        if self._summary is None:
+            self._summary = _summary(self.load())
+        return self._summary
+
+    @property
+    def options(self) -> tuple[GameOption, ...]:
+        """The typed options, in the order a spec writes them."""
+        if self._options is None:
+            self._options = _declared(self.load())
+        return self._options
 
     def load(self) -> Factory:
         """The factory, imported now if it was registered by path."""
@@ -158,16 +192,21 @@ _NAME = re.compile(r"[a-z][a-z0-9_-]*")
 
 
 def register_game(
-    name: str, summary: str, options: tuple[GameOption, ...], factory: Factory | str
+    name: str,
+    summary: str | None,
+    options: tuple[GameOption, ...] | None,
+    factory: Factory | str,
 ) -> GameEntry:
     """Register a game under ``name`` (lower case letters, digits, ``-`` and ``_``); its
     ``factory`` takes the ``options`` as keyword arguments, and may be given as
-    ``"module:attribute"`` to be imported on first use."""
+    ``"module:attribute"`` to be imported on first use. A ``summary`` or ``options`` of
+    ``None`` are read from the factory's attributes when first asked."""
     if not _NAME.fullmatch(name):
         raise SpecError(f"game name {name!r} must be lower case letters, digits, - and _")
     if name in GAMES:
         raise SpecError(f"game {name!r} is registered twice")
-    GAMES[name] = entry = GameEntry(name, summary, _checked(options, name), factory)
+    checked = None if options is None else _checked(options, name)
+    GAMES[name] = entry = GameEntry(name, summary, checked, factory)
     return entry
 
 
@@ -390,97 +429,20 @@ def _spec(game: Game[Any, Any], everything: bool) -> str:
     return f"{base}:{written}" if written else base
 
 
-def _whole(key: str, default: int, help: str, minimum: int = 1, maximum: int = 10**9) -> GameOption:
-    """A whole-number option; the game's constructor checks the sizes it can play."""
-    return GameOption(key, "int", help, default, NumberRange(minimum, maximum, integer=True))
+BUILT_IN: dict[str, str] = {
+    "tictactoe": "plies.games.tictactoe.rules:TicTacToe",
+    "tictactoe3": "plies.games.tictactoe.three:TicTacToe3",
+    "tiles": "plies.games.tiles.rules:TileGame",
+    "nim": "plies.games.nim.rules:Nim",
+    "connect4": "plies.games.connect4.rules:ConnectFour",
+    "othello": "plies.games.othello.rules:Othello",
+    "checkers": "plies.games.checkers.rules:Checkers",
+    "chess": "plies.games.chess.rules:Chess",
+    "go": "plies.games.go.rules:Go",
+    "backgammon": "plies.games.backgammon.rules:Backgammon",
+}
+"""The games plies ships, the one list of them: name -> the class, in its room, that declares
+the game's ``summary`` and ``options`` (read, and the class imported, only when asked)."""
 
-
-register_game(
-    "tictactoe",
-    "m x n tic-tac-toe with k in a row (3x3x3 by default)",
-    (
-        _whole("m", 3, "rows"),
-        _whole("n", 3, "columns"),
-        _whole("k", 3, "marks in a row that win"),
-        SCORING,
-    ),
-    "plies.games.tictactoe.rules:TicTacToe",
-)
-register_game(
-    "tictactoe3",
-    "three-player m x n tic-tac-toe (X, O, Y) with k in a row (4x4x3 by default)",
-    (
-        _whole("m", 4, "rows"),
-        _whole("n", 4, "columns"),
-        _whole("k", 3, "marks in a row that win"),
-    ),
-    "plies.games.tictactoe.three:TicTacToe3",
-)
-register_game(
-    "tiles",
-    "the lecture's tile-sliding race: A moves right, B left, jumping each other",
-    (_whole("length", 4, "cells of the strip", minimum=3), SCORING),
-    "plies.games.tiles.rules:TileGame",
-)
-register_game(
-    "nim",
-    "Nim: take any number from one heap; normal or misere play",
-    (
-        GameOption(
-            "heaps",
-            "text",
-            "heap sizes separated by dashes",
-            "3-4-5",
-            show=lambda heaps: "-".join(str(size) for size in heaps),
-        ),
-        GameOption("misere", "flag", "whoever takes the last object loses", False),
-    ),
-    "plies.games.nim.rules:Nim",
-)
-register_game(
-    "connect4",
-    "Connect Four: drop stones into columns, 4 in a row wins (7x6 by default)",
-    (
-        _whole("width", 7, "columns"),
-        _whole("height", 6, "rows"),
-        _whole("k", 4, "stones in a row that win"),
-        SCORING,
-    ),
-    "plies.games.connect4.rules:ConnectFour",
-)
-register_game(
-    "othello",
-    "Othello (Reversi), 8x8 from the standard start; a forced pass is a move",
-    (SCORING,),
-    "plies.games.othello.rules:Othello",
-)
-register_game(
-    "checkers",
-    "English draughts: 8x8, compulsory captures, no flying kings, draw after 80 quiet plies",
-    (SCORING,),
-    "plies.games.checkers.rules:Checkers",
-)
-register_game(
-    "chess",
-    "chess (python-chess rules); draws by the 50-move rule and threefold repetition",
-    (SCORING,),
-    "plies.games.chess.rules:Chess",
-)
-register_game(
-    "go",
-    "Go: area scoring (Tromp-Taylor), positional superko, two passes end (9x9 by default)",
-    (
-        _whole("size", 9, "lines of the board", minimum=5, maximum=19),
-        GameOption(
-            "komi", "number", "points added to white's score", 7.5, NumberRange(-(10**6), 10**6)
-        ),
-        SCORING,
-    ),
-    "plies.games.go.rules:Go",
-)
-register_game(
-    "backgammon",
-    "backgammon without the doubling cube: dice as chance nodes, gammons 2, backgammons 3",
-    (),
-    "plies.games.backgammon.rules:Backgammon",
-)
+for _name, _path in BUILT_IN.items():
+    register_game(_name, None, None, _path)

@@ -83,6 +83,11 @@ def test_first_moves() -> None:
 # The kernel against the pure-Python reference -----------------------------------------------
 
 
+def test_the_kernel_draws_after_as_many_quiet_plies_as_the_rules() -> None:
+    """The kernel keeps its own copy of the draw count, so that loading it loads no rules."""
+    assert kernel.DRAW_PLIES == DRAW_PLIES == 80
+
+
 def _python_successors(state: CheckersState) -> list[tuple[int, ...]]:
     """The position after each legal move, from the next mover's side as the kernel writes it."""
     rows = []

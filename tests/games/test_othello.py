@@ -18,10 +18,10 @@ from plies.games.othello.rules import (
     PASS,
     Othello,
     OthelloState,
-    _square_class,
     flips,
     legal_moves,
 )
+from plies.games.othello.squares import square_class
 from plies.perft import generic_perft, perft
 from plies.search import alphabeta
 from plies.testing import random_game
@@ -218,10 +218,10 @@ def test_random_games_keep_the_boards_consistent() -> None:
 
 
 def test_moves_are_ordered_corners_first_x_squares_last() -> None:
-    assert [_square_class(s) for s in (0, 2, 18, 1, 9)] == [0, 1, 2, 3, 4]
+    assert [square_class(s) for s in (0, 2, 18, 1, 9)] == [0, 1, 2, 3, 4]
     game = Othello()
     for state in random_states(300, seed=9):
-        classes = [_square_class(a) for a in game.actions(state) if a != PASS]
+        classes = [square_class(a) for a in game.actions(state) if a != PASS]
         assert classes == sorted(classes)
 
 

@@ -9,10 +9,9 @@ imported only when the game is asked for.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
+from plies.lazy import lazy_exports
 from plies.registry import (
+    BUILT_IN,
     GAMES,
     SCORING,
     GameEntry,
@@ -25,26 +24,12 @@ from plies.registry import (
     registered_games,
 )
 
-_CLASSES = {
-    "TicTacToe": "plies.games.tictactoe.rules",
-    "TicTacToe3": "plies.games.tictactoe.three",
-    "TileGame": "plies.games.tiles.rules",
-    "Nim": "plies.games.nim.rules",
-    "ConnectFour": "plies.games.connect4.rules",
-    "Othello": "plies.games.othello.rules",
-    "Checkers": "plies.games.checkers.rules",
-    "Chess": "plies.games.chess.rules",
-    "Go": "plies.games.go.rules",
-    "Backgammon": "plies.games.backgammon.rules",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """The game classes, imported on first use (``from plies.games import ConnectFour``)."""
-    if name in _CLASSES:
-        return getattr(importlib.import_module(_CLASSES[name]), name)
-    raise AttributeError(f"module 'plies.games' has no attribute {name!r}")
-
+# the game classes, imported on first use (``from plies.games import ConnectFour``), from the
+# registry's one table of the built-in games
+__getattr__ = lazy_exports(
+    __name__,
+    {cls: module for module, _, cls in (path.partition(":") for path in BUILT_IN.values())},
+)
 
 __all__ = [
     "GAMES",

@@ -62,6 +62,7 @@ from typing import NamedTuple
 from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import CHANCE, Game
+from plies.registry import GameOption
 
 WHITE, BLACK = 0, 1
 SIDES = ("White", "Black")
@@ -161,6 +162,8 @@ class Backgammon(Game[BackgammonState, Action]):
     """
 
     name = "backgammon"
+    summary = "backgammon without the doubling cube: dice as chance nodes, gammons 2, backgammons 3"
+    options: tuple[GameOption, ...] = ()
     searchable_to_end = False
     default_opponent = "expectiminimax:depth=1"
     players = SIDES
@@ -173,7 +176,7 @@ class Backgammon(Game[BackgammonState, Action]):
         """The board for the web pages (:mod:`plies.games.backgammon.view`)."""
         from plies.games.backgammon.view import BackgammonView
 
-        return BackgammonView(self)
+        return BackgammonView(self, sides=SIDES, bar=BAR, off=OFF, opening=OPENING, roll=Roll)
 
     def initial_state(self) -> BackgammonState:
         return _initial_state()

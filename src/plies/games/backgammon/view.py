@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from plies.games.backgammon.rules import BAR, OFF, OPENING, SIDES, Backgammon, BackgammonState, Roll
 from plies.games.grid import Json
+
+if TYPE_CHECKING:
+    from plies.games.backgammon.rules import Backgammon, BackgammonState, Roll
 
 _LEG = re.compile(r"(bar|[0-9]+)((?:/(?:[0-9]+|off)\*?)+)(?:\(([0-9])\))?")
 
@@ -21,31 +23,43 @@ class BackgammonView:
     ``bar``, ``off`` and ``pips`` by side; ``dice``. The targets are the points, ``bar`` and
     ``off`` (the mover's), and ``pass``."""
 
-    def __init__(self, game: Backgammon) -> None:
-        self.game = game
+    def __init__(
+        self,
+        game: Backgammon,
+        *,
+        sides: tuple[str, str],
+        bar: int,
+        off: int,
+        opening: int,
+        roll: type[Roll],
+    ) -> None:
+        """The rules' ``SIDES`` (by number), the points ``BAR`` and ``OFF``, the mover
+        ``OPENING`` (before the opening roll) and the chance outcome's type ``Roll``."""
+        self.game, self.sides, self.bar, self.off = game, sides, bar, off
+        self.opening, self.roll = opening, roll
 
     def drawing(self, state: BackgammonState, last: Any, flipped: bool) -> Json:
         bottom_side = 1 if flipped else 0
-        numbering = bottom_side if state.mover == OPENING else state.mover
+        numbering = bottom_side if state.mover == self.opening else state.mover
         points = []
         for index, count in enumerate(state.points):
             white_point = index + 1
             label = white_point if numbering == 0 else 25 - white_point
-            side = None if count == 0 else SIDES[0] if count > 0 else SIDES[1]
+            side = None if count == 0 else self.sides[0] if count > 0 else self.sides[1]
             points.append(
                 {"id": f"p{white_point}", "label": str(label), "count": abs(count), "side": side}
             )
         upper, lower = list(range(13, 25)), list(range(12, 0, -1))
         top, bottom = (lower, upper) if flipped else (upper, lower)
-        pips = {SIDES[side]: _pips(state, side) for side in (0, 1)}
+        pips = {self.sides[side]: self._pips(state, side) for side in (0, 1)}
         view: Json = {
             "kind": "backgammon",
             "points": points,
             "top": [f"p{p}" for p in top],
             "bottom": [f"p{p}" for p in bottom],
-            "bottom_side": SIDES[bottom_side],
-            "bar": {SIDES[side]: state.bar[side] for side in (0, 1)},
-            "off": {SIDES[side]: state.off[side] for side in (0, 1)},
+            "bottom_side": self.sides[bottom_side],
+            "bar": {self.sides[side]: state.bar[side] for side in (0, 1)},
+            "off": {self.sides[side]: state.off[side] for side in (0, 1)},
             "pips": pips,
             "dice": list(state.dice),
             "pairs": True,
@@ -53,9 +67,9 @@ class BackgammonView:
         }
         if state.dice and self.game.actions(state) == [()]:
             view["buttons"] = [{"id": "pass", "label": "pass"}]
-        if last is not None and not isinstance(last, Roll) and state.mover != OPENING:
+        if last is not None and not isinstance(last, self.roll) and state.mover != self.opening:
             mover = 1 - state.mover
-            view["last"] = sorted({_point_id(mover, p) for move in last for p in move})
+            view["last"] = sorted({self._point_id(mover, p) for move in last for p in move})
         return view
 
     def path(self, state: BackgammonState, action: Any, notation: str) -> list[str]:
@@ -70,7 +84,9 @@ class BackgammonView:
             assert match is not None, f"the game wrote {part!r}"
             points = [match[1], *re.findall(r"[0-9]+|off", match[2])]
             ids = [
-                _point_id(state.mover, BAR if p == "bar" else OFF if p == "off" else int(p))
+                self._point_id(
+                    state.mover, self.bar if p == "bar" else self.off if p == "off" else int(p)
+                )
                 for p in points
             ]
             pairs = [id_ for leg in pairwise(ids) for id_ in leg]
@@ -81,29 +97,29 @@ class BackgammonView:
         """The opening roll, whose roll or move it is with which dice; None at the end."""
         if self.game.is_terminal(state):
             return None
-        if state.mover == OPENING:
+        if state.mover == self.opening:
             return "the opening roll is next"
         mover = self.game.to_move(state)
         dice = "-".join(map(str, state.dice))
-        return f"{mover} to move with {dice}" if state.dice else f"{SIDES[state.mover]} to roll"
+        return (
+            f"{mover} to move with {dice}" if state.dice else f"{self.sides[state.mover]} to roll"
+        )
 
+    def _pips(self, state: BackgammonState, side: int) -> int:
+        """The pips ``side`` needs to bear off every checker."""
+        sign = 1 if side == 0 else -1
+        on_points = sum(
+            (index + 1 if side == 0 else 24 - index) * count * sign
+            for index, count in enumerate(state.points)
+            if count * sign > 0
+        )
+        return on_points + self.bar * state.bar[side]
 
-def _pips(state: BackgammonState, side: int) -> int:
-    """The pips ``side`` needs to bear off every checker."""
-    sign = 1 if side == 0 else -1
-    on_points = sum(
-        (index + 1 if side == 0 else 24 - index) * count * sign
-        for index, count in enumerate(state.points)
-        if count * sign > 0
-    )
-    return on_points + BAR * state.bar[side]
-
-
-def _point_id(side: int, point: int) -> str:
-    """The id of ``side``'s point ``point`` (its own numbering; :data:`BAR` and :data:`OFF`
-    too)."""
-    if point == BAR:
-        return "bar"
-    if point == OFF:
-        return "off"
-    return f"p{point if side == 0 else 25 - point}"
+    def _point_id(self, side: int, point: int) -> str:
+        """The id of ``side``'s point ``point`` (its own numbering; the bar and off
+        too)."""
+        if point == self.bar:
+            return "bar"
+        if point == self.off:
+            return "off"
+        return f"p{point if side == 0 else 25 - point}"

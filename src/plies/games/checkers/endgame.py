@@ -40,9 +40,12 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import accumulate
 from math import comb
+from typing import TYPE_CHECKING
 
 from plies.errors import InvalidPositionError
-from plies.games.checkers.rules import CheckersState
+
+if TYPE_CHECKING:
+    from plies.games.checkers.rules import CheckersState
 
 SQUARES = tuple(range(1, 33))
 BLACK_MEN_SQUARES = tuple(range(1, 29))
@@ -262,6 +265,8 @@ class SliceIndex:
     def position(self, number: int) -> CheckersState:
         """The position numbered ``number``: placement ``number // 2``, White to move when odd
         (the draw count 0)."""
+        from plies.games.checkers.rules import CheckersState  # the compiled probe loads no rules
+
         placement = self.placement(number // 2)
         return CheckersState(*placement, "W" if number % 2 else "B", 0)
 

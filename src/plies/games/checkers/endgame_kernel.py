@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
@@ -36,7 +36,9 @@ from plies.games.checkers.kernel import (
     placement_of,
     slice_of,
 )
-from plies.games.checkers.rules import CheckersState
+
+if TYPE_CHECKING:
+    from plies.games.checkers.rules import CheckersState
 
 
 @dataclass(frozen=True)

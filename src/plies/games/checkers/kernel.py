@@ -252,13 +252,9 @@ WORK_SHAPE = (STACK_DEPTH + 2, MAX_HOPS + 1)
 """Work space of :func:`native_moves`: the capture stack's frames, then two paths compared."""
 
 
-def _draw_plies() -> int:
-    from plies.games.checkers.rules import DRAW_PLIES
-
-    return DRAW_PLIES
-
-
-DRAW_PLIES = _draw_plies()
+DRAW_PLIES = 80
+"""Quiet plies that draw: the rules' :data:`plies.games.checkers.rules.DRAW_PLIES`, written
+here again so that loading the kernel loads no rules (the game's tests check they agree)."""
 _BACK = ((0x0000000F, 0), (0xF0000000, 7))
 """Each side's back row and the row its men advance from (Black's 0, White's 7)."""
 _CENTRE = (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18)

@@ -45,6 +45,7 @@ from typing import Any, NamedTuple
 from plies.capabilities import BoardView, ClassMoves, CompiledRules
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import Scoring, WinLossDrawGame
+from plies.registry import SCORING, GameOption
 
 Move = tuple[int, ...]
 """The squares (1..32) a move visits, start first."""
@@ -135,6 +136,10 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
     """English draughts. Actions are the squares visited, e.g. ``(22, 15, 6)``."""
 
     name = "checkers"
+    summary = (
+        "English draughts: 8x8, compulsory captures, no flying kings, draw after 80 quiet plies"
+    )
+    options: tuple[GameOption, ...] = (SCORING,)
     default_opponent = "engine:time=1"
     searchable_to_end = False
     opening_plies = 4
@@ -150,7 +155,7 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
         """The board for the web pages (:mod:`plies.games.checkers.view`)."""
         from plies.games.checkers.view import CheckersView
 
-        return CheckersView(self)
+        return CheckersView(self, draw_plies=DRAW_PLIES)
 
     def initial_state(self) -> CheckersState:
         return CheckersState(0x00000FFF, 0, 0xFFF00000, 0, "B", 0)

@@ -4,16 +4,19 @@ row 1-4 at the top unless flipped) and labelled with it; light squares have no i
 from __future__ import annotations
 
 import collections
+from typing import TYPE_CHECKING
 
-from plies.games.checkers.rules import DRAW_PLIES, Checkers, CheckersState
 from plies.games.grid import SIDE_NAMES, Json, grid_view, letters, sides_status
+
+if TYPE_CHECKING:
+    from plies.games.checkers.rules import Checkers, CheckersState
 
 
 class CheckersView:
     """The board with men and kings, their counts and the quiet plies towards a draw."""
 
-    def __init__(self, game: Checkers) -> None:
-        self.game = game
+    def __init__(self, game: Checkers, *, draw_plies: int) -> None:
+        self.game, self.draw_plies = game, draw_plies  # the rules' DRAW_PLIES
 
     def drawing(self, state: CheckersState, last: tuple[int, ...] | None, flipped: bool) -> Json:
         pieces: dict[int, tuple[str | None, bool]] = {}
@@ -38,7 +41,7 @@ class CheckersView:
             for side in "BW"
         ]
         if state.quiet:
-            view["facts"].append(["quiet plies", f"{state.quiet} of {DRAW_PLIES}"])
+            view["facts"].append(["quiet plies", f"{state.quiet} of {self.draw_plies}"])
         view["last"] = [] if last is None else [str(square) for square in last]
         return view
 

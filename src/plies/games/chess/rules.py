@@ -45,6 +45,7 @@ from plies.games.chess.evaluation import (
     PestoSums,
     weight_names,
 )
+from plies.registry import SCORING, GameOption
 
 STARTPOS = "startpos"
 """The word that names the standard initial position, as in the UCI protocol."""
@@ -283,6 +284,8 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
     :meth:`is_capture`, :meth:`in_check`, :meth:`null_move` and :meth:`is_repetition`."""
 
     name = "chess"
+    summary = "chess (python-chess rules); draws by the 50-move rule and threefold repetition"
+    options: tuple[GameOption, ...] = (SCORING,)
     searchable_to_end = False
     default_opponent = "engine:time=1"
     players = ("White", "Black")

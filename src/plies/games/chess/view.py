@@ -3,13 +3,15 @@ squares, ``a1`` to ``h8`` (from, then to)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
 import chess.svg
 
-from plies.games.chess.rules import Chess, ChessState
 from plies.games.grid import Json
+
+if TYPE_CHECKING:
+    from plies.games.chess.rules import Chess, ChessState
 
 MARGIN = 15
 """The coordinate margin of python-chess's SVG board (``coordinates=True``), in its units."""

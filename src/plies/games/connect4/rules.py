@@ -42,6 +42,7 @@ from numpy.typing import NDArray
 from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
+from plies.registry import SCORING, GameOption
 
 if TYPE_CHECKING:
     from plies.games.connect4.solver import Connect4Solver
@@ -90,6 +91,13 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
     """
 
     name = "connect4"
+    summary = "Connect Four: drop stones into columns, 4 in a row wins (7x6 by default)"
+    options: tuple[GameOption, ...] = (
+        GameOption.whole("width", 7, "columns"),
+        GameOption.whole("height", 6, "rows"),
+        GameOption.whole("k", 4, "stones in a row that win"),
+        SCORING,
+    )
     default_opponent = "engine:time=1"
     players = ("X", "O")
 

@@ -3,10 +3,12 @@ row); the click targets are the columns, ``col1`` to ``colN``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from plies.games.connect4.rules import ConnectFour, ConnectFourState
 from plies.games.grid import Json, grid_view
+
+if TYPE_CHECKING:
+    from plies.games.connect4.rules import ConnectFour, ConnectFourState
 
 
 class ConnectFourView:

@@ -41,6 +41,7 @@ from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
+from plies.registry import SCORING, GameOption
 from plies.spec import NumberRange
 
 PASS = -1
@@ -73,6 +74,14 @@ class Go(WinLossDrawGame[GoState, int]):
     row 1, at the bottom; column 0 is ``A``) or :data:`PASS`."""
 
     name = "go"
+    summary = "Go: area scoring (Tromp-Taylor), positional superko, two passes end (9x9 by default)"
+    options: tuple[GameOption, ...] = (
+        GameOption.whole("size", 9, "lines of the board", minimum=5, maximum=19),
+        GameOption(
+            "komi", "number", "points added to white's score", 7.5, NumberRange(-(10**6), 10**6)
+        ),
+        SCORING,
+    )
     default_opponent = "mcts:time=1"
     searchable_to_end = False
     players = ("B", "W")
@@ -110,7 +119,7 @@ class Go(WinLossDrawGame[GoState, int]):
         """The board for the web pages (:mod:`plies.games.go.view`)."""
         from plies.games.go.view import GoView
 
-        return GoView(self)
+        return GoView(self, colours=COLOURS, columns=COLUMNS, pass_move=PASS)
 
     def initial_state(self) -> GoState:
         board = bytes(self.size * self.size)

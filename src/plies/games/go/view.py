@@ -4,20 +4,27 @@ clicks are sent so that the game says why (a taken point, suicide, superko)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from plies.games.go.rules import COLOURS, COLUMNS, PASS, Go, GoState
 from plies.games.grid import SIDE_NAMES, Json, grid_view, sides_status
 
-STONES = {colour: player for player, colour in COLOURS.items()}
-"""The players by the bytes of their stones on the board."""
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from plies.games.go.rules import Go, GoState
 
 
 class GoView:
     """The board, the area count at the end, komi and moves before it."""
 
-    def __init__(self, game: Go) -> None:
-        self.game = game
+    def __init__(
+        self, game: Go, *, colours: Mapping[str, int], columns: str, pass_move: int
+    ) -> None:
+        """The rules' ``COLOURS`` (each player's stone on the board), ``COLUMNS`` (the
+        columns' letters) and ``PASS``."""
+        self.game, self.columns, self.pass_move = game, columns, pass_move
+        self.stones = {colour: player for player, colour in colours.items()}
+        """The players by the bytes of their stones on the board."""
 
     def drawing(self, state: GoState, last: int | None, flipped: bool) -> Json:
         game, size = self.game, self.game.size
@@ -26,7 +33,7 @@ class GoView:
             [
                 {
                     "id": game.format_action(state, row * size + column),
-                    "piece": STONES.get(state.board[row * size + column]),
+                    "piece": self.stones.get(state.board[row * size + column]),
                     "star": (row, column) in stars,
                 }
                 for column in range(size)
@@ -34,7 +41,7 @@ class GoView:
             for row in reversed(range(size))
         ]
         rows = [str(row + 1) for row in reversed(range(size))]
-        view = grid_view("go", cells, COLUMNS[:size], rows)
+        view = grid_view("go", cells, self.columns[:size], rows)
         view["explain_illegal"] = True
         if game.is_terminal(state):
             black, white = game.area(state.board)
@@ -44,8 +51,8 @@ class GoView:
             ]
         else:
             view["facts"] = [["komi", f"{game.komi:g}"], ["moves", str(len(state.moves))]]
-            view["buttons"] = [{"id": game.format_action(state, PASS), "label": "pass"}]
-        if last is not None and last != PASS:
+            view["buttons"] = [{"id": game.format_action(state, self.pass_move), "label": "pass"}]
+        if last is not None and last != self.pass_move:
             view["last"] = [game.format_action(state, last)]
         return view
 

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from plies.lazy import lazy_exports
 
 __all__ = ["Nim", "NimState"]
 
-
-def __getattr__(name: str) -> Any:
-    """The room's game and state types from :mod:`.rules`, imported on first use (importing
-    the room's kernel alone, as the compiled searches do, loads no rules)."""
-    if name in __all__:
-        return getattr(importlib.import_module("plies.games.nim.rules"), name)
-    raise AttributeError(f"module 'plies.games.nim' has no attribute {name!r}")
+# the game and state types, imported on first use (importing the room's kernel alone, as the
+# compiled searches do, loads no rules)
+__getattr__ = lazy_exports(__name__, dict.fromkeys(__all__, ".rules"))

@@ -27,6 +27,7 @@ from typing import NamedTuple
 from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import WinLossDrawGame
+from plies.registry import GameOption
 
 
 class NimState(NamedTuple):
@@ -40,6 +41,17 @@ class Nim(WinLossDrawGame[NimState, tuple[int, int]]):
     """Nim on the given heaps. Actions are ``(heap_index, count)`` with 0-based heap indices."""
 
     name = "nim"
+    summary = "Nim: take any number from one heap; normal or misere play"
+    options: tuple[GameOption, ...] = (
+        GameOption(
+            "heaps",
+            "text",
+            "heap sizes separated by dashes",
+            "3-4-5",
+            show=lambda heaps: "-".join(str(size) for size in heaps),
+        ),
+        GameOption("misere", "flag", "whoever takes the last object loses", False),
+    )
     default_opponent = "alphabeta"
     opening_plies = 0
     players = ("A", "B")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from plies.games.grid import Json
-from plies.games.nim.rules import Nim, NimState
+
+if TYPE_CHECKING:
+    from plies.games.nim.rules import Nim, NimState
 
 
 class NimView:

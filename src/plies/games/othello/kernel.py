@@ -12,6 +12,7 @@ import numba
 import numpy as np
 
 from plies.compiled import NOT_OVER, compiled, mix, popcount
+from plies.games.othello import squares
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -102,15 +103,14 @@ PASS = -1
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The Python game's move order, corners, the squares next to each corner and the edge rays
-    from each corner (``-1`` pads), taken from :mod:`plies.games.othello.rules` itself."""
-    from plies.games.othello import rules as othello
-
-    order = np.array(sorted(range(64), key=othello._RANK.__getitem__), np.int64)
-    corners = np.array(sorted(othello._NEXT_TO_CORNER), np.int64)
-    next_to = np.array([othello._NEXT_TO_CORNER[c] for c in corners], np.uint64)
+    from each corner (``-1`` pads), from the tables the rules take them from
+    (:mod:`plies.games.othello.squares`)."""
+    order = np.array(sorted(range(64), key=squares.RANK.__getitem__), np.int64)
+    corners = np.array(sorted(squares.NEXT_TO_CORNER), np.int64)
+    next_to = np.array([squares.NEXT_TO_CORNER[c] for c in corners], np.uint64)
     rays = np.full((4, 2, 6), -1, np.int64)
     for i, corner in enumerate(corners):
-        for j, ray in enumerate(othello._EDGE_RAYS[int(corner)]):
+        for j, ray in enumerate(squares.EDGE_RAYS[int(corner)]):
             rays[i, j, : len(ray)] = list(ray)
     return order, corners, next_to, rays
 
@@ -119,13 +119,7 @@ ORDER, CORNER_SQUARES, NEXT_TO_CORNER, EDGE_RAYS = _tables()
 _CORNERS = np.uint64(0x8100000000000081)
 
 
-def _white_key() -> np.uint64:
-    from plies.games.othello import rules as othello
-
-    return np.uint64(othello._WHITE_TO_MOVE_KEY)
-
-
-WHITE_KEY = _white_key()
+WHITE_KEY = np.uint64(squares.WHITE_TO_MOVE_KEY)
 
 
 @compiled

@@ -40,6 +40,14 @@ from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
+from plies.games.othello.squares import (
+    EDGE_RAYS,
+    NEXT_TO_CORNER,
+    RANK,
+    WHITE_TO_MOVE_KEY,
+    splitmix,
+)
+from plies.registry import SCORING, GameOption
 
 PASS = -1
 """The action of a player who has no legal move."""
@@ -59,40 +67,6 @@ INNER = 0x7E7E7E7E7E7E7E7E  # columns b..g: where a run can continue sideways wi
 _LINES = ((1, NOT_A, NOT_H), (8, FULL, FULL), (9, NOT_A, NOT_H), (7, NOT_H, NOT_A))
 """The four lines as (shift, mask after a left shift, mask after a right shift): left shifts
 step east, south, south-east and south-west; right shifts the opposite way."""
-
-
-def _square_class(square: int) -> int:
-    """Move-order class: 0 corner, 1 other edge square, 2 inner, 3 C-square, 4 X-square."""
-    row, column = divmod(square, 8)
-    edge_row, edge_column = row in (0, 7), column in (0, 7)
-    next_row, next_column = row in (1, 6), column in (1, 6)
-    if edge_row and edge_column:
-        return 0
-    if (edge_row and next_column) or (edge_column and next_row):
-        return 3
-    if edge_row or edge_column:
-        return 1
-    return 4 if next_row and next_column else 2
-
-
-_RANK = [(_square_class(square), square) for square in range(64)]
-"""The static move order: corners, edges, inner squares, C-squares, X-squares; then a1..h8."""
-
-_NEXT_TO_CORNER = {
-    corner: sum(
-        1 << s for s in range(64) if max(abs(s // 8 - corner // 8), abs(s % 8 - corner % 8)) == 1
-    )
-    for corner in (0, 7, 56, 63)
-}
-"""The C- and X-squares next to each corner, risky to hold while that corner is empty."""
-
-_EDGE_RAYS = {
-    0: (range(1, 7), range(8, 56, 8)),
-    7: (range(6, 0, -1), range(15, 63, 8)),
-    56: (range(57, 63), range(48, 0, -8)),
-    63: (range(62, 56, -1), range(55, 7, -8)),
-}
-"""From each corner, the non-corner squares of its two edges, nearest first."""
 
 
 @lru_cache(maxsize=4096)  # a search asks again at once: IS-TERMINAL, ACTIONS, EVAL
@@ -152,7 +126,7 @@ def _anchored(discs: int) -> int:
     """The non-corner edge discs joined to an own corner by an unbroken line of own discs along
     the edge: nothing can ever turn them over."""
     anchored = 0
-    for corner, rays in _EDGE_RAYS.items():
+    for corner, rays in EDGE_RAYS.items():
         if discs >> corner & 1:
             for ray in rays:
                 for square in ray:
@@ -173,20 +147,10 @@ def _terms(p: int, o: int) -> tuple[float, float, float, float]:
     mine, theirs = legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
     mobility = (mine - theirs) / (mine + theirs + 2)
     corners = ((p & CORNERS).bit_count() - (o & CORNERS).bit_count()) / 4
-    risky = sum(bits for corner, bits in _NEXT_TO_CORNER.items() if not (p | o) >> corner & 1)
+    risky = sum(bits for corner, bits in NEXT_TO_CORNER.items() if not (p | o) >> corner & 1)
     exposure = ((o & risky).bit_count() - (p & risky).bit_count()) / 12
     anchored = (_anchored(p).bit_count() - _anchored(o).bit_count()) / 24
     return mobility, corners, exposure, anchored
-
-
-def _mix(x: int) -> int:
-    """splitmix64's finaliser: a bijection of 64-bit integers that scatters every input bit."""
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & FULL
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & FULL
-    return x ^ (x >> 31)
-
-
-_WHITE_TO_MOVE_KEY = _mix(0x5EED)
 
 
 class OthelloState(NamedTuple):
@@ -203,6 +167,8 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     or :data:`PASS`."""
 
     name = "othello"
+    summary = "Othello (Reversi), 8x8 from the standard start; a forced pass is a move"
+    options: tuple[GameOption, ...] = (SCORING,)
     default_opponent = "engine:time=1"
     searchable_to_end = False
     opening_plies = 4
@@ -225,7 +191,7 @@ class Othello(WinLossDrawGame[OthelloState, int]):
         """The board for the web pages (:mod:`plies.games.othello.view`)."""
         from plies.games.othello.view import OthelloView
 
-        return OthelloView(self)
+        return OthelloView(self, pass_move=PASS)
 
     @staticmethod
     def _sides(state: OthelloState) -> tuple[int, int]:
@@ -246,7 +212,7 @@ class Othello(WinLossDrawGame[OthelloState, int]):
         p, o = self._sides(state)
         moves = legal_moves(p, o)
         if moves:
-            return sorted(_squares(moves), key=_RANK.__getitem__)
+            return sorted(_squares(moves), key=RANK.__getitem__)
         return [PASS] if legal_moves(o, p) else []
 
     def result(self, state: OthelloState, action: int) -> OthelloState:
@@ -311,8 +277,8 @@ class Othello(WinLossDrawGame[OthelloState, int]):
 
     def hash_key(self, state: OthelloState) -> int:
         """A 64-bit mix of the two boards, XORed with a fixed key when white is to move."""
-        key = _mix(_mix(state.black) ^ state.white)
-        return key ^ _WHITE_TO_MOVE_KEY if state.to_move == "W" else key
+        key = splitmix(splitmix(state.black) ^ state.white)
+        return key ^ WHITE_TO_MOVE_KEY if state.to_move == "W" else key
 
     def perft(self, state: OthelloState, depth: int) -> int:
         """Aart Bik's perft, compiled: move paths of ``depth`` plies where a pass is a ply and a

@@ -3,17 +3,19 @@ the mover has no square."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plies.games.grid import Json, grid_view, letters, sides_status
-from plies.games.othello.rules import PASS, Othello, OthelloState
+
+if TYPE_CHECKING:
+    from plies.games.othello.rules import Othello, OthelloState
 
 
 class OthelloView:
     """The 8x8 board with the discs' counts as facts."""
 
-    def __init__(self, game: Othello) -> None:
-        self.game = game
+    def __init__(self, game: Othello, *, pass_move: int) -> None:
+        self.game, self.pass_move = game, pass_move  # the rules' PASS
 
     def drawing(self, state: OthelloState, last: int | None, flipped: bool) -> Json:
         files = letters(8)
@@ -26,9 +28,9 @@ class OthelloView:
             ["black", str(state.black.bit_count())],
             ["white", str(state.white.bit_count())],
         ]
-        if self.game.actions(state) == [PASS]:
+        if self.game.actions(state) == [self.pass_move]:
             view["buttons"] = [{"id": "pass", "label": "pass"}]
-        if last is not None and last != PASS:
+        if last is not None and last != self.pass_move:
             view["last"] = [self.game.format_action(state, last)]
         return view
 
@@ -36,7 +38,9 @@ class OthelloView:
         return [notation]
 
     def status(self, state: OthelloState) -> str:
-        must_pass = not self.game.is_terminal(state) and self.game.actions(state) == [PASS]
+        must_pass = not self.game.is_terminal(state) and self.game.actions(state) == [
+            self.pass_move
+        ]
         return sides_status(
             self.game, state, "has no move and must pass" if must_pass else "to move"
         )

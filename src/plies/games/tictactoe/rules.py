@@ -23,6 +23,7 @@ from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
+from plies.registry import SCORING, GameOption
 
 EMPTY = "."
 _DIGITS = str.maketrans(".XO", "012")
@@ -40,6 +41,13 @@ class TicTacToe(WinLossDrawGame[Board, int]):
     """The m,n,k-game: m rows, n columns, k in a row wins. Actions are cell indices."""
 
     name = "tictactoe"
+    summary = "m x n tic-tac-toe with k in a row (3x3x3 by default)"
+    options: tuple[GameOption, ...] = (
+        GameOption.whole("m", 3, "rows"),
+        GameOption.whole("n", 3, "columns"),
+        GameOption.whole("k", 3, "marks in a row that win"),
+        SCORING,
+    )
     default_opponent = "alphabeta"
     opening_plies = 1
     players = ("X", "O")
@@ -65,7 +73,7 @@ class TicTacToe(WinLossDrawGame[Board, int]):
         """The board for the web pages (:mod:`plies.games.tictactoe.view`)."""
         from plies.games.tictactoe.view import TicTacToeView
 
-        return TicTacToeView(self)
+        return TicTacToeView(self, grid=self, empty=EMPTY)
 
     def initial_state(self) -> Board:
         return Board(EMPTY * (self.m * self.n), "X", None)

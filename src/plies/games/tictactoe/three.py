@@ -35,6 +35,7 @@ from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Game
 from plies.games.tictactoe.rules import EMPTY, Board, TicTacToe
+from plies.registry import GameOption
 
 PLAYERS = ("X", "O", "Y")
 DRAW_UTILITY = 1 / 3
@@ -51,6 +52,12 @@ class TicTacToe3(Game[Board, int]):
     """
 
     name = "tictactoe3"
+    summary = "three-player m x n tic-tac-toe (X, O, Y) with k in a row (4x4x3 by default)"
+    options: tuple[GameOption, ...] = (
+        GameOption.whole("m", 4, "rows"),
+        GameOption.whole("n", 4, "columns"),
+        GameOption.whole("k", 3, "marks in a row that win"),
+    )
     default_opponent = "maxn:depth=4"
     players = PLAYERS
     zero_sum = True
@@ -72,7 +79,7 @@ class TicTacToe3(Game[Board, int]):
         """The board for the web pages (:mod:`plies.games.tictactoe.view`)."""
         from plies.games.tictactoe.view import TicTacToeView
 
-        return TicTacToeView(self)
+        return TicTacToeView(self, grid=self.grid, empty=EMPTY)
 
     def initial_state(self) -> Board:
         return Board(EMPTY * (self.m * self.n), PLAYERS[0], None)

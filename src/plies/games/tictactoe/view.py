@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plies.games.grid import Json, grid_view, letters
-from plies.games.tictactoe.rules import EMPTY, Board, TicTacToe
-from plies.games.tictactoe.three import TicTacToe3
+
+if TYPE_CHECKING:
+    from plies.games.tictactoe.rules import Board, TicTacToe
+    from plies.games.tictactoe.three import TicTacToe3
 
 
 class TicTacToeView:
     """The m x n grid of marks; the last mark highlighted; k in a row as a fact."""
 
-    def __init__(self, game: TicTacToe | TicTacToe3) -> None:
-        self.game = game
-        self.grid = game.grid if isinstance(game, TicTacToe3) else game
+    def __init__(self, game: TicTacToe | TicTacToe3, *, grid: TicTacToe, empty: str) -> None:
+        """``grid``: the two-player game that names the cells (``game`` itself, or the
+        three-player game's); ``empty``: the mark of an empty cell (the rules' ``EMPTY``)."""
+        self.game, self.grid, self.empty = game, grid, empty
 
     def drawing(self, state: Board, last: int | None, flipped: bool) -> Json:
         game, grid = self.game, self.grid
@@ -22,7 +25,7 @@ class TicTacToeView:
             [
                 {
                     "id": grid.format_action(state, r * game.n + c),
-                    "piece": _mark(state, r, c, game.n),
+                    "piece": self._mark(state, r * game.n + c),
                 }
                 for c in range(game.n)
             ]
@@ -39,7 +42,6 @@ class TicTacToeView:
     def status(self, state: Board) -> None:
         return None
 
-
-def _mark(state: Board, row: int, column: int, width: int) -> str | None:
-    mark = state.cells[row * width + column]
-    return None if mark == EMPTY else mark
+    def _mark(self, state: Board, cell: int) -> str | None:
+        mark = state.cells[cell]
+        return None if mark == self.empty else mark

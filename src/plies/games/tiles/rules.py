@@ -32,6 +32,7 @@ from typing import NamedTuple
 from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import Scoring, WinLossDrawGame
+from plies.registry import SCORING, GameOption
 from plies.spec import NumberRange
 
 EMPTY = "."
@@ -55,6 +56,11 @@ class TileGame(WinLossDrawGame[TileState, int]):
     """The tile-sliding race. Actions are destination squares; staying is the mover's square."""
 
     name = "tiles"
+    summary = "the lecture's tile-sliding race: A moves right, B left, jumping each other"
+    options: tuple[GameOption, ...] = (
+        GameOption.whole("length", 4, "cells of the strip", minimum=3),
+        SCORING,
+    )
     default_opponent = "alphabeta"
     opening_plies = 0
     players = ("A", "B")
@@ -70,7 +76,7 @@ class TileGame(WinLossDrawGame[TileState, int]):
         """The board for the web pages (:mod:`plies.games.tiles.view`)."""
         from plies.games.tiles.view import TileView
 
-        return TileView(self)
+        return TileView(self, stay=STAY)
 
     def initial_state(self) -> TileState:
         return TileState(1, self.length, "A", 0)

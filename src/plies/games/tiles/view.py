@@ -3,17 +3,19 @@ staying is the button ``stay``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plies.games.grid import Json, grid_view
-from plies.games.tiles.rules import STAY, TileGame, TileState
+
+if TYPE_CHECKING:
+    from plies.games.tiles.rules import TileGame, TileState
 
 
 class TileView:
     """The strip with A and B, and the stays in a row as a fact."""
 
-    def __init__(self, game: TileGame) -> None:
-        self.game = game
+    def __init__(self, game: TileGame, *, stay: str) -> None:
+        self.game, self.stay = game, stay  # the move that stays (the rules' STAY)
 
     def drawing(self, state: TileState, last: int | None, flipped: bool) -> Json:
         squares = range(1, self.game.length + 1)
@@ -25,7 +27,7 @@ class TileView:
         ]
         view = grid_view("tiles", cells, [str(i) for i in squares], [])
         if not self.game.is_terminal(state):
-            view["buttons"] = [{"id": STAY, "label": "stay"}]
+            view["buttons"] = [{"id": self.stay, "label": "stay"}]
         if state.stays:
             view["facts"] = [["stays in a row", str(state.stays)]]
         if last is not None:
