@@ -11,7 +11,9 @@ spec                         agent
 ``mcts:iterations=N``        Monte Carlo tree search (UCT) for N iterations a move, or
 ``mcts:time=S``              for S seconds (1 s by default); ``c=`` exploration constant,
                              ``evaluator=playout|eval``, ``solver=false``, ``rave=K``
-                             (RAVE's equivalence visits, 0 off; 1000 by default in Go);
+                             (RAVE's equivalence visits, 0 off; 1000 by default where the
+                             game's compiled tree keeps AMAF statistics), and the settings
+                             of a game's own compiled tree (its ``mcts_options``);
                              ``selection=puct`` searches with the PUCT of ``az``
                              (:mod:`plies.search.puct`) with uniform priors instead, in
                              two-player zero-sum games; its tree is reused between moves
@@ -60,6 +62,7 @@ from plies.capabilities import (
     WIN,
     HasEvaluation,
     HasLinearEvaluation,
+    HasOwnMcts,
     HasPositionClasses,
     HasValueBounds,
     LearnedPrior,
@@ -113,10 +116,8 @@ from plies.solvers.retrograde import NO_DISTANCE, OUTCOME_NAMES, plies_text
 from plies.spec import (
     DEPTH,
     EXPLORATION,
-    FRACTION,
     ITERATIONS,
     NODES,
-    PRIOR_WEIGHT,
     RAVE_VISITS,
     RESIGN_BELOW,
     SECONDS,
@@ -639,14 +640,10 @@ def _expectiminimax(game: Game[Any, Any], values: Mapping[str, Any], context: Co
     return SearchAgent("expectiminimax", values["depth"], options, name=context.name)
 
 
-GO_KNOWLEDGE = {
-    "capture": ("compiled Go: the playouts' capture and atari-escape rate (0.9)", FRACTION),
-    "pattern": ("compiled Go: the playouts' 3x3 shape rate (0.95)", FRACTION),
-    "selfatari": ("compiled Go: the rate at which playouts refuse a self-atari (0.9)", FRACTION),
-    "prior": ("compiled Go: the weight of the tree's priors, 0 none (1)", PRIOR_WEIGHT),
-}
-"""The compiled Go tree's knowledge settings (:data:`plies.native.go_mcts.KNOWLEDGE`, whose
-defaults the help repeats): options of ``mcts``."""
+def own_mcts_options(game: Game[Any, Any]) -> tuple[Option, ...]:
+    """The settings of ``game``'s own compiled tree (:class:`HasOwnMcts`: playout rules,
+    priors), which ``mcts`` offers for it alone."""
+    return tuple(game.mcts_options()) if isinstance(game, HasOwnMcts) else ()
 
 
 def _mcts(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
@@ -675,7 +672,11 @@ def mcts_agent(
         solver=values["solver"],
         native=values["native"],
         rave=values["rave"],
-        knowledge={key: values[key] for key in GO_KNOWLEDGE if values[key] is not None},
+        knowledge={
+            option.key: values[option.key]
+            for option in own_mcts_options(game)
+            if values[option.key] is not None
+        },
         learned=learned,
     )
     return MCTSAgent(mcts, iterations, seconds, name=context.name, resign=values["resign"])
@@ -883,11 +884,11 @@ MCTS_OPTIONS = (
     Option(
         "rave",
         "number",
-        f"RAVE's equivalence visits, 0 off (compiled Go: {DEFAULT_RAVE:g} by default)",
+        f"RAVE's equivalence visits, 0 off ({DEFAULT_RAVE:g} by default where the compiled"
+        " tree keeps AMAF statistics)",
         None,
         RAVE_VISITS,
     ),
-    *(Option(key, "number", help, None, range) for key, (help, range) in GO_KNOWLEDGE.items()),
     Option(
         "resign",
         "number",
@@ -896,7 +897,8 @@ MCTS_OPTIONS = (
         RESIGN_BELOW,
     ),
 )
-"""The ``mcts`` agent's options (``alphago`` adds its network's)."""
+"""The ``mcts`` agent's options (``alphago`` adds its network's); a game with a compiled tree of
+its own adds that tree's settings (:func:`own_mcts_options`)."""
 
 
 register(
@@ -905,6 +907,7 @@ register(
         "Monte Carlo tree search (UCT), its tree reused between moves (1 s a move by default)",
         MCTS_OPTIONS,
         _mcts,
+        game_options=own_mcts_options,
     )
 )
 register(

@@ -7,7 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from plies.agents.builtin import ENGINE_SEARCH_OPTIONS, MCTS_OPTIONS, engine_agent
+from plies.agents.builtin import (
+    ENGINE_SEARCH_OPTIONS,
+    MCTS_OPTIONS,
+    engine_agent,
+    own_mcts_options,
+)
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.errors import PliesError
 from plies.game import Game, require_two_player_zero_sum
@@ -123,6 +128,7 @@ register(
             Option("after", "int", "a node's visits before the network sees it", 32, VISITS),
         ),
         _alphago,
+        game_options=own_mcts_options,
     )
 )
 register(
