@@ -14,7 +14,7 @@ from plies.capabilities import CompiledRules, HasCompiledRules, HasOwnMcts, Nati
 from plies.game import Game, WinLossDrawGame
 
 if TYPE_CHECKING:
-    from plies.native.engine import NativeSearch
+    from plies.native.engine import CompiledSearch
 
 SWITCHES = (
     "ordering",
@@ -29,7 +29,7 @@ SWITCHES = (
     "exchange",
 )
 """The engine's switches a compiled search takes (:class:`plies.search.engine.EngineOptions`'
-names), in the order :meth:`~plies.native.engine.NativeSearch.start` takes them; the
+names), in the order :meth:`~plies.native.engine.CompiledSearch.start` takes them; the
 refinements for checks, repetitions and exchanges act where the game's kernel has them."""
 FUTILITY_DEPTH = 3
 """Reverse futility pruning acts at this remaining depth and below (both engines)."""
@@ -41,7 +41,7 @@ CACHED = "_plies_native_search"
 (a table keyed by games would keep them alive, as the engine's rules refer to their game)."""
 
 
-def native_search(game: Game[Any, Any]) -> NativeSearch | None:
+def native_search(game: Game[Any, Any]) -> CompiledSearch | None:
     """The compiled engine of ``game`` (:mod:`.engine`, also the UCB1 MCTS of :mod:`.mcts`),
     made once per game and kept with it; None when the game has no compiled rules that the
     engine runs."""
@@ -49,7 +49,7 @@ def native_search(game: Game[Any, Any]) -> NativeSearch | None:
         return None
     kept: dict[str, Any] = getattr(game, "__dict__", {})
     if CACHED in kept:
-        search: NativeSearch | None = kept[CACHED]
+        search: CompiledSearch | None = kept[CACHED]
         return search
     rules = game.compiled_rules()
     search = None if rules is None else _compile(game, rules)
@@ -58,7 +58,7 @@ def native_search(game: Game[Any, Any]) -> NativeSearch | None:
     return search
 
 
-def _compile(game: WinLossDrawGame[Any, Any], rules: CompiledRules) -> NativeSearch | None:
+def _compile(game: WinLossDrawGame[Any, Any], rules: CompiledRules) -> CompiledSearch | None:
     """The compiled engine for ``rules`` where :data:`.kernels.KERNELS` has their kernel (not
     for a game whose compiled rules are its own tree's, :class:`HasOwnMcts`: the table and its
     kernels are not even loaded)."""
