@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from plies.games.go import kernel
+from plies.games.go.knowledge import KNOWLEDGE, PLAYOUT_RULES
 from plies.games.go.patterns import pattern_table
 from plies.games.go.rules import Go
-from plies.native.go_mcts import KNOWLEDGE, PLAYOUT_RULES
 from plies.search.mcts import MCTS
 
 UNIFORM = {"capture": 0.0, "pattern": 0.0, "selfatari": 0.0, "prior": 0.0}

@@ -62,16 +62,18 @@ MODULES = {_module(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 def room(module: str) -> str:
     """``core``, ``games`` (the registry), ``games.NAME`` (a game's room), ``games.NAME.agent``
     (the agent that speaks its protocol, ``*_agent.py``: it stands on the agent registry and the
-    searches, so it is a room of its own above them, inside the game's folder), or the first
-    part under ``plies`` (``search``, ``agents``, ``cli``, ``match``...)."""
+    searches, so it is a room of its own above them, inside the game's folder),
+    ``games.NAME.native`` (the game's own compiled search, ``*_native.py``: it stands on
+    ``native/``, so it is a room of its own at native's layer, inside the game's folder), or the
+    first part under ``plies`` (``search``, ``agents``, ``cli``, ``match``...)."""
     parts = module.split(".")[1:]
     if not parts:
         return "plies"
     if parts[0] in CORE:
         return "core"
     if parts[0] == "games" and module not in SHARED_GAME_MODULES:
-        adapter = len(parts) > 2 and parts[2].endswith("_agent")
-        return f"games.{parts[1]}" + (".agent" if adapter else "")
+        upper = len(parts) > 2 and parts[2].rpartition("_")[2] in ("agent", "native")
+        return f"games.{parts[1]}" + (f".{parts[2].rpartition('_')[2]}" if upper else "")
     return parts[0]
 
 
@@ -101,6 +103,7 @@ def _is_game(module: str) -> bool:
 
 def test_a_protocol_agent_is_a_room_of_its_own_in_its_game_folder() -> None:
     assert room("plies.games.go.gtp_agent") == "games.go.agent"
+    assert room("plies.games.go.mcts_native") == "games.go.native"
     assert room("plies.games.go.kernel") == room("plies.games.go") == "games.go"
     assert room("plies.registry") == "core" and room("plies.spec") == "core"
 
@@ -120,8 +123,8 @@ def test_nothing_imports_a_front_end(module: str) -> None:
 def _game_imports_allowed(module: str, imported: str) -> bool:
     """Whether ``module`` may import the game module ``imported``."""
     mine = room(module)
-    if mine in (room(imported), f"{room(imported)}.agent"):  # its room (a protocol agent's game)
-        return True
+    if mine in (room(imported), f"{room(imported)}.agent", f"{room(imported)}.native"):
+        return True  # its room (a protocol agent's or a compiled search's game)
     if mine == "native":  # the compiled searches' dispatch names the compiled rules it runs
         return imported.endswith(".kernel")
     if mine == "lectures":  # the lectures' subject is the textbook tree
@@ -275,6 +278,8 @@ def test_long_jobs_run_workers_only_through_the_one_pool(module: str) -> None:
     }
     assert not found, f"{module} runs workers itself ({sorted(found)}): use plies.pool.Pool"
     assert "._processes" not in MODULES[module].read_text(encoding="utf-8")
+
+
 COMPILED = sorted(m for m in MODULES if _is_game(m) and m.endswith("kernel"))
 """The rooms' compiled modules (``kernel.py``, ``solver_kernel.py``, ``endgame_kernel.py``)."""
 
@@ -360,3 +365,79 @@ def test_the_games_package_names_no_game_module() -> None:
     registry's table, lazily."""
     bad = {m: sorted(n for n in imports(m) if _is_game(n)) for m in SHARED_GAME_MODULES}
     assert not any(bad.values()), bad
+
+
+GENERIC_SEARCH_ROOMS = ("native", "agents")
+"""Rooms that once named Go (its compiled tree lived in ``native/``, its playout options in
+``agents/``) and must name no game: Go's knowledge reaches them through a capability."""
+
+
+def _identifiers(path: Path) -> set[str]:
+    """Every name ``path``'s code uses or defines (names, attributes, imports, definitions)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, ast.alias):
+            found.add(node.asname or node.name.rpartition(".")[2])
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(node.name)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+    return found
+
+
+def _top_level_names(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return names
+
+
+@cache
+def go_kernel_vocabulary() -> frozenset[str]:
+    """The names Go's kernel defines that no module outside Go's folder and the generic search
+    rooms uses (``GoBoard``, ``play_out``, ``cfg_distances``...): Go's own words."""
+    elsewhere = set().union(
+        *(
+            _identifiers(path)
+            for module, path in MODULES.items()
+            if not room(module).startswith("games.go") and room(module) not in GENERIC_SEARCH_ROOMS
+        )
+    )
+    return frozenset(_top_level_names(MODULES["plies.games.go.kernel"]) - elsewhere)
+
+
+def _names_go(module: str) -> list[str]:
+    """How ``module`` names Go: imports of Go's room, the string ``"go"`` (or a ``go:`` spec),
+    Go's kernel's words."""
+    found = [f"imports {name}" for name in imports(module) if room(name).startswith("games.go")]
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    found += [
+        f"the string {node.value!r} (line {node.lineno})"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and (node.value.lower() == "go" or node.value.lower().startswith("go:"))
+    ]
+    words = sorted(_identifiers(MODULES[module]) & go_kernel_vocabulary())
+    return found + [f"Go's kernel's {word}" for word in words]
+
+
+def test_the_vocabulary_of_gos_kernel_is_its_own_words() -> None:
+    assert {"GoBoard", "play_out", "cfg_distances", "pattern_key"} <= go_kernel_vocabulary()
+    assert not {"PASS", "random_playout", "load", "draw"} & go_kernel_vocabulary()
+
+
+@pytest.mark.parametrize("module", [m for m in sorted(MODULES) if room(m) in GENERIC_SEARCH_ROOMS])
+def test_native_and_agents_name_no_go(module: str) -> None:
+    """Go's compiled tree and its knowledge live in Go's room (``games/go/mcts_native.py``,
+    ``games/go/knowledge.py``); ``native/`` and ``agents/`` reach them through
+    :class:`plies.capabilities.HasOwnMcts` alone."""
+    named = _names_go(module)
+    assert not named, f"{module} names Go: {', '.join(named)}"

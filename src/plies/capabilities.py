@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
     from plies.game import Game
     from plies.perfect import PerfectSolver
+    from plies.spec import Option
 
 C = TypeVar("C")
 
@@ -416,6 +417,22 @@ class NativeMcts(Protocol):
         ...
 
 
+@runtime_checkable
+class HasOwnMcts(Protocol):
+    """A compiled Monte Carlo tree search of the game's own, which :func:`plies.native.native_mcts`
+    runs in place of its compiled engine's (Go's: RAVE, and the game's knowledge in its
+    playouts and priors). ``own_mcts()`` names its maker as ``module:attribute``, a room at
+    :mod:`plies.native`'s layer in the game's folder (``games/<name>/*_native.py``) that the
+    game's rules never import; the maker takes the game and its :class:`CompiledRules` and
+    gives a :class:`NativeMcts`; the game's compiled rules are then that tree's alone (the
+    compiled engine does not run them). ``mcts_options()`` are the settings its trees take (their
+    ``knowledge``, each a number), which the ``mcts`` agent offers for this game alone."""
+
+    def own_mcts(self) -> str: ...
+
+    def mcts_options(self) -> Sequence[Option]: ...
+
+
 class NativeSearch(NativeMcts, Protocol):
     """The engine's negamax compiled with a game's rules and EVAL: the Python engine's search
     node for node (:mod:`plies.search.engine` drives it and reports); and compiled MCTS."""
@@ -642,6 +659,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasPackedEndgames: "endgame tables packed several to a file (packed_endgame)",
     HasCompiledEndgames: "endgame tables for the compiled engine (compiled_endgames)",
     HasCompiledRules: "compiled rules (compiled_rules)",
+    HasOwnMcts: "compiled MCTS of its own (own_mcts, mcts_options)",
     HasChance: "chance nodes (chance_outcomes)",
     HasPositionNotation: "position notation",
     HasPgn: "PGN notation",

@@ -1,4 +1,4 @@
-"""Go's compiled MCTS with RAVE (plies.native.go_mcts): the tree's bookkeeping, the rules it
+"""Go's compiled MCTS with RAVE (plies.games.go.mcts_native): the tree's bookkeeping, the rules it
 leaves to Python (superko at the root), the ends of games (passes), the options, and play."""
 
 from __future__ import annotations
@@ -13,13 +13,11 @@ from plies.capabilities import LearnedPrior
 from plies.errors import Resigns, SpecError
 from plies.games.connect4.rules import ConnectFour
 from plies.games.go import kernel
-from plies.games.go.rules import PASS, Go
-from plies.native.go_mcts import (
+from plies.games.go.knowledge import KNOWLEDGE, PLAYOUT_RULES
+from plies.games.go.mcts_native import (
     BANNED,
     EXPAND_AFTER,
-    KNOWLEDGE,
     LEARNED_VISITS,
-    PLAYOUT_RULES,
     PRIOR,
     PRIOR_VISITS,
     PRIOR_WINS,
@@ -27,6 +25,7 @@ from plies.native.go_mcts import (
     GoNode,
     GoTree,
 )
+from plies.games.go.rules import PASS, Go
 from plies.search.mcts import DEFAULT_C, DEFAULT_RAVE, DEFAULT_RAVE_C, MCTS
 
 
@@ -169,6 +168,10 @@ def test_knowledge_options_reach_the_compiled_tree_and_bad_ones_are_refused() ->
         make_agent("mcts:prior=nan", game)
     with pytest.raises(SpecError, match="no setting capture"):
         MCTS(ConnectFour(), knowledge={"capture": 0.5})
+    for spec in ("mcts:capture=0.5", "mcts:prior=1", "alphago:pattern=0"):  # Go's alone
+        with pytest.raises(SpecError, match=r"unknown option '(capture|prior|pattern)'") as error:
+            make_agent(spec, ConnectFour())
+        assert "\n" not in str(error.value) and "selfatari" not in str(error.value)
     with pytest.raises(SpecError, match="prior needs"):
         MCTS(game, native=False, knowledge={"prior": 1.0})
     with pytest.raises(SpecError, match="no setting ladder"):

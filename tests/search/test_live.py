@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from plies.agents import make_agent
-from plies.agents.builtin import search_cost_problem
 from plies.agents.live import Watch, Watchable, choose_move, stoppable
+from plies.agents.textbook import search_cost_problem
 from plies.errors import BudgetExhaustedError
 from plies.games import make_game
 from plies.games.connect4.solver import Connect4Solver

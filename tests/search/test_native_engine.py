@@ -224,7 +224,8 @@ def test_the_dispatch_makes_a_games_engine_once() -> None:
 LOAD_FROM_CACHE = """
 import json
 from plies.games import make_game
-from plies.native import engine, go_mcts, mcts
+from plies.games.go import mcts_native as go_mcts
+from plies.native import engine, mcts
 from plies.search.engine import Limits, search
 from plies.search.mcts import MCTS
 

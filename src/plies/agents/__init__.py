@@ -1,17 +1,14 @@
 """Agents: callables ``(game, state) -> action``, built from spec strings through a registry.
 
-See :mod:`plies.agents.builtin` for the built-in kinds and their options, and
+See :mod:`plies.agents.builtin` for the built-in kinds and their options (each family in its
+module: :mod:`.textbook`, :mod:`.mcts`, :mod:`.engine`, :mod:`.perfect`), and
 :mod:`plies.agents.registry` for the registry itself.
 """
 
-from plies.agents.builtin import (
-    EngineAgent,
-    HumanAgent,
-    MCTSAgent,
-    PerfectAgent,
-    RandomAgent,
-    SearchAgent,
-)
+from plies.agents.builtin import HumanAgent, RandomAgent  # registers the built-in kinds
+from plies.agents.engine import EngineAgent
+from plies.agents.mcts import MCTSAgent
+from plies.agents.perfect import PerfectAgent
 from plies.agents.puct import PUCTAgent
 from plies.agents.registry import (
     AGENTS,
@@ -27,6 +24,7 @@ from plies.agents.registry import (
     register,
     registered_agents,
 )
+from plies.agents.textbook import SearchAgent
 from plies.errors import EngineFailure
 
 __all__ = [

@@ -87,6 +87,14 @@ class AgentKind:
     runs_program: bool = False
     """The agent runs a program named in its spec (a UCI or GTP engine): never from a
     browser."""
+    game_options: Callable[[Game[Any, Any]], tuple[Option, ...]] | None = None
+    """The options a game adds to the kind's own (``mcts``: the settings of the game's own
+    compiled tree, :class:`~plies.capabilities.HasOwnMcts`); other games refuse them as any
+    unknown option."""
+
+    def options_for(self, game: Game[Any, Any]) -> tuple[Option, ...]:
+        """The kind's options for ``game``: its own, then those the game adds."""
+        return self.options + (() if self.game_options is None else self.game_options(game))
 
 
 AGENTS: dict[str, AgentKind] = {}
@@ -148,6 +156,6 @@ def make_agent(
     ``shared``: the solvers and networks it uses are the shared ones."""
     kind = agent_kind(spec_name(spec))
     parsed = parse_spec(spec, kind.positional)
-    values = {option.key: option.read(parsed.options) for option in kind.options}
+    values = {option.key: option.read(parsed.options) for option in kind.options_for(game)}
     parsed.options.finish()
     return kind.factory(game, values, Context(seed, spec.strip(), ask, shared))

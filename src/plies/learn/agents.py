@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from plies.agents.builtin import ENGINE_SEARCH_OPTIONS, MCTS_OPTIONS, engine_agent
+from plies.agents.engine import ENGINE_SEARCH_OPTIONS, engine_agent
+from plies.agents.mcts import MCTS_OPTIONS, mcts_agent, own_mcts_options
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.errors import PliesError
 from plies.game import Game, require_two_player_zero_sum
@@ -71,7 +72,6 @@ def _az(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Ag
 
 def _alphago(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
     players = _players()
-    from plies.agents.builtin import mcts_agent
     from plies.learn.network import POLICY_VALUE
 
     checkpoint = _checkpoint(game, values, context, (POLICY_VALUE,))
@@ -123,6 +123,7 @@ register(
             Option("after", "int", "a node's visits before the network sees it", 32, VISITS),
         ),
         _alphago,
+        game_options=own_mcts_options,
     )
 )
 register(

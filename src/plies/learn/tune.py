@@ -42,7 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from plies import __version__
-from plies.agents.builtin import WEIGHTS_FORMAT
+from plies.agents.engine import WEIGHTS_FORMAT
 from plies.arena.records import Records, stored_game
 from plies.arena.tournament import opening_state
 from plies.capabilities import (

@@ -1,18 +1,20 @@
 """The compiled searches over the games' compiled rules (:class:`plies.capabilities.CompiledRules`):
-the engine's negamax (:mod:`.engine`), MCTS (:mod:`.mcts`) and Go's MCTS with RAVE
-(:mod:`.go_mcts`), on the kernels of :mod:`.kernels`. :func:`native_search` and
-:func:`native_mcts` are the doors; Numba loads only when they find a kernel for the game.
+the engine's negamax (:mod:`.engine`) and MCTS (:mod:`.mcts`) on the kernels of :mod:`.kernels`,
+and a game's own compiled MCTS where it has one (:class:`plies.capabilities.HasOwnMcts`, in the
+game's folder). :func:`native_search` and :func:`native_mcts` are the doors; Numba loads only
+when they find a kernel for the game.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from plies.capabilities import CompiledRules, HasCompiledRules, NativeMcts
+from plies.capabilities import CompiledRules, HasCompiledRules, HasOwnMcts, NativeMcts
 from plies.game import Game, WinLossDrawGame
 
 if TYPE_CHECKING:
-    from plies.native.engine import NativeSearch
+    from plies.native.engine import CompiledSearch
 
 SWITCHES = (
     "ordering",
@@ -27,22 +29,19 @@ SWITCHES = (
     "exchange",
 )
 """The engine's switches a compiled search takes (:class:`plies.search.engine.EngineOptions`'
-names), in the order :meth:`~plies.native.engine.NativeSearch.start` takes them; the
+names), in the order :meth:`~plies.native.engine.CompiledSearch.start` takes them; the
 refinements for checks, repetitions and exchanges act where the game's kernel has them."""
 FUTILITY_DEPTH = 3
 """Reverse futility pruning acts at this remaining depth and below (both engines)."""
 FUTILITY_MARGIN = 0.1
 """EVAL's margin a ply for reverse futility pruning: about 90 centipawns in chess."""
 
-GO = "go"
-"""The kernel of Go's compiled rules, which only :mod:`.go_mcts` runs."""
-
 CACHED = "_plies_native_search"
 """The attribute of a game that keeps its compiled engine: the engine lives as long as the game
 (a table keyed by games would keep them alive, as the engine's rules refer to their game)."""
 
 
-def native_search(game: Game[Any, Any]) -> NativeSearch | None:
+def native_search(game: Game[Any, Any]) -> CompiledSearch | None:
     """The compiled engine of ``game`` (:mod:`.engine`, also the UCB1 MCTS of :mod:`.mcts`),
     made once per game and kept with it; None when the game has no compiled rules that the
     engine runs."""
@@ -50,7 +49,7 @@ def native_search(game: Game[Any, Any]) -> NativeSearch | None:
         return None
     kept: dict[str, Any] = getattr(game, "__dict__", {})
     if CACHED in kept:
-        search: NativeSearch | None = kept[CACHED]
+        search: CompiledSearch | None = kept[CACHED]
         return search
     rules = game.compiled_rules()
     search = None if rules is None else _compile(game, rules)
@@ -59,9 +58,11 @@ def native_search(game: Game[Any, Any]) -> NativeSearch | None:
     return search
 
 
-def _compile(game: WinLossDrawGame[Any, Any], rules: CompiledRules) -> NativeSearch | None:
-    """The compiled engine for ``rules`` where :data:`.kernels.KERNELS` has their kernel."""
-    if rules.kernel == GO:
+def _compile(game: WinLossDrawGame[Any, Any], rules: CompiledRules) -> CompiledSearch | None:
+    """The compiled engine for ``rules`` where :data:`.kernels.KERNELS` has their kernel (not
+    for a game whose compiled rules are its own tree's, :class:`HasOwnMcts`: the table and its
+    kernels are not even loaded)."""
+    if isinstance(game, HasOwnMcts):
         return None
     from plies.native.engine import build_search
     from plies.native.kernels import KERNELS
@@ -71,15 +72,15 @@ def _compile(game: WinLossDrawGame[Any, Any], rules: CompiledRules) -> NativeSea
 
 
 def native_mcts(game: Game[Any, Any]) -> NativeMcts | None:
-    """The compiled MCTS of ``game``: Go's with RAVE (:mod:`.go_mcts`) for Go's compiled rules,
-    else its compiled engine's (:func:`native_search`) where the game has no repetitions to
-    count (its playouts and tree do not), else None."""
+    """The compiled MCTS of ``game``: its own where it has one (:class:`HasOwnMcts`: Go's, with
+    RAVE), else its compiled engine's (:func:`native_search`) where the game has no repetitions
+    to count (its playouts and tree do not), else None."""
     if isinstance(game, HasCompiledRules) and isinstance(game, WinLossDrawGame):
         rules = game.compiled_rules()
-        if rules is not None and rules.kernel == GO:
-            from plies.native.go_mcts import GoMcts
-
-            return GoMcts(game, rules)
+        if rules is not None and isinstance(game, HasOwnMcts):
+            module, _, maker = game.own_mcts().partition(":")
+            own: NativeMcts = getattr(importlib.import_module(module), maker)(game, rules)
+            return own
     search = native_search(game)
     if search is not None and search.rules.history is not None:
         return None  # its playouts and tree do not count repetitions (chess)

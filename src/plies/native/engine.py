@@ -15,7 +15,7 @@ act where the game has those capabilities.
 A game's rules are its kernel's functions, reached through the dispatch of
 :mod:`plies.native.kernels` (a state is a row of int64 words, a move an int64 code); what the
 search needs to know of a game beyond them are the flags its rules declare
-(:class:`plies.capabilities.CompiledRules`). :class:`NativeSearch` is the Python side: it
+(:class:`plies.capabilities.CompiledRules`). :class:`CompiledSearch` is the Python side: it
 encodes states, decodes moves and runs one iteration at a time with the GIL released, so
 another thread can stop it; :class:`Work` names the arrays a search works in.
 """
@@ -55,7 +55,7 @@ from plies.native.kernels import (
 )
 
 if TYPE_CHECKING:
-    from plies.native.mcts import NativeTree
+    from plies.native.mcts import CompiledTree
 
 MAX_PLY = 600
 """Rows of the per-ply buffers of a game without a bound on its length: the engine's deepest
@@ -619,7 +619,7 @@ def to_word(value: int) -> int:
 
 
 @dataclass
-class NativeSearch:
+class CompiledSearch:
     """A game's compiled engine (:class:`plies.capabilities.NativeSearch`): its compiled rules,
     the words its kernel reads (the kernel's id first) and EVAL's scale."""
 
@@ -654,10 +654,10 @@ class NativeSearch:
         rave: float = 0.0,
         knowledge: Mapping[str, float] | None = None,
         learned: LearnedPrior | None = None,
-    ) -> NativeTree:
+    ) -> CompiledTree:
         """Compiled MCTS (:mod:`plies.native.mcts`) on this game (no AMAF: ``rave`` must
         be 0; no knowledge of its own: ``knowledge`` must be empty; no learned prior)."""
-        from plies.native.mcts import NativeTree
+        from plies.native.mcts import CompiledTree
 
         if rave:
             raise ValueError("the compiled MCTS of this game keeps no AMAF statistics for RAVE")
@@ -668,7 +668,7 @@ class NativeSearch:
         if learned is not None:
             raise ValueError("the compiled MCTS of this game takes no learned prior")
 
-        return NativeTree(self, exploration, scale, utilities, bounds, solving)
+        return CompiledTree(self, exploration, scale, utilities, bounds, solving)
 
     def start(
         self,
@@ -679,32 +679,33 @@ class NativeSearch:
         scale: tuple[float, float, float, float, float, float],
         root_moves: Collection[Any] | None = None,
         endgames: tuple[Any, ...] | None = None,
-    ) -> NativeRun:
+    ) -> CompiledRun:
         """A search from ``state``: ``switches`` are :data:`SWITCHES`, ``scale`` the
         engine's (win, loss, draw) utilities normalised, its centre and unit and the score of
         a win at the root; ``root_moves`` the legal moves it searches at the root (None: all);
         ``endgames`` the endgame tables it probes (None: none)."""
         self.load(state)
-        return NativeRun(self, state, table, generation, switches, scale, root_moves, endgames)
+        return CompiledRun(self, state, table, generation, switches, scale, root_moves, endgames)
 
     def load(self, state: Hashable) -> None:
         """Load the compiled engine now (a search of depth 0 from ``state``), not on the clock
         of a search: the first search of a process would spend about a second on it."""
         if not self.loaded:
             scale = (1.0, -1.0, 0.0, 0.0, 1.0, 1000.0)
-            NativeRun(self, state, None, 1, (True,) * len(SWITCHES), scale).search(
+            CompiledRun(self, state, None, 1, (True,) * len(SWITCHES), scale).search(
                 0, -math.inf, math.inf, None
             )
             self.loaded = True
 
 
-class NativeRun:
-    """One search's work space: per-ply states, moves and lines, killers, history and
-    statistics; :meth:`search` runs one root call of :func:`node`."""
+class CompiledRun:
+    """One search's work space (a :class:`plies.capabilities.NativeRun`): per-ply states, moves
+    and lines, killers, history and statistics; :meth:`search` runs one root call of
+    :func:`node`."""
 
     def __init__(
         self,
-        kernel: NativeSearch,
+        kernel: CompiledSearch,
         state: Hashable,
         table: NativeTable | None,
         generation: int,
@@ -819,7 +820,7 @@ class NativeRun:
 
 def build_search(
     game: WinLossDrawGame[Any, Any], rules: CompiledRules, kernel: int
-) -> NativeSearch:
+) -> CompiledSearch:
     """The compiled engine of ``game``, whose ``rules`` run on the kernel of id ``kernel``
     (:data:`plies.native.kernels.KERNELS`); the buffers are as small as the rules' bounds on the
     game's length and moves allow (a small search starts faster)."""
@@ -828,4 +829,4 @@ def build_search(
     words = np.array([kernel, *(to_word(value) for value in rules.params)], np.int64)
     plies = MAX_PLY if rules.longest is None else rules.longest + 2
     slots = HISTORY_SLOTS if rules.moves is None else 1 << (4 * rules.moves).bit_length()
-    return NativeSearch(rules, words, draw, span, plies, slots)
+    return CompiledSearch(rules, words, draw, span, plies, slots)

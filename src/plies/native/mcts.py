@@ -12,7 +12,7 @@ Only the random numbers differ from the Python search (its playouts draw from ``
 A node is a row of ``tree`` (:data:`PARENT` ... :data:`PROVEN`), of ``values`` (total, mean and
 ``1 / sqrt(visits)``) and of ``states``. A node's children take consecutive rows, reserved when
 its actions are listed (its second visit). A proven node holds its winner: 0 or 1 (the players'
-indices) or :data:`DRAW`. :class:`NativeTree` is the Python side; :class:`TreeWork` names the
+indices) or :data:`DRAW`. :class:`CompiledTree` is the Python side; :class:`TreeWork` names the
 arrays a search works in.
 """
 
@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, monotonic
-from plies.native.engine import NativeSearch, to_word
+from plies.native.engine import CompiledSearch, to_word
 from plies.native.kernels import MAX_MOVES, mover, moves, outcome, play, playout
 
 PARENT, MOVE, FIRST, COUNT, ADDED, VISITS, OWNER, MOVER, PROVEN = range(9)
@@ -291,7 +291,7 @@ class RowNode:
 
 
 class NativeNode(RowNode):
-    """A node of a :class:`NativeTree`; its children come in the order of ACTIONS."""
+    """A node of a :class:`CompiledTree`; its children come in the order of ACTIONS."""
 
     __slots__ = ()
     VISITS, MOVER, OWNER, FIRST, CHILDREN, RESULT = VISITS, MOVER, OWNER, FIRST, ADDED, PROVEN
@@ -305,12 +305,13 @@ class NativeNode(RowNode):
         return float(self.tree.values[self.index, MEAN])
 
 
-class NativeTree:
-    """The compiled search's tree and work space, kept between searches (see the module)."""
+class CompiledTree:
+    """The compiled search's tree and work space, kept between searches (see the module): a
+    :class:`plies.capabilities.NativeTree`."""
 
     def __init__(
         self,
-        kernel: NativeSearch,
+        kernel: CompiledSearch,
         exploration: float,
         scale: float,
         utilities: tuple[float, float, float],

@@ -27,7 +27,7 @@ them; this proves draws too). Proven nodes end the selection at once and keep th
 as their mean; proven losses are never selected nor played; a proven root stops the search.
 
 RAVE (Gelly & Silver 2011), where the game's compiled tree keeps all-moves-as-first statistics
-(Go: :mod:`plies.native.go_mcts`): a child's value mixes its mean with the mean result of the
+(Go: :mod:`plies.games.go.mcts_native`): a child's value mixes its mean with the mean result of the
 playouts in which its mover played its move first, by the minimum-MSE schedule whose
 equivalence visits ``k`` are ``rave`` (:data:`DEFAULT_RAVE` by default there; 0 turns it off);
 the game's own ``knowledge`` (Go: playout rules, priors) applies there too.
@@ -227,7 +227,7 @@ class MCTS(Generic[S, A]):
     ``native`` runs the game's compiled tree where it has one; ``rave`` is RAVE's equivalence
     visits (None: :data:`DEFAULT_RAVE` where the compiled tree keeps AMAF statistics, else off);
     ``knowledge`` sets the compiled tree's own settings (Go: its playout rules' rates and its
-    priors' weight, :data:`plies.native.go_mcts.KNOWLEDGE`), its defaults for the others;
+    priors' weight, :data:`plies.games.go.knowledge.KNOWLEDGE`), its defaults for the others;
     ``learned`` gives its tree a network's policy as a prior (Go).
     """
 

@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from plies.agents import Agent, EngineAgent, agent_kind
-from plies.agents.builtin import search_cost_problem
 from plies.agents.live import Watch, choose_move
 from plies.agents.shared import SharedMemory
+from plies.agents.textbook import search_cost_problem
 from plies.capabilities import HasPositionNotation
 from plies.errors import BusyError, GameOverError, IllegalMoveError, Resigns, SpecError
 from plies.game import CHANCE, Game, sample_outcome

@@ -65,7 +65,7 @@ class ChessVerdict:
         }
 
 
-class EngineJudge:
+class UciJudge:
     """A UCI engine (``command``, found as the ``uci`` agent finds it) that analyses ``game``'s
     positions to ``depth`` (:class:`~plies.capabilities.EngineJudge`); close it to quit the
     engine."""
@@ -119,7 +119,7 @@ def judge_chess_moves(
     game: Game[Any, Any],
     agent: Callable[[Any, Any], Any],
     positions: Iterable[tuple[int, Any]],
-    judge: EngineJudge,
+    judge: UciJudge,
 ) -> Iterator[ChessVerdict]:
     """The verdict on ``agent``'s move in each ``(line, state)`` of ``positions``, one at a
     time (so a caller can stop early and keep what was judged)."""

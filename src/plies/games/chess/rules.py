@@ -313,9 +313,9 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
 
     def engine_judge(self, command: str | None, depth: int) -> EngineJudge:
         """Stockfish (or ``command``) judging moves at ``depth`` (:mod:`.judge`)."""
-        from plies.games.chess.judge import EngineJudge as StockfishJudge
+        from plies.games.chess.judge import UciJudge
 
-        return StockfishJudge(self, command or "stockfish", depth)
+        return UciJudge(self, command or "stockfish", depth)
 
     # Tensors for learned players (AlphaZero's planes and move indices) -------------------------
 

@@ -1,6 +1,7 @@
-"""Go's room: the rules (:mod:`.rules`), the compiled board and playouts (:mod:`.kernel`, which
-:mod:`plies.native.go_mcts` runs for MCTS with RAVE) and the ``gtp`` agent that seats a GTP
-program such as GNU Go (:mod:`.gtp_agent`)."""
+"""Go's room: the rules (:mod:`.rules`), the compiled board and playouts (:mod:`.kernel`), Go's
+compiled MCTS with RAVE (:mod:`.mcts_native`, at the compiled searches' layer) and its
+knowledge (:mod:`.knowledge`: playout rules and priors, the ``mcts`` options Go alone offers),
+and the ``gtp`` agent that seats a GTP program such as GNU Go (:mod:`.gtp_agent`)."""
 
 from __future__ import annotations
 

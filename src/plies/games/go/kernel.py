@@ -1,5 +1,5 @@
 """Compiled Go rules for playouts and the compiled tree search (Numba), behind
-:meth:`plies.games.go.Go.random_playout` and :mod:`plies.native.go_mcts`.
+:meth:`plies.games.go.Go.random_playout` and :mod:`plies.games.go.mcts_native`.
 
 The board (:class:`GoBoard`) keeps its groups as it goes, as fast Go programs do (GNU Go,
 libego, Pachi): each stone knows its group's representative stone and the next stone of its

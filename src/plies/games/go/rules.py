@@ -40,9 +40,10 @@ from numpy.typing import NDArray
 from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
+from plies.games.go.knowledge import MCTS_OPTIONS
 from plies.games.grid import grid_symmetries
 from plies.registry import SCORING, GameOption
-from plies.spec import NumberRange
+from plies.spec import NumberRange, Option
 
 PASS = -1
 """The action of a player who passes."""
@@ -211,6 +212,17 @@ class Go(WinLossDrawGame[GoState, int]):
         is its passes, then its points."""
         neighbours = tuple(int(point) for point in self.neighbour_table.flat)
         return CompiledRules("go", _compiled_row, neighbours, (self.komi,))
+
+    def own_mcts(self) -> str:
+        """Go's compiled MCTS with RAVE and Go's knowledge (:mod:`plies.games.go.mcts_native`,
+        named, not imported: it stands on the compiled searches, above the rules)."""
+        return "plies.games.go.mcts_native:GoMcts"
+
+    def mcts_options(self) -> Sequence[Option]:
+        """The settings of Go's compiled tree, options of ``mcts``
+        (:data:`plies.games.go.knowledge.MCTS_OPTIONS`): the playout rules' rates and the
+        priors' weight."""
+        return MCTS_OPTIONS
 
     # Learning ---------------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
 """Monte Carlo tree search for Go compiled (Numba) with the rules of :mod:`plies.games.go.kernel`:
-UCT with RAVE and prior knowledge, the tree in arrays, the compiled MCTS of
-:func:`plies.native.native_mcts` for Go's compiled rules (:meth:`plies.games.go.Go.compiled_rules`).
+UCT with RAVE and prior knowledge, the tree in arrays, Go's own compiled MCTS
+(:class:`plies.capabilities.HasOwnMcts`: :meth:`plies.games.go.Go.own_mcts` names it, and
+:func:`plies.native.native_mcts` builds it with Go's compiled rules). A room of its own in Go's
+folder, at :mod:`plies.native`'s layer: Go's rules never import it.
 
 One iteration (Gelly and Silver 2011, "Monte-Carlo tree search and rapid action value
 estimation in computer Go", Algorithm 2 with heuristic priors and UCT's exploration term): from
@@ -62,6 +64,7 @@ from plies.games.go.kernel import (
     playable,
     prior,
 )
+from plies.games.go.knowledge import KNOWLEDGE, PLAYOUT_RULES
 from plies.native.mcts import RowNode
 
 PARENT, MOVE, FIRST, COUNT, VISITS, MOVER, OWNER, WINNER = range(8)
@@ -90,12 +93,6 @@ LEARNED_BATCH = 16
 """The nodes that wait for a learned prior before the network sees them in one batch."""
 LEARNED_VISITS = 20.0
 """The virtual visits a learned prior gives each child (times its weight)."""
-PLAYOUT_RULES = ("capture", "pattern", "selfatari")
-"""The playout policy's rules, in the order of its rates (:data:`plies.games.go.kernel.CAPTURE`
-...)."""
-KNOWLEDGE = {"capture": 0.9, "pattern": 0.95, "selfatari": 0.9, "prior": 1.0}
-"""Go's knowledge and its defaults: each playout rule's rate, and the weight of the priors
-(0: none, untried moves then count as wins)."""
 
 
 class GoWork(NamedTuple):
@@ -606,7 +603,8 @@ class GoMcts:
     ) -> GoTree:
         """An empty tree (values are wins normalised to 0..1, so ``scale`` and ``bounds`` are
         not needed; a finished game is always exact, whatever ``solving`` says) with
-        ``knowledge`` (:data:`KNOWLEDGE`'s names; the defaults where missing) and the
+        ``knowledge`` (:data:`plies.games.go.knowledge.KNOWLEDGE`'s names; the defaults where
+        missing) and the
         ``learned`` prior if any."""
         settings = {**KNOWLEDGE, **(knowledge or {})}
         tree = GoTree(self.game, self.rules, exploration, utilities, rave, settings)
