@@ -152,7 +152,7 @@ def distill_command(
     extra = [distill.open_source(source, game, game_spec) for source in sources]
     model = model or folder.model_file
     labelling = {"workers": workers} | ({} if ray_address is None else {"ray_address": ray_address})
-    _run(distill, folder, training, where, labelling, only, extra, model)
+    _run(distill, folder, training, where, labelling, only, extra, model, taught)
     if only != "label":
         click.echo(
             f"model saved to {model}; play it with: "
@@ -201,6 +201,7 @@ def _run(
     only: str | None,
     sources: list[Any],
     model: Path,
+    taught: bool,
 ) -> None:
     """Label, then train (or only one of them), with progress bars; Ctrl-C keeps the labelled
     chunks."""
@@ -218,9 +219,8 @@ def _run(
                 f"labelled {new:,} new positions in {seconds:.1f} s{rate}", soft_wrap=True
             )
         if only != "label":
-            distill.train_model(
-                folder, training, device, reporter, sources=sources, model_file=model
-            )
+            train = distill.train_taught if taught else distill.train_distillation
+            train(folder, training, device, reporter, sources=sources, model_file=model)
     if stop.happened and only == "train":
         exit_interrupted(f"training stopped; {model} holds the last finished epoch, if any")
     if stop.happened:
@@ -237,12 +237,18 @@ class _RichReporter:
         self.bar = bar
         self.labels = bar.add_task("labelling positions", total=None)
         self.epochs = bar.add_task("training epochs", total=None, visible=False)
+        self.epochs_done = 0
 
     def labelled(self, done: int, total: int) -> None:
         self.bar.update(self.labels, completed=done, total=total)
 
     def epoch(self, done: int, total: int) -> None:
+        self.epochs_done = done
         self.bar.update(self.epochs, completed=done, total=total, visible=True)
+
+    def steps(self, done: int, total: int) -> None:
+        """The epoch bar moves on within an epoch too."""
+        self.bar.update(self.epochs, completed=self.epochs_done + done / total)
 
     def finished(self, metrics: dict[str, Any]) -> None:
         figures = ", ".join(f"{k} {v}" for k, v in metrics.items() if k != "epoch")
