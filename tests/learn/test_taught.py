@@ -90,7 +90,7 @@ def test_a_network_taught_by_stockfish_learns_and_plays_chess(tmp_path: Path) ->
     folder = taught.open_taught(tmp_path, CHESS, "chess", data)
     assert taught.label_chunks(folder, workers=2) == 256
     assert taught.label_chunks(folder, workers=2) == 0
-    loaded = taught.load_data(folder)
+    loaded = taught.load_positions(folder)
     assert len(loaded) <= 256 and len({p.tobytes() for p in loaded.planes}) == len(loaded)
     assert np.all(np.abs(loaded.values) <= 1) and loaded.values.std() > 0.05
     training = TrainConfig(

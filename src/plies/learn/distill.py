@@ -706,24 +706,27 @@ def _label(states: list[Any]) -> LabelledPositions:
     return label_positions(game, states, solver)
 
 
-def _load_chunk(path: Path) -> LabelledPositions:
+def _load_chunk(path: Path, kind: Any = LabelledPositions) -> Any:
+    """The positions saved at ``path``: a ``kind``, a dataclass of arrays saved by their
+    names (:class:`LabelledPositions`, a taught distillation's ``TaughtPositions``)."""
     try:
         with np.load(path) as arrays:
-            return LabelledPositions(arrays["planes"], arrays["scores"])
+            return kind(**{name: arrays[name] for name in kind.__annotations__})
     except (OSError, ValueError, KeyError) as error:
         raise RunFolderError(f"{str(path)!r} is not a readable chunk ({error})") from None
 
 
-def load_data(distillation: Distillation) -> LabelledPositions:
-    """Every labelled chunk on disk, in chunk order."""
+def load_data(folder: ChunkFolder, kind: Any = LabelledPositions) -> Any:
+    """Every labelled chunk of ``folder`` on disk, in chunk order, as one ``kind``
+    (:func:`_load_chunk`)."""
     parts = [
-        _load_chunk(distillation.chunk_file(c))
-        for c in range(distillation.data.chunks)
-        if distillation.chunk_file(c).is_file()
+        _load_chunk(folder.chunk_file(c), kind)
+        for c in range(folder.data.chunks)
+        if folder.chunk_file(c).is_file()
     ]
     if not parts:
-        raise RunFolderError(f"{str(distillation.directory)!r} holds no labelled positions")
-    return LabelledPositions.concatenate(parts)
+        raise RunFolderError(f"{str(folder.directory)!r} holds no labelled positions")
+    return kind.concatenate(parts)
 
 
 # Training -------------------------------------------------------------------------------------

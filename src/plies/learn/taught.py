@@ -49,6 +49,7 @@ from plies.learn.distill import (
     Supervised,
     TrainConfig,
     check_settings,
+    load_data,
     recorded_settings,
     settle_folder,
     train_on_chunks,
@@ -288,25 +289,11 @@ def _label(data: TaughtData, chunk: int) -> TaughtPositions:
     return taught_chunk(game, teacher, data, chunk)
 
 
-def _load_chunk(path: Path) -> TaughtPositions:
-    try:
-        with np.load(path) as arrays:
-            return TaughtPositions(arrays["planes"], arrays["moves"], arrays["values"])
-    except (OSError, ValueError, KeyError) as error:
-        raise RunFolderError(f"{str(path)!r} is not a readable chunk ({error})") from None
-
-
-def load_data(taught: Taught) -> TaughtPositions:
-    """Every labelled chunk on disk, in chunk order, each position once (a position met again
-    in a later chunk, as the first positions of games are, is left out)."""
-    parts = [
-        _load_chunk(taught.chunk_file(c))
-        for c in range(taught.data.chunks)
-        if taught.chunk_file(c).is_file()
-    ]
-    if not parts:
-        raise RunFolderError(f"{str(taught.directory)!r} holds no labelled positions")
-    data = TaughtPositions.concatenate(parts)
+def load_positions(taught: Taught) -> TaughtPositions:
+    """Every labelled chunk on disk (:func:`~plies.learn.distill.load_data`), in chunk order,
+    each position once (a position met again in a later chunk, as the first positions of
+    games are, is left out)."""
+    data: TaughtPositions = load_data(taught, TaughtPositions)
     flat = np.ascontiguousarray(data.planes).reshape(len(data), -1)
     _, first = np.unique(flat.view(np.dtype((np.void, flat.shape[1] * 2))), return_index=True)
     return data.take(np.sort(first))
@@ -329,7 +316,7 @@ def train_taught(
     the squared error of the value, as :class:`TrainConfig` says (its ``bins`` and
     ``augment`` unused). Returns the metrics."""
     check_training(training)
-    data = TaughtPositions.concatenate([load_data(t) for t in (taught, *sources)])
+    data = TaughtPositions.concatenate([load_positions(t) for t in (taught, *sources)])
     encoding = require(taught.game, HasTensorEncoding, PURPOSE)
     shape = NetShape.for_game(encoding, POLICY_VALUE, training.blocks, training.filters)
 
