@@ -435,3 +435,29 @@ def export_command(checkpoint: Path, out: Path, note: str) -> None:
     checkpoints = learning_module("checkpoint", "exporting a model")
     checkpoints.export_checkpoint(checkpoint, out, **({"note": note} if note else {}))
     click.echo(f"model written to {out} ({out.stat().st_size:,} bytes)")
+
+
+@learn.command("models")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object, by model name.")
+def models_command(as_json: bool) -> None:
+    """List the networks shipped with plies: how each was made and its measured figures.
+
+    The agents az and policy load the game's strongest (marked "default") where model= is not
+    given; model=NAME loads another."""
+    from plies.learn.models import catalogue, strongest
+
+    models = catalogue()
+    for name, entry in models.items():
+        best = strongest(make_game(entry["game"]), (entry["kind"],))
+        entry["default"] = best == name
+    if as_json:
+        click.echo(json.dumps(models, indent=2))
+        return
+    for name, entry in models.items():
+        default = ", default" if entry["default"] else ""
+        click.echo(f"{name} ({entry['game']}, {entry['made']}{default})")
+        click.echo(f"  made: {entry['how']}")
+        click.echo(f"  data: {entry['data']}; {entry['hardware']}; {entry['hours']} h")
+        for figure, value in entry["figures"].items():
+            shown = f"{value:.1%}" if isinstance(value, float) else value
+            click.echo(f"  {figure}: {shown}")
