@@ -155,6 +155,13 @@ def test_bad_settings_are_a_spec_error(settings: dict[str, Any], message: str) -
         )
 
 
+def test_no_examples_is_a_spec_error() -> None:
+    schedule = Schedule(epochs=1, batch_size=9, learning_rate=1e-3, weight_decay=0)
+    empty = Examples(0, _examples().batch)
+    with pytest.raises(SpecError, match="no examples"):
+        train_model(empty, _loss, SHAPE, schedule, CPU, rng=np.random.default_rng(0), seed=0)
+
+
 def test_a_checkpoint_of_another_shape_is_refused(tmp_path: Path) -> None:
     checkpoints = Checkpoints(tmp_path / "model.pt", tmp_path / "m.jsonl", GAME, resume=True)
     schedule = Schedule(epochs=1, batch_size=9, learning_rate=1e-3, weight_decay=0)

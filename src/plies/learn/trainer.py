@@ -155,7 +155,10 @@ def train_model(
     network (of ``shape``) and optimiser of ``start``, of a resumable checkpoint at
     ``checkpoints.model``, or fresh ones (the weights drawn after ``torch.manual_seed(seed)``).
     Each epoch's metrics line holds its number, the examples, the mean loss (or its parts),
-    ``evaluate``'s figures and the seconds it took."""
+    ``evaluate``'s figures and the seconds it took. A :class:`SpecError` where there is no
+    example."""
+    if examples.size < 1:
+        raise SpecError("no examples to train on (every one held out?)")
     progress = progress or Progress()
     torch.manual_seed(seed)
     resumed = _resumed(checkpoints, shape, device)
