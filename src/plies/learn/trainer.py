@@ -105,10 +105,11 @@ class Schedule:
 
 @dataclass(frozen=True)
 class Checkpoints:
-    """After every epoch the network goes to ``model`` (a checkpoint for ``game``, its info
-    ``info`` and the epoch) and the metrics of every epoch so far to ``metrics`` (a JSON line
-    each). With ``resume`` the checkpoint also keeps the optimiser, the learning rate schedule
-    and the random state, and a run that finds one at ``model`` goes on after its epoch."""
+    """After every epoch the metrics of every epoch so far go to ``metrics`` (a JSON line
+    each), then the network to ``model`` (a checkpoint for ``game``, its info ``info`` and the
+    epoch), so a checkpoint always has its metrics line. With ``resume`` the checkpoint also
+    keeps the optimiser, the learning rate schedule and the random state, and a run that finds
+    one at ``model`` goes on after its epoch."""
 
     model: Path
     metrics: Path
@@ -193,11 +194,11 @@ def train_model(
         line["seconds"] = round(time.perf_counter() - began, 3)
         lines.append(line)
         if checkpoints is not None:
+            text = "".join(json.dumps(each) + "\n" for each in lines)
+            write_atomically(checkpoints.metrics, lambda f, t=text: f.write(t.encode()))
             state = _state(optimiser, rate, rng) if checkpoints.resume else {}
             info = {"epoch": epoch, **state, **checkpoints.info}
             save_checkpoint(checkpoints.model, network, shape, checkpoints.game, **info)
-            text = "".join(json.dumps(each) + "\n" for each in lines)
-            write_atomically(checkpoints.metrics, lambda f, t=text: f.write(t.encode()))
         progress.epoch(epoch, schedule.epochs)
         progress.finished(line)
     return Trained(network, lines, optimiser.state_dict())
