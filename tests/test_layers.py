@@ -3,7 +3,8 @@ nothing imports a front end; generic rooms name no particular game; a game's roo
 other game; front ends reach games and searches only through the registries and the library's
 public doors; no cycle between rooms (lazy imports inside functions count); functions
 stay short; core (the registry) has no arrow up into games/ and only games/ imports the package
-plies.games; kernels load no rules; views import their rules only for type checking."""
+plies.games; kernels load no rules; views import their rules only for type checking; only
+the trainer steps a network; only the pool runs workers."""
 
 from __future__ import annotations
 
@@ -49,6 +50,8 @@ OWN_GAME = {
 }
 """Front ends that speak one game's protocol and may import that game."""
 LONGEST_FUNCTION = 80
+TRAINER = "plies.learn.trainer"
+"""The one module that lowers a loss: it alone calls ``.backward()`` and builds optimisers."""
 
 
 def _module(path: Path) -> str:
@@ -235,6 +238,40 @@ def test_no_function_is_longer_than_80_lines() -> None:
                 if length > LONGEST_FUNCTION:
                     long.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({length})")
     assert not long, "functions over 80 lines: " + ", ".join(long)
+
+
+def _steps_a_network(node: ast.AST) -> bool:
+    """Whether ``node`` calls ``.backward()`` or anything of ``torch.optim`` (an optimiser, a
+    learning rate schedule), or imports from ``torch.optim``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        called = ast.unparse(node.func)
+        return node.func.attr == "backward" or called.startswith(("torch.optim.", "optim."))
+    if isinstance(node, ast.ImportFrom):
+        return (node.module or "").startswith("torch.optim") or (
+            node.module == "torch" and any(alias.name == "optim" for alias in node.names)
+        )
+    if isinstance(node, ast.Import):
+        return any(alias.name.startswith("torch.optim") for alias in node.names)
+    return False
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_only_the_trainer_steps_a_network(module: str) -> None:
+    if module == TRAINER:
+        return
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    found = [
+        f"line {getattr(node, 'lineno', 0)}" for node in ast.walk(tree) if _steps_a_network(node)
+    ]
+    assert not found, f"{module} steps a network itself ({', '.join(found)}): use {TRAINER}"
+
+
+def test_the_stepping_finder_finds_backward_and_optimisers() -> None:
+    code = "loss.backward()\nopt = torch.optim.AdamW(p)\nfrom torch.optim import SGD\nx.step()"
+    assert [_steps_a_network(n) for n in ast.parse(code).body] == [False, False, True, False]
+    calls = [n for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Call)]
+    assert [_steps_a_network(n) for n in calls] == [True, True, False]
+    assert ast.unparse(calls[1].func) == "torch.optim.AdamW"
 
 
 @pytest.mark.parametrize("name", ["connect4", "go", "tictactoe3", "nim", "chess"])

@@ -174,7 +174,7 @@ def test_a_distilled_network_makes_fewer_mistakes_than_an_untrained_one(tmp_path
         epochs=12, blocks=1, filters=16, batch_size=64, learning_rate=3e-3
     )
     with one_thread():
-        lines = distill.train_model(folder, training, torch.device("cpu"))
+        lines = distill.train_distillation(folder, training, torch.device("cpu"))
         trained = load_checkpoint(folder.model_file, GAME, ACTION_VALUE)
         torch.manual_seed(1)
         untrained = Checkpoint(build_network(trained.shape).eval(), trained.shape, "")
@@ -286,7 +286,7 @@ def test_the_policy_value_loss_falls_toward_the_best_moves(tmp_path: Path) -> No
         decay=True,
     )
     with one_thread():
-        lines = distill.train_model(folder, training, torch.device("cpu"))
+        lines = distill.train_distillation(folder, training, torch.device("cpu"))
     assert lines[-1]["loss"] < lines[0]["loss"] - 0.2, lines
     assert load_checkpoint(folder.model_file, GAME, POLICY_VALUE).info["kind"] == POLICY_VALUE
 
@@ -297,7 +297,7 @@ def test_training_on_a_gpu_gives_a_network_that_plays_on_the_cpu(tmp_path: Path,
     folder = _folder(tmp_path, positions=120)
     distill.label_chunks(folder)
     training = distill.TrainConfig(epochs=2, kind=kind, blocks=1, filters=16, batch_size=32)
-    lines = distill.train_model(folder, training, torch.device("cuda"))
+    lines = distill.train_distillation(folder, training, torch.device("cuda"))
     assert lines[-1]["loss"] < lines[0]["loss"] and 0 <= lines[-1]["mistake_rate"] <= 1
     checkpoint = load_checkpoint(folder.model_file, GAME, kind, torch.device("cpu"))
     assert next(checkpoint.network.parameters()).device.type == "cpu"

@@ -1,14 +1,23 @@
-"""The models shipped inside the package load by name and play as their notes say."""
+"""The models shipped inside the package load by name and play as their notes say; each says how it
+was made and what it measured, and the agents load the strongest by default."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from plies.agents import make_agent
 from plies.games import make_game
-from plies.learn.players import shipped_models
+from plies.learn import players
+from plies.learn.checkpoint import load_checkpoint
+from plies.learn.models import catalogue, strongest
+from plies.learn.players import load_model, model_path, shipped_models
+from tests.conftest import CliRun
+
+Run = Callable[..., CliRun]
 
 TICTACTOE = make_game("tictactoe")
 
@@ -82,3 +91,51 @@ def test_the_go7_model_refuses_another_board() -> None:
 
     with pytest.raises(PliesError, match="7"):
         make_agent("az:model=go7", make_game("go:size=9"))
+
+
+def test_every_shipped_model_says_how_it_was_made_and_what_it_measured() -> None:
+    entries = catalogue()
+    assert set(entries) == set(shipped_models())
+    for name, entry in entries.items():
+        game = make_game(entry["game"])
+        loaded = load_checkpoint(model_path(name), game, entry["kind"])  # made for that game
+        assert loaded.shape.kind == entry["kind"]
+        assert entry["made"] in ("self-play", "distilled", "taught") and entry["hours"] > 0
+        assert entry["data"] and entry["hardware"] and entry["figures"] and entry["source"]
+
+
+@pytest.mark.parametrize("spec", ["policy:by=move", "az:simulations=8"])
+def test_az_and_policy_load_the_strongest_shipped_model_by_default(
+    spec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loaded: list[str] = []
+
+    def load(game: Any, model: str, kinds: tuple[str, ...], device: str) -> Any:
+        loaded.append(model)
+        return load_model(game, model, kinds, device)
+
+    monkeypatch.setattr(players, "load_model", load)
+    connect4 = make_game("connect4")
+    make_agent(spec, connect4)(connect4, connect4.initial_state())
+    make_agent(f"{spec},model=connect4", connect4)
+    make_agent(spec, TICTACTOE)
+    entries = catalogue()
+    assert entries["connect4-distilled"]["rank"] < entries["connect4"]["rank"]  # measured
+    assert loaded == ["connect4-distilled", "connect4", "tictactoe"]
+    assert strongest(make_game("go:size=9"), ("policy-value",)) is None  # none shipped
+
+
+def test_the_models_command_lists_each_shipped_model(run_cli: Run) -> None:
+    listed = run_cli("learn", "models", "--json")
+    assert listed.code == 0, listed
+    models = json.loads(listed.out)
+    assert set(models) == set(shipped_models())
+    assert [name for name, entry in models.items() if entry["default"]] == [
+        "connect4-distilled",
+        "go7",
+        "tictactoe",
+    ]
+    assert models["connect4-distilled"]["made"] == "distilled"
+    text = run_cli("learn", "models")
+    assert "connect4-distilled (connect4, distilled, default)" in text.out
+    assert "mistakes without search, middle-medium (Test_L2_R2, 1,000 positions): 5.9%" in text.out

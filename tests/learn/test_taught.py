@@ -90,14 +90,14 @@ def test_a_network_taught_by_stockfish_learns_and_plays_chess(tmp_path: Path) ->
     folder = taught.open_taught(tmp_path, CHESS, "chess", data)
     assert taught.label_chunks(folder, workers=2) == 256
     assert taught.label_chunks(folder, workers=2) == 0
-    loaded = taught.load_data(folder)
+    loaded = taught.load_positions(folder)
     assert len(loaded) <= 256 and len({p.tobytes() for p in loaded.planes}) == len(loaded)
     assert np.all(np.abs(loaded.values) <= 1) and loaded.values.std() > 0.05
     training = TrainConfig(
         epochs=6, kind=POLICY_VALUE, blocks=1, filters=16, batch_size=32, learning_rate=3e-3
     )
     with one_thread():
-        lines = taught.train_model(folder, training, torch.device("cpu"))
+        lines = taught.train_taught(folder, training, torch.device("cpu"))
     assert lines[-1]["loss"] < lines[0]["loss"], lines
     assert {"accuracy", "val_policy_loss", "val_value_loss"} <= set(lines[-1])
     checkpoint = load_checkpoint(folder.model_file, CHESS, POLICY_VALUE)
@@ -147,7 +147,7 @@ def test_the_teachers_labels_train_only_a_policy_value_network(tmp_path: Path) -
     folder = taught.open_taught(tmp_path, CONNECT4, "connect4", data)
     taught.label_chunks(folder)
     with pytest.raises(SpecError, match="policy-value network, not action-value"):
-        taught.train_model(folder, TrainConfig(epochs=1), torch.device("cpu"))
+        taught.train_taught(folder, TrainConfig(epochs=1), torch.device("cpu"))
 
 
 @pytest.mark.parametrize(

@@ -150,7 +150,7 @@ def distill_command(
     extra = [distill.open_source(source, game, game_spec) for source in sources]
     model = model or folder.model_file
     labelling = {"workers": workers} | ({} if ray_address is None else {"ray_address": ray_address})
-    _run(distill, folder, training, where, labelling, only, extra, model)
+    _run(distill, folder, training, where, labelling, only, extra, model, taught)
     if only != "label":
         click.echo(
             f"model saved to {model}; play it with: "
@@ -199,6 +199,7 @@ def _run(
     only: str | None,
     sources: list[Any],
     model: Path,
+    taught: bool,
 ) -> None:
     """Label, then train (or only one of them), with progress bars; Ctrl-C keeps the labelled
     chunks."""
@@ -216,9 +217,8 @@ def _run(
                 f"labelled {new:,} new positions in {seconds:.1f} s{rate}", soft_wrap=True
             )
         if only != "label":
-            distill.train_model(
-                folder, training, device, reporter, sources=sources, model_file=model
-            )
+            train = distill.train_taught if taught else distill.train_distillation
+            train(folder, training, device, reporter, sources=sources, model_file=model)
     if stop.happened and only == "train":
         exit_interrupted(f"training stopped; {model} holds the last finished epoch, if any")
     if stop.happened:
@@ -235,12 +235,18 @@ class _RichReporter:
         self.bar = bar
         self.labels = bar.add_task("labelling positions", total=None)
         self.epochs = bar.add_task("training epochs", total=None, visible=False)
+        self.epochs_done = 0
 
     def labelled(self, done: int, total: int) -> None:
         self.bar.update(self.labels, completed=done, total=total)
 
     def epoch(self, done: int, total: int) -> None:
+        self.epochs_done = done
         self.bar.update(self.epochs, completed=done, total=total, visible=True)
+
+    def steps(self, done: int, total: int) -> None:
+        """The epoch bar moves on within an epoch too."""
+        self.bar.update(self.epochs, completed=self.epochs_done + done / total)
 
     def finished(self, metrics: dict[str, Any]) -> None:
         figures = ", ".join(f"{k} {v}" for k, v in metrics.items() if k != "epoch")
@@ -427,3 +433,29 @@ def export_command(checkpoint: Path, out: Path, note: str) -> None:
     checkpoints = learning_module("checkpoint", "exporting a model")
     checkpoints.export_checkpoint(checkpoint, out, **({"note": note} if note else {}))
     click.echo(f"model written to {out} ({out.stat().st_size:,} bytes)")
+
+
+@learn.command("models")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object, by model name.")
+def models_command(as_json: bool) -> None:
+    """List the networks shipped with plies: how each was made and its measured figures.
+
+    The agents az and policy load the game's strongest (marked "default") where model= is not
+    given; model=NAME loads another."""
+    from plies.learn.models import catalogue, strongest
+
+    models = catalogue()
+    for name, entry in models.items():
+        best = strongest(make_game(entry["game"]), (entry["kind"],))
+        entry["default"] = best == name
+    if as_json:
+        click.echo(json.dumps(models, indent=2))
+        return
+    for name, entry in models.items():
+        default = ", default" if entry["default"] else ""
+        click.echo(f"{name} ({entry['game']}, {entry['made']}{default})")
+        click.echo(f"  made: {entry['how']}")
+        click.echo(f"  data: {entry['data']}; {entry['hardware']}; {entry['hours']} h")
+        for figure, value in entry["figures"].items():
+            shown = f"{value:.1%}" if isinstance(value, float) else value
+            click.echo(f"  {figure}: {shown}")

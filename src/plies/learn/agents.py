@@ -13,6 +13,7 @@ from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.errors import PliesError
 from plies.game import Game, require_two_player_zero_sum
 from plies.learn import DEVICES
+from plies.learn.models import strongest
 from plies.registry import game_identity
 from plies.search.puct import DEFAULT_C_PUCT, PUCTConfig
 from plies.spec import PRIOR_WEIGHT, SECONDS, SIMULATIONS, NumberRange
@@ -22,7 +23,10 @@ LEAVES = NumberRange(1, 256, integer=True)
 VISITS = NumberRange(1, 10**6, integer=True)
 
 MODEL = Option(
-    "model", "text", "a checkpoint file, or a shipped model's name (default: the game's name)"
+    "model",
+    "text",
+    "a checkpoint file, or a shipped model's name (default: the game's strongest shipped "
+    "model, plies learn models)",
 )
 DEVICE = Option("device", "choice", "where the network runs", "auto", choices=DEVICES)
 
@@ -41,7 +45,8 @@ def _checkpoint(
     """The network the agent's ``model`` names, loaded once by a server for all its agents
     (``context.shared``), else for this agent."""
     players = _players()
-    model, device = values["model"] or game.name, values["device"]
+    model = values["model"] or strongest(game, kinds) or game.name
+    device = values["device"]
 
     def load() -> Any:
         return players.load_model(game, model, kinds, device)

@@ -30,11 +30,10 @@ import itertools
 import json
 import math
 import random
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import torch
@@ -46,7 +45,7 @@ from plies.capabilities import HasPerfectSolver, HasTensorEncoding, require
 from plies.errors import RunFolderError, SpecError, UnsupportedGameError
 from plies.game import Game, random_move
 from plies.inputs import write_atomically
-from plies.learn.checkpoint import made_for, save_checkpoint
+from plies.learn.checkpoint import made_for
 from plies.learn.network import (
     ACTION_VALUE,
     KINDS,
@@ -55,9 +54,17 @@ from plies.learn.network import (
     MAX_FILTERS,
     NetShape,
     bin_centres,
-    build_network,
 )
-from plies.learn.training import augment, derived_seed
+from plies.learn.trainer import (
+    Checkpoints,
+    Examples,
+    Loss,
+    Progress,
+    Schedule,
+    augment,
+    train_model,
+)
+from plies.learn.training import derived_seed
 from plies.perfect import PerfectSolver
 from plies.play import play_game
 from plies.pool import Pool
@@ -75,6 +82,8 @@ MAX_POSITIONS = 10_000_000
 MAX_EPOCHS = 10_000
 ILLEGAL = np.iinfo(np.int16).min
 """The score stored for an action index with no legal move."""
+P = TypeVar("P")
+B = TypeVar("B")
 
 
 class Chunked:
@@ -177,14 +186,11 @@ class TrainConfig:
         check_settings(checks)
 
 
-class Reporter:
-    """What a distillation tells its front end; every method does nothing here."""
+class Reporter(Progress):
+    """What a distillation tells its front end (its labelling, and its training as
+    :class:`~plies.learn.trainer.Progress`); every method does nothing here."""
 
     def labelled(self, done: int, total: int) -> None: ...
-
-    def epoch(self, done: int, total: int) -> None: ...
-
-    def finished(self, metrics: dict[str, Any]) -> None: ...
 
 
 # Positions ------------------------------------------------------------------------------------
@@ -629,96 +635,131 @@ def _label(task: tuple[int, list[Any]]) -> tuple[int, LabelledPositions]:
     return chunk, label_positions(game, states, solver)
 
 
-def _load_chunk(path: Path) -> LabelledPositions:
+def _load_chunk(path: Path, kind: Any = LabelledPositions) -> Any:
+    """The positions saved at ``path``: a ``kind``, a dataclass of arrays saved by their
+    names (:class:`LabelledPositions`, a taught distillation's ``TaughtPositions``)."""
     try:
         with np.load(path) as arrays:
-            return LabelledPositions(arrays["planes"], arrays["scores"])
+            return kind(**{name: arrays[name] for name in kind.__annotations__})
     except (OSError, ValueError, KeyError) as error:
         raise RunFolderError(f"{str(path)!r} is not a readable chunk ({error})") from None
 
 
-def load_data(distillation: Distillation) -> LabelledPositions:
-    """Every labelled chunk on disk, in chunk order."""
+def load_data(folder: ChunkFolder, kind: Any = LabelledPositions) -> Any:
+    """Every labelled chunk of ``folder`` on disk, in chunk order, as one ``kind``
+    (:func:`_load_chunk`)."""
     parts = [
-        _load_chunk(distillation.chunk_file(c))
-        for c in range(distillation.data.chunks)
-        if distillation.chunk_file(c).is_file()
+        _load_chunk(folder.chunk_file(c), kind)
+        for c in range(folder.data.chunks)
+        if folder.chunk_file(c).is_file()
     ]
     if not parts:
-        raise RunFolderError(f"{str(distillation.directory)!r} holds no labelled positions")
-    return LabelledPositions.concatenate(parts)
+        raise RunFolderError(f"{str(folder.directory)!r} holds no labelled positions")
+    return kind.concatenate(parts)
 
 
 # Training -------------------------------------------------------------------------------------
 
 
-def train_model(
+def train_distillation(
     distillation: Distillation,
     training: TrainConfig,
     device: torch.device,
-    reporter: Reporter | None = None,
+    reporter: Progress | None = None,
     *,
     sources: Sequence[Distillation] = (),
     model_file: Path | None = None,
 ) -> list[dict[str, Any]]:
     """Train a fresh network on the positions of ``distillation`` and of the other folders
-    ``sources`` (seeded by the data seed), saving the model (to ``model_file``, by default the
-    folder's ``model.pt``) and a metrics line (:func:`metrics_file`) after every epoch;
-    returns the metrics."""
-    reporter = reporter or Reporter()
+    ``sources`` (:func:`train_on_chunks`), each batch turned by random board symmetries when
+    ``training.augment``; returns the metrics."""
     for source in sources:
         if source.score_scale != distillation.score_scale:
             raise RunFolderError(f"{str(source.directory)!r} labels another board's scores")
     data = LabelledPositions.concatenate([load_data(d) for d in (distillation, *sources)])
-    model_file = model_file or distillation.model_file
     encoding = require(distillation.game, HasTensorEncoding, PURPOSE)
-    seed = distillation.data.seed
-    rng = np.random.default_rng(derived_seed(seed, 1))
-    order = rng.permutation(len(data))
-    held = int(len(data) * training.validation)
-    validation, train = data.take(order[:held]), data.take(order[held:])
-    torch.manual_seed(derived_seed(seed, 2))
     bins = training.bins if training.kind == ACTION_VALUE else 0
     shape = NetShape.for_game(encoding, training.kind, training.blocks, training.filters, bins)
-    network = build_network(shape).to(device)
-    optimiser = torch.optim.AdamW(
-        network.parameters(), lr=training.learning_rate, weight_decay=training.weight_decay
-    )
-    steps = training.epochs * math.ceil(len(train) / training.batch_size)
-    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(
-        optimiser,
-        max(steps, 1),
-        eta_min=training.learning_rate / 20 if training.decay else training.learning_rate,
-    )
     symmetries = list(encoding.symmetries()) if training.augment else []
     scale = distillation.score_scale
-    lines: list[dict[str, Any]] = []
-    reporter.epoch(0, training.epochs)
-    for epoch in range(1, training.epochs + 1):
-        began = time.perf_counter()
-        network.train()
-        loss = _epoch(
-            network, (optimiser, schedule), train, scale, training, symmetries, rng, device
-        )
-        metrics = {"epoch": epoch, "positions": len(train), "loss": round(loss, 5)}
-        if len(validation):
-            metrics |= evaluate_network(network, validation, scale, bins, device)
-        metrics["seconds"] = round(time.perf_counter() - began, 3)
-        lines.append(metrics)
-        info = {
-            "epoch": epoch,
-            "score_scale": scale,
-            "data": [str(d.directory) for d in (distillation, *sources)],
-            **asdict(training),
-        }
-        save_checkpoint(model_file, network, shape, distillation.game, **info)
-        text = "".join(json.dumps(line) + "\n" for line in lines)
-        write_atomically(
-            metrics_file(distillation, model_file), lambda f, t=text: f.write(t.encode())
-        )
-        reporter.epoch(epoch, training.epochs)
-        reporter.finished(metrics)
-    return lines
+
+    def batch(
+        positions: LabelledPositions, rows: np.ndarray, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
+        planes, scores = positions.planes[rows], positions.scores[rows]
+        return augment(planes, scores, symmetries, rng) if symmetries else (planes, scores)
+
+    def loss(network: nn.Module, batch: tuple[np.ndarray, np.ndarray]) -> torch.Tensor:
+        output = network(torch.from_numpy(batch[0].astype(np.float32)).to(device))
+        return _loss(output, batch[1], scale, training.bins, device)
+
+    def evaluate(network: nn.Module, positions: LabelledPositions) -> dict[str, float]:
+        return evaluate_network(network, positions, scale, bins, device)
+
+    folders = (distillation, *sources)
+    info = {"score_scale": scale, "data": [str(d.directory) for d in folders]}
+    supervised = Supervised(data, batch, loss, evaluate)
+    return train_on_chunks(
+        distillation, supervised, shape, training, device, reporter, model_file, info
+    )
+
+
+@dataclass(frozen=True)
+class Supervised(Generic[P, B]):
+    """What a kind of labelled chunks trains on: the ``positions`` (with ``take(rows)`` and a
+    length), a ``batch`` of some of them for the ``loss``, and the figures ``evaluate`` gives
+    on held-out positions."""
+
+    positions: P
+    batch: Callable[[P, np.ndarray, np.random.Generator], B]
+    loss: Loss[B]
+    evaluate: Callable[[nn.Module, P], dict[str, Any]]
+
+
+def train_on_chunks(
+    folder: ChunkFolder,
+    supervised: Supervised[Any, Any],
+    shape: NetShape,
+    training: TrainConfig,
+    device: torch.device,
+    reporter: Progress | None,
+    model_file: Path | None,
+    info: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """Train a fresh network of ``shape`` on ``supervised``'s positions, but a held-out
+    ``training.validation`` share, by :func:`~plies.learn.trainer.train_model` (seeded by the
+    folder's data seed), saving it (to ``model_file``, by default the folder's ``model.pt``,
+    with ``info`` and ``training``'s settings) and a metrics line (:func:`metrics_file`)
+    after every epoch; returns the metrics."""
+    positions = supervised.positions
+    seed = folder.data.seed
+    rng = np.random.default_rng(derived_seed(seed, 1))
+    order = rng.permutation(len(positions))
+    held = int(len(positions) * training.validation)
+    validation, train = positions.take(order[:held]), positions.take(order[held:])
+    model_file = model_file or folder.model_file
+    schedule = Schedule(
+        training.epochs,
+        training.batch_size,
+        training.learning_rate,
+        training.weight_decay,
+        final_rate=training.learning_rate / 20 if training.decay else None,
+    )
+    checkpoints = Checkpoints(
+        model_file, metrics_file(folder, model_file), folder.game, info | asdict(training)
+    )
+    return train_model(
+        Examples(len(train), lambda rows, rng: supervised.batch(train, rows, rng)),
+        supervised.loss,
+        shape,
+        schedule,
+        device,
+        rng=rng,
+        seed=derived_seed(seed, 2),
+        checkpoints=checkpoints,
+        evaluate=(lambda net: supervised.evaluate(net, validation)) if len(validation) else None,
+        progress=reporter,
+    ).lines
 
 
 def metrics_file(distillation: ChunkFolder, model_file: Path) -> Path:
@@ -727,36 +768,6 @@ def metrics_file(distillation: ChunkFolder, model_file: Path) -> Path:
     if model_file == distillation.model_file:
         return distillation.metrics_file
     return model_file.with_suffix(".jsonl")
-
-
-def _epoch(
-    network: nn.Module,
-    optimiser: tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler],
-    data: LabelledPositions,
-    scale: int,
-    training: TrainConfig,
-    symmetries: list[Any],
-    rng: np.random.Generator,
-    device: torch.device,
-) -> float:
-    """One pass over ``data`` in shuffled batches, a step of the optimiser and of its learning
-    rate schedule each; the mean loss."""
-    steps, schedule = optimiser
-    order = rng.permutation(len(data))
-    total, batches = 0.0, 0
-    for start in range(0, len(order), training.batch_size):
-        rows = order[start : start + training.batch_size]
-        planes, scores = data.planes[rows], data.scores[rows]
-        if symmetries:
-            planes, scores = augment(planes, scores, symmetries, rng)
-        output = network(torch.from_numpy(planes.astype(np.float32)).to(device))
-        loss = _loss(output, scores, scale, training.bins, device)
-        steps.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
-        steps.step()
-        schedule.step()
-        total, batches = total + loss.item(), batches + 1
-    return total / max(batches, 1)
 
 
 def _loss(

@@ -19,8 +19,6 @@ stopped run goes on from its last epoch.
 from __future__ import annotations
 
 import hashlib
-import json
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -33,15 +31,16 @@ from torch import nn
 from plies.arena.records import Records, stored_game
 from plies.arena.tournament import opening_state
 from plies.capabilities import HasTensorEncoding, require
-from plies.errors import CheckpointError, RunFolderError, SpecError
+from plies.errors import RunFolderError, SpecError
 from plies.game import Game
-from plies.inputs import write_atomically
-from plies.learn.checkpoint import load_checkpoint, save_checkpoint
-from plies.learn.network import POLICY_VALUE, NetShape, build_network
-from plies.learn.training import augment, derived_seed
+from plies.learn import trainer
+from plies.learn.network import POLICY_VALUE, NetShape
+from plies.learn.trainer import Checkpoints, Schedule, augment, train_model
+from plies.learn.training import derived_seed
 from plies.registry import game_identity, game_spec, make_game
 
 PURPOSE = "imitation"
+METRICS = "metrics.jsonl"
 MAX_EPOCHS = 10_000
 
 
@@ -156,10 +155,10 @@ def imitate(
     device: torch.device,
     progress: Progress | None = None,
 ) -> list[dict[str, Any]]:
-    """Train (or go on training) the network of the folder ``out`` on ``config``'s examples,
-    saving the model and a metrics line after every epoch; the metrics of every epoch so far."""
+    """Train (or go on training) the network of the folder ``out`` on ``config``'s examples
+    by :func:`~plies.learn.trainer.train_model`, saving the model (with its optimiser) and a
+    metrics line after every epoch; the metrics of every epoch so far."""
     encoding = require(game, HasTensorEncoding, PURPOSE)
-    model, metrics_file = out / "model.pt", out / "metrics.jsonl"
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -167,94 +166,52 @@ def imitate(
     examples = extract_examples(game, config, progress)
     train, held = examples.take(~examples.held), examples.take(examples.held)
     shape = NetShape.for_game(encoding, POLICY_VALUE, config.blocks, config.filters)
-    network, optimiser, lines = _resume(model, game, shape, config, device)
-    rng = np.random.default_rng(derived_seed(config.seed, len(lines)))
-    torch.manual_seed(derived_seed(config.seed, len(lines), 1))
     symmetries = list(encoding.symmetries()) if config.augment else []
-    for epoch in range(len(lines) + 1, config.epochs + 1):
-        began = time.perf_counter()
-        loss = _epoch(network, optimiser, train, shape.actions, config, symmetries, rng, device)
-        line = {"epoch": epoch, "positions": len(train.moves), "loss": round(loss, 5)}
-        line |= evaluate(network, held, device)
-        line["seconds"] = round(time.perf_counter() - began, 3)
-        lines.append(line)
-        info = {"epoch": epoch, "optimiser": optimiser.state_dict(), **asdict(config)}
-        save_checkpoint(model, network, shape, game, **info)
-        text = "".join(json.dumps(each) + "\n" for each in lines)
-        write_atomically(metrics_file, lambda f, t=text: f.write(t.encode()))
-        if progress is not None:
-            progress("epoch", epoch, config.epochs)
-    return lines
+
+    def batch(rows: np.ndarray, rng: np.random.Generator) -> Examples:
+        targets = np.zeros((len(rows), shape.actions), np.float32)
+        targets[np.arange(len(rows)), train.moves[rows]] = 1.0
+        planes = train.planes[rows]
+        if symmetries:
+            planes, targets = augment(planes, targets, symmetries, rng)
+        moves = targets.argmax(axis=1)
+        return Examples(planes, moves, train.results[rows], train.held[rows], train.games)
+
+    def loss(network: nn.Module, batch: Examples) -> torch.Tensor:
+        logits, values = network(torch.from_numpy(batch.planes).to(device))
+        moves = torch.from_numpy(batch.moves).to(device)
+        results = torch.from_numpy(batch.results).to(device)
+        return nn.functional.cross_entropy(logits, moves) + torch.mean((values - results) ** 2)
+
+    schedule = Schedule(config.epochs, config.batch_size, config.learning_rate, config.weight_decay)
+    checkpoints = Checkpoints(out / "model.pt", out / METRICS, game, asdict(config), resume=True)
+    return train_model(
+        trainer.Examples(len(train.moves), batch),
+        loss,
+        shape,
+        schedule,
+        device,
+        rng=np.random.default_rng(derived_seed(config.seed, 0)),
+        seed=derived_seed(config.seed, 0, 2),
+        checkpoints=checkpoints,
+        evaluate=lambda network: evaluate(network, held, device),
+        progress=_Epochs(progress) if progress is not None else None,
+    ).lines
 
 
-def _resume(
-    model: Path,
-    game: Game[Any, Any],
-    shape: NetShape,
-    config: ImitationConfig,
-    device: torch.device,
-) -> tuple[nn.Module, torch.optim.Optimizer, list[dict[str, Any]]]:
-    """The network, optimiser and metrics of the folder's last epoch, or fresh ones."""
-    lines: list[dict[str, Any]] = []
-    if model.is_file():
-        saved = load_checkpoint(model, game, POLICY_VALUE, device)
-        if saved.shape != shape:
-            raise CheckpointError(
-                f"checkpoint {str(model)!r} has {saved.shape.blocks} x {saved.shape.filters}"
-                f" blocks, not {shape.blocks} x {shape.filters}: use another --out"
-            )
-        network = saved.network
-        lines = saved_metrics(model.parent)[: int(saved.info.get("epoch", 0))]
-    else:
-        torch.manual_seed(derived_seed(config.seed, 0, 2))
-        network = build_network(shape).to(device)
-    optimiser = torch.optim.AdamW(
-        network.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
-    )
-    if model.is_file() and "optimiser" in saved.info:
-        optimiser.load_state_dict(saved.info["optimiser"])
-    return network, optimiser, lines
+@dataclass(frozen=True)
+class _Epochs(trainer.Progress):
+    """A run's :data:`Progress` told of the epochs."""
+
+    report: Progress
+
+    def epoch(self, done: int, total: int) -> None:
+        self.report("epoch", done, total)
 
 
 def saved_metrics(out: Path) -> list[dict[str, Any]]:
     """The metrics lines of the folder ``out`` (none before its first epoch)."""
-    metrics_file = out / "metrics.jsonl"
-    if not metrics_file.is_file():
-        return []
-    return [json.loads(line) for line in metrics_file.read_text().splitlines() if line]
-
-
-def _epoch(
-    network: nn.Module,
-    optimiser: torch.optim.Optimizer,
-    data: Examples,
-    actions: int,
-    config: ImitationConfig,
-    symmetries: list[Any],
-    rng: np.random.Generator,
-    device: torch.device,
-) -> float:
-    """One pass over ``data`` (moves among ``actions`` indices) in shuffled batches, each
-    turned by random symmetries; the mean loss."""
-    network.train()
-    order = rng.permutation(len(data.moves))
-    total, batches = 0.0, 0
-    for start in range(0, len(order), config.batch_size):
-        rows = order[start : start + config.batch_size]
-        planes = data.planes[rows]
-        targets = np.zeros((len(rows), actions), np.float32)
-        targets[np.arange(len(rows)), data.moves[rows]] = 1.0
-        if symmetries:
-            planes, targets = augment(planes, targets, symmetries, rng)
-        logits, values = network(torch.from_numpy(planes).to(device))
-        moves = torch.from_numpy(targets.argmax(axis=1)).to(device)
-        results = torch.from_numpy(data.results[rows]).to(device)
-        loss = nn.functional.cross_entropy(logits, moves) + torch.mean((values - results) ** 2)
-        optimiser.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
-        optimiser.step()
-        total, batches = total + loss.item(), batches + 1
-    return total / max(batches, 1)
+    return trainer.read_metrics(out / METRICS)
 
 
 def evaluate(network: nn.Module, data: Examples, device: torch.device) -> dict[str, float]:

@@ -4,8 +4,9 @@ the best predicted move of an action-value network, or with ``by=value`` the mov
 position a policy-value network values best); and ``netengine``'s EVAL, a policy-value
 network's value (:class:`ValueEvaluation`).
 
-A model is a checkpoint path or the name of a model shipped in ``plies/learn/models`` (the
-game's name by default: ``connect4``, ``tictactoe``).
+A model is a checkpoint path or the name of a model shipped in ``plies/learn/models``; by
+default the game's strongest shipped model, as measured (:func:`plies.learn.models.strongest`:
+``connect4-distilled`` for Connect Four, ``tictactoe``).
 """
 
 from __future__ import annotations

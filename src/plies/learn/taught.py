@@ -25,12 +25,9 @@ Measured on this project's CPU: Stockfish 15.1 at depth 8 takes about 3 ms a pos
 
 from __future__ import annotations
 
-import json
-import math
 import random
-import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,18 +39,20 @@ from plies.capabilities import HasTensorEncoding, require
 from plies.errors import LabellingError, PliesError, RunFolderError, SpecError
 from plies.game import Game, random_move
 from plies.inputs import write_atomically
-from plies.learn.checkpoint import save_checkpoint
 from plies.learn.distill import (
     Chunked,
     ChunkFolder,
     Reporter,
+    Supervised,
     TrainConfig,
     check_settings,
-    metrics_file,
+    load_data,
     recorded_settings,
     settle_folder,
+    train_on_chunks,
 )
-from plies.learn.network import POLICY_VALUE, NetShape, build_network
+from plies.learn.network import POLICY_VALUE, NetShape
+from plies.learn.trainer import Progress
 from plies.learn.training import derived_seed
 from plies.learn.tune import expected_share
 from plies.pool import Pool
@@ -278,25 +277,11 @@ def _label(task: tuple[TaughtData, int]) -> tuple[int, TaughtPositions]:
     return chunk, taught_chunk(game, teacher, data, chunk)
 
 
-def _load_chunk(path: Path) -> TaughtPositions:
-    try:
-        with np.load(path) as arrays:
-            return TaughtPositions(arrays["planes"], arrays["moves"], arrays["values"])
-    except (OSError, ValueError, KeyError) as error:
-        raise RunFolderError(f"{str(path)!r} is not a readable chunk ({error})") from None
-
-
-def load_data(taught: Taught) -> TaughtPositions:
-    """Every labelled chunk on disk, in chunk order, each position once (a position met again
-    in a later chunk, as the first positions of games are, is left out)."""
-    parts = [
-        _load_chunk(taught.chunk_file(c))
-        for c in range(taught.data.chunks)
-        if taught.chunk_file(c).is_file()
-    ]
-    if not parts:
-        raise RunFolderError(f"{str(taught.directory)!r} holds no labelled positions")
-    data = TaughtPositions.concatenate(parts)
+def load_positions(taught: Taught) -> TaughtPositions:
+    """Every labelled chunk on disk (:func:`~plies.learn.distill.load_data`), in chunk order,
+    each position once (a position met again in a later chunk, as the first positions of
+    games are, is left out)."""
+    data: TaughtPositions = load_data(taught, TaughtPositions)
     flat = np.ascontiguousarray(data.planes).reshape(len(data), -1)
     _, first = np.unique(flat.view(np.dtype((np.void, flat.shape[1] * 2))), return_index=True)
     return data.take(np.sort(first))
@@ -305,75 +290,35 @@ def load_data(taught: Taught) -> TaughtPositions:
 # Training -------------------------------------------------------------------------------------
 
 
-def train_model(
+def train_taught(
     taught: Taught,
     training: TrainConfig,
     device: torch.device,
-    reporter: Reporter | None = None,
+    reporter: Progress | None = None,
     *,
     sources: Sequence[Taught] = (),
     model_file: Path | None = None,
 ) -> list[dict[str, Any]]:
     """Train a fresh policy-value network on the positions of ``taught`` and ``sources``
-    (seeded by the data seed): cross-entropy to the teacher's move plus the squared error of
-    the value, AdamW as :class:`TrainConfig` says (its ``bins`` unused); the model (to
-    ``model_file``, by default the folder's ``model.pt``) and a metrics line are saved after
-    every epoch. Returns the metrics."""
+    (:func:`~plies.learn.distill.train_on_chunks`): cross-entropy to the teacher's move plus
+    the squared error of the value, as :class:`TrainConfig` says (its ``bins`` and
+    ``augment`` unused). Returns the metrics."""
     check_training(training)
-    reporter = reporter or Reporter()
-    data = TaughtPositions.concatenate([load_data(t) for t in (taught, *sources)])
-    model_file = model_file or taught.model_file
+    data = TaughtPositions.concatenate([load_positions(t) for t in (taught, *sources)])
     encoding = require(taught.game, HasTensorEncoding, PURPOSE)
-    rng = np.random.default_rng(derived_seed(taught.data.seed, 1))
-    order = rng.permutation(len(data))
-    held = int(len(data) * training.validation)
-    validation, train = data.take(order[:held]), data.take(order[held:])
-    torch.manual_seed(derived_seed(taught.data.seed, 2))
     shape = NetShape.for_game(encoding, POLICY_VALUE, training.blocks, training.filters)
-    network = build_network(shape).to(device)
-    optimiser = torch.optim.AdamW(
-        network.parameters(), lr=training.learning_rate, weight_decay=training.weight_decay
+
+    def loss(network: nn.Module, batch: TaughtPositions) -> torch.Tensor:
+        return _loss(network(_tensor(batch.planes, device)), batch, device)[0]
+
+    supervised = Supervised(
+        data,
+        lambda positions, rows, rng: positions.take(rows),
+        loss,
+        lambda network, positions: evaluate_network(network, positions, device),
     )
-    steps = training.epochs * math.ceil(len(train) / training.batch_size)
-    low = training.learning_rate / 20 if training.decay else training.learning_rate
-    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, max(steps, 1), low)
-    lines: list[dict[str, Any]] = []
-    metrics_path = metrics_file(taught, model_file)
-    reporter.epoch(0, training.epochs)
-    for epoch in range(1, training.epochs + 1):
-        began = time.perf_counter()
-        network.train()
-        total, batches = 0.0, 0
-        order = rng.permutation(len(train))
-        for start in range(0, len(order), training.batch_size):
-            batch = train.take(order[start : start + training.batch_size])
-            loss = _loss(network(_tensor(batch.planes, device)), batch, device)[0]
-            optimiser.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            optimiser.step()
-            schedule.step()
-            total, batches = total + loss.item(), batches + 1
-        metrics: dict[str, Any] = {
-            "epoch": epoch,
-            "positions": len(train),
-            "loss": round(total / max(batches, 1), 5),
-        }
-        if len(validation):
-            metrics |= evaluate_network(network, validation, device)
-        metrics["seconds"] = round(time.perf_counter() - began, 3)
-        lines.append(metrics)
-        info = {
-            "epoch": epoch,
-            "teacher": taught.data.teacher,
-            "data": [str(t.directory) for t in (taught, *sources)],
-            **asdict(training),
-        }
-        save_checkpoint(model_file, network, shape, taught.game, **info)
-        text = "".join(json.dumps(line) + "\n" for line in lines)
-        write_atomically(metrics_path, lambda f, t=text: f.write(t.encode()))
-        reporter.epoch(epoch, training.epochs)
-        reporter.finished(metrics)
-    return lines
+    info = {"teacher": taught.data.teacher, "data": [str(t.directory) for t in (taught, *sources)]}
+    return train_on_chunks(taught, supervised, shape, training, device, reporter, model_file, info)
 
 
 def check_training(training: TrainConfig) -> None:

@@ -8,7 +8,8 @@ SIGTERM, kill -9, a crash, a new machine) resumes with nothing lost but the game
 
 - ``config.json``: the game, network shape, settings (training's PyTorch threads among them)
   and seed, written last when a run is made (a folder without it is no run);
-- ``checkpoints/gen-NNNN.pt``: the network (and optimiser) after generation N (0: untrained);
+- ``checkpoints/gen-NNNN.pt``: the network after generation N (0: untrained), with its
+  optimiser from generation 1 on;
 - ``replay/gen-NNNN/chunk-CCCC.npz``: generation N's self-play positions, a chunk of games at
   a time, each chunk with its own fixed seeds;
 - ``metrics.jsonl``: one line per generation (losses, speed, evaluation).
@@ -41,7 +42,7 @@ import torch._dynamo  # loaded with PyTorch (plies train holds Ctrl-C then), not
 from torch import nn
 
 from plies import __version__
-from plies.capabilities import HasTensorEncoding, Symmetry, require
+from plies.capabilities import HasTensorEncoding, require
 from plies.errors import RunFolderError, SpecError
 from plies.game import Game
 from plies.inputs import write_atomically
@@ -49,6 +50,7 @@ from plies.learn.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
 from plies.learn.evaluator import torch_threads
 from plies.learn.network import POLICY_VALUE, NetShape, build_network
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData
+from plies.learn.trainer import Examples, Progress, Schedule, Trained, augment, train_model
 from plies.learn.workers import Chunk, Network, SelfPlayPool
 from plies.registry import game_identity, game_spec
 
@@ -222,10 +224,7 @@ def create_run(
     network = build_network(shape)
     if initial is not None:
         network.load_state_dict(initial.network.state_dict())
-    optimiser = _optimiser(network, training)
-    save_checkpoint(
-        run.checkpoint(0), network, shape, game, generation=0, optimiser=optimiser.state_dict()
-    )
+    save_checkpoint(run.checkpoint(0), network, shape, game, generation=0)
     text = json.dumps(config, indent=2) + "\n"
     write_atomically(directory / "config.json", lambda f: f.write(text.encode()))
     return run
@@ -277,12 +276,6 @@ def open_run(directory: Path, make_game: Callable[[str], Game[Any, Any]]) -> Run
     return run
 
 
-def _optimiser(network: nn.Module, training: TrainingConfig) -> torch.optim.Optimizer:
-    return torch.optim.AdamW(
-        network.parameters(), lr=training.learning_rate, weight_decay=training.weight_decay
-    )
-
-
 def train(
     run: Run,
     generations: int,
@@ -323,22 +316,18 @@ def run_generation(
     data = _self_play(run, generation, previous.network, pool, reporter)
     first = max(1, generation - run.training.window + 1)
     window = [_generation_data(run, g) for g in range(first, generation)] + [data]
-    network = previous.network
-    optimiser = _optimiser(network, run.training)
-    if "optimiser" in previous.info:
-        optimiser.load_state_dict(previous.info["optimiser"])
-    losses = train_network(run, generation, network, optimiser, window, device, reporter)
+    trained, losses = train_network(run, generation, previous, window, device, reporter)
     final = run.checkpoint(generation)
     candidate = final.with_name(f".{final.stem}-candidate.pt")
     save_checkpoint(
         candidate,
-        network,
+        trained.network,
         run.shape,
         run.game,
         generation=generation,
-        optimiser=optimiser.state_dict(),
+        optimiser=trained.optimiser,
     )
-    network.eval()
+    trained.network.eval()
     metrics: dict[str, Any] = {
         "generation": generation,
         "games": data.games,
@@ -390,65 +379,63 @@ def _generation_data(run: Run, generation: int) -> SelfPlayData:
 def train_network(
     run: Run,
     generation: int,
-    network: nn.Module,
-    optimiser: torch.optim.Optimizer,
+    start: Checkpoint,
     window: list[SelfPlayData],
     device: torch.device,
     reporter: Reporter,
-) -> dict[str, float]:
-    """Gradient steps on random batches of the window; returns the mean losses."""
+) -> tuple[Trained, dict[str, float]]:
+    """Gradient steps (:func:`~plies.learn.trainer.train_model`) on random batches of the
+    window, from ``start``'s network and optimiser; the trained network and optimiser, and the
+    mean losses."""
     training = run.training
     data = SelfPlayData.concatenate(window)
     new = len(window[-1].outcomes)
     steps = training.steps or max(1, math.ceil(REUSE * new / training.batch_size))
-    rng = np.random.default_rng(derived_seed(run.seed, generation, 1))
-    torch.manual_seed(derived_seed(run.seed, generation, 2))
     symmetries = run.encoding.symmetries() if training.augment else []
-    network.train()
-    totals = np.zeros(2)
-    for step in range(steps):
-        chosen = rng.integers(0, len(data.outcomes), training.batch_size)
+
+    def batch(
+        chosen: np.ndarray, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         planes, policies = data.planes[chosen].astype(np.float32), data.policies[chosen]
         if symmetries:
             planes, policies = augment(planes, policies, symmetries, rng)
-        target = (1 - training.value_mix) * data.outcomes[chosen] + training.value_mix * (
-            data.values[chosen]
-        )
-        logits, values = network(torch.from_numpy(planes).to(device))
-        policy_loss = (
-            -(torch.from_numpy(policies).to(device) * torch.log_softmax(logits, dim=1))
-            .sum(1)
-            .mean()
-        )
-        value_loss = torch.mean((values - torch.from_numpy(target).to(device)) ** 2)
-        optimiser.zero_grad()
-        (policy_loss + value_loss).backward()  # type: ignore[no-untyped-call]
-        optimiser.step()
-        totals += (policy_loss.item(), value_loss.item())
-        reporter.steps(step + 1, steps)
-    return {
-        "steps": steps,
-        "policy_loss": round(float(totals[0] / steps), 5),
-        "value_loss": round(float(totals[1] / steps), 5),
-    }
+        mix = training.value_mix
+        return planes, policies, (1 - mix) * data.outcomes[chosen] + mix * data.values[chosen]
+
+    def loss(
+        network: nn.Module, batch: tuple[np.ndarray, np.ndarray, np.ndarray]
+    ) -> dict[str, torch.Tensor]:
+        planes, policies, target = (torch.from_numpy(array).to(device) for array in batch)
+        logits, values = network(planes)
+        return {
+            "policy_loss": -(policies * torch.log_softmax(logits, dim=1)).sum(1).mean(),
+            "value_loss": torch.mean((values - target) ** 2),
+        }
+
+    trained = train_model(
+        Examples(len(data.outcomes), batch),
+        loss,
+        run.shape,
+        Schedule(1, training.batch_size, training.learning_rate, training.weight_decay, steps),
+        device,
+        rng=np.random.default_rng(derived_seed(run.seed, generation, 1)),
+        seed=derived_seed(run.seed, generation, 2),
+        start=start,
+        progress=_Steps(reporter),
+    )
+    [line] = trained.lines
+    losses = {"steps": steps, "policy_loss": line["policy_loss"], "value_loss": line["value_loss"]}
+    return trained, losses
 
 
-def augment(
-    planes: np.ndarray,
-    policies: np.ndarray,
-    symmetries: list[Symmetry] | Any,
-    rng: np.random.Generator,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each position and its policy turned by a symmetry drawn at random."""
-    count, channels = planes.shape[:2]
-    flat = planes.reshape(count, channels, -1)
-    drawn = rng.integers(0, len(symmetries), count)
-    out_planes, out_policies = np.empty_like(flat), np.empty_like(policies)
-    for s, symmetry in enumerate(symmetries):
-        rows = drawn == s
-        out_planes[rows] = flat[rows][:, :, list(symmetry.cells)]
-        out_policies[rows] = policies[rows][:, list(symmetry.actions)]
-    return out_planes.reshape(planes.shape), out_policies
+@dataclass(frozen=True)
+class _Steps(Progress):
+    """A run's :class:`Reporter` told of the training steps."""
+
+    reporter: Reporter
+
+    def steps(self, done: int, total: int) -> None:
+        self.reporter.steps(done, total)
 
 
 def _append_metrics(run: Run, metrics: dict[str, Any]) -> None:
