@@ -59,7 +59,7 @@ def room(module: str) -> str:
     """``core``, ``games`` (the registry), ``games.NAME`` (a game's room), ``games.NAME.agent``
     (the agent that speaks its protocol, ``*_agent.py``: it stands on the agent registry and the
     searches, so it is a room of its own above them, inside the game's folder), or the first
-    part under ``plies`` (``search``, ``agents``, ``cli``, ``match``...)."""
+    part under ``plies`` (``search``, ``agents``, ``cli``, ``play``...)."""
     parts = module.split(".")[1:]
     if not parts:
         return "plies"

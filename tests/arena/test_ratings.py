@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from plies.arena.match import elo_difference
 from plies.arena.ratings import (
     STANDINGS_HEADER,
     Result,
@@ -21,7 +22,6 @@ from plies.arena.ratings import (
     standings_rows,
 )
 from plies.errors import PliesError, RenderError, SpecError, UnknownNameError
-from plies.match import elo_difference
 
 TRUE_ELO = {"a": -300.0, "b": -180.0, "c": -60.0, "d": 60.0, "e": 180.0, "f": 300.0}
 FIRST_MOVE = 35.0
