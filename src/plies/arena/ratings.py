@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from plies.errors import PliesError, RenderError, SpecError, UnknownNameError
-from plies.lectures.files import check_writable
+from plies.inputs import check_output
 
 Array = NDArray[np.float64]
 
@@ -460,7 +460,7 @@ def check_plot_target(path: str | os.PathLike[str]) -> str:
     target = os.fspath(path)
     if not target.lower().endswith(".png"):
         raise RenderError(f"cannot write {target!r}: the ratings plot is a PNG; name a .png file")
-    check_writable(target)
+    check_output(target)
     return target
 
 

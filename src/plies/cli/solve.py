@@ -23,7 +23,7 @@ from plies.cli.output import (
 )
 from plies.errors import PliesError
 from plies.game import Game
-from plies.inputs import read_text
+from plies.inputs import check_output, read_text
 from plies.lectures.tree_report import number, rule_text
 from plies.perfect import HasOpeningBook, PerfectSolver
 from plies.play import line_notation, outcome_text
@@ -222,6 +222,7 @@ def _build_book(
         raise PliesError("--build-book starts from the empty board: give no POSITION")
     if plies is None or out is None:
         raise PliesError("--build-book needs --plies N and --out FILE")
+    check_output(out)  # what every output option checks, then the book's own checks
     solver.check_book_target(out)  # before the solver's start-up
     size, began = 0, time.perf_counter()
     with progress_bar() as bar, until_interrupted() as interruption:
@@ -254,6 +255,7 @@ def _build_db(
     if pieces is None:
         raise PliesError("--build-db needs --pieces N")
     folder = Path(out).expanduser() if out is not None else default_folder(game)
+    check_output(folder, folder=True)
     plan = plan_build(game, pieces, folder, workers)
     check_target(folder, plan)
     click.echo(

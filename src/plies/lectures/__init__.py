@@ -9,7 +9,6 @@
   their text;
 * :mod:`plies.lectures.effort`: the lecture's table of nodes visited by moves already played;
 * :mod:`plies.lectures.draw`: pictures of searched trees through Graphviz;
-* :mod:`plies.lectures.files`: output files (pictures, plots) checked before the work.
 
 The tree itself, as a game, is :mod:`plies.games.tree`; this package is the front ends' door to
 it (:func:`parse_tree` and its types).
