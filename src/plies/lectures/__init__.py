@@ -16,4 +16,8 @@ it (:func:`parse_tree` and its types).
 
 from plies.games.tree import ORDERS, Node, Path, parse_tree
 
-__all__ = ["ORDERS", "Node", "Path", "parse_tree"]
+TOUR_GAME = "tictactoe"
+"""The game of the terminal tour (``plies demo``): small enough for minimax to solve from the
+start in seconds, the lectures' first example of a game solved."""
+
+__all__ = ["ORDERS", "TOUR_GAME", "Node", "Path", "parse_tree"]
