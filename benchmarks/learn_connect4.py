@@ -19,7 +19,7 @@ commas: a piece with ``=`` and no ``:`` continues the spec before it, so
 ``az:simulations=800,leaves=16,random`` is two agents (``;`` also separates).
 
 ``--match SECONDS`` adds matches at SECONDS a move, ``--games`` (20) games each on paired
-openings (:func:`plies.match.run_match`): ``az:time=S`` (``--match-agent``) against
+openings (:func:`plies.arena.match.run_match`): ``az:time=S`` (``--match-agent``) against
 ``engine:time=S`` and against ``mcts:time=S``, with W/D/L, score, Elo and its 95% interval.
 
 Ctrl-C prints what was measured so far (exit status 130); ``--json FILE`` writes the figures.
@@ -44,11 +44,11 @@ from pathlib import Path
 from typing import Any
 
 from plies.agents import Agent, make_agent
+from plies.arena.match import run_match, summarise
+from plies.arena.match import to_json as match_json
 from plies.errors import CheckpointError, PliesError
 from plies.games.connect4.rules import ConnectFour, ConnectFourState
 from plies.games.connect4.solver import Connect4Solver
-from plies.match import run_match, summarise
-from plies.match import to_json as match_json
 from plies.mistakes import MistakeSummary, judge_moves
 from plies.solvers.sets import SetEntry, read_set
 

@@ -99,6 +99,16 @@ def test_tree_from_file_and_stdin(run_cli: Run, tmp_path: Path) -> None:
         (("play", "tictactoe", "--first", "mcts:iterations=0"), "iterations must be at least 1"),
         (("play", "chess", "--first", "engine:lmr=maybe"), "lmr"),
         (("play", "chess", "--position", "8/8/8/8/8/8/8/8 w - - 0 1"), "position"),
+        (("demo", "--game", "chess"), "the tour solves a two-player game"),
+        (("demo", "--game", "nim"), "no evaluation function"),
+        (
+            ("search", "chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 " + "9" * 20, "--depth", "1"),
+            "fullmove",
+        ),
+        (
+            ("play", "chess", "--position", "4k3/8/8/8/8/8/4P3/4K3 w - - " + "9" * 20 + " 1"),
+            "halfmove",
+        ),
         (("play", "chess", "--first", "perfect"), "no perfect solver for"),
         (("play", "othello", "--second", "alphabeta"), "give alphabeta:depth=N"),
         (("play", "tictactoe", "--first", "mcts:selection=best"), "not one of ucb1, puct"),

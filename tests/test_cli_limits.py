@@ -11,9 +11,9 @@ import pytest
 
 from plies import inputs
 from plies.agents import make_agent
+from plies.arena.match import MatchResult, to_json
 from plies.errors import SpecError, UnknownNameError
 from plies.games import make_game
-from plies.match import MatchResult, to_json
 from plies.search import alphabeta
 from tests.conftest import CliRun, assert_one_line_error
 

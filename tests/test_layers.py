@@ -68,7 +68,7 @@ def room(module: str) -> str:
     searches, so it is a room of its own above them, inside the game's folder),
     ``games.NAME.native`` (the game's own compiled search, ``*_native.py``: it stands on
     ``native/``, so it is a room of its own at native's layer, inside the game's folder), or the
-    first part under ``plies`` (``search``, ``agents``, ``cli``, ``match``...)."""
+    first part under ``plies`` (``search``, ``agents``, ``cli``, ``play``...)."""
     parts = module.split(".")[1:]
     if not parts:
         return "plies"
@@ -143,6 +143,55 @@ def test_games_are_named_only_in_their_room_and_the_registry(module: str) -> Non
         if _is_game(name) and not _game_imports_allowed(module, name)
     )
     assert not bad, f"{module} imports {bad}"
+
+
+PROTOCOL_WORDS = {("plies.uci", "go")}
+"""Literals of a front end that spell a game's name and mean something else: UCI's ``go``."""
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and functions."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def _games_named(module: str) -> list[str]:
+    """The string literals of ``module`` that name a registered game, or a spec of one
+    (``"connect4"``, ``"go:size=9"``), with their lines; docstrings aside."""
+    from plies.registry import registered_games
+
+    names = set(registered_games())
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    skipped = _docstrings(tree)
+    return [
+        f"{module}:{node.lineno} {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in skipped
+        and node.value.split(":")[0] in names
+        and (":" not in node.value or "=" in node.value)
+        and (module, node.value) not in PROTOCOL_WORDS
+        and OWN_GAME.get(module) != f"games.{node.value.split(':')[0]}"
+    ]
+
+
+def test_front_ends_name_no_game() -> None:
+    """A front end serves every game alike: it names none in its code (a game it needs is
+    found by a capability, or given as an option whose default the library holds), except the
+    game whose protocol ``uci.py`` and ``gtp.py`` (and their commands) speak."""
+    named = [found for module in MODULES if _is_front_end(module) for found in _games_named(module)]
+    assert not named, f"front ends name games: {named}"
+
+
+def test_the_game_name_finder_finds_literals_not_docstrings() -> None:
+    assert [found.split()[-1] for found in _games_named("plies.lectures")] == ["'tictactoe'"]
+    assert _games_named("plies.uci") == []  # chess is its game; its "go" is a command
 
 
 def _front_end_breaks(module: str) -> set[tuple[str, str]]:

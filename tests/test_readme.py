@@ -42,7 +42,7 @@ SHARED = Path(os.environ.get("PLIES_SHARED", REPO.parent / "shared"))
 RUN_SLOW = bool(os.environ.get("PLIES_README_SLOW"))
 
 SKIPPED = {
-    "plies solve connect4 --build-book --plies 10 --out book.sqlite": "builds a book: hours",
+    "plies book build connect4 --plies 10 --out book.sqlite": "builds a book: hours",
     "plies tournament chess engine:time=0.1 uci:stockfish,UCI_LimitStrength=true,UCI_Elo=1350,"
     "time=0.1 --db chess.sqlite --games 40 --sprt 0,50": "needs Stockfish; minutes of games",
     "plies tournament chess engine mcts uci:stockfish --db blitz.sqlite --time-control 10+0.1": (
@@ -52,7 +52,7 @@ SKIPPED = {
         "needs a Ray cluster; 400 games"
     ),
     "plies train tictactoe --out runs/ttt --generations 15 --simulations 48": "trains: minutes",
-    "plies solve checkers --build-db --pieces 5": "builds 297 million positions: half an hour",
+    "plies endgames build checkers --pieces 5": "builds 297 million positions: half an hour",
     "plies train --resume runs/ttt --generations 30": "resumes the training above: minutes",
     "plies train connect4 --out runs/c4 --init connect4": "trains: hours",
     "plies learn plot runs/ttt": "plots the training run above, not made here",

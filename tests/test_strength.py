@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from plies.arena.match import run_match, summarise
 from plies.games import make_game
-from plies.match import run_match, summarise
 
 GAMES_PLAYED = 100
 

@@ -358,6 +358,7 @@ def test_illegal_moves_set_the_position_before_them() -> None:
         "position fen not/a/fen w - - 0 1",
         "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
         "position fen 8/8/8/8/8/8/8/8 w - - 0 1 moves e2e4",
+        "position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 12345678901234567890 12345678901234567890",
     ],
 )
 def test_a_bad_base_position_leaves_none(command: str) -> None:

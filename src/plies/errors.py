@@ -71,6 +71,11 @@ class RenderError(PliesError):
     """A drawing could not be produced (unknown format, Graphviz's ``dot`` missing...)."""
 
 
+class OutputError(PliesError):
+    """An output file or folder cannot be written where it was asked for (checked before the
+    work that fills it: :func:`plies.inputs.check_output`)."""
+
+
 class GameDefinitionError(PliesError):
     """A game broke the formal definition (e.g. a non-terminal state with no legal actions)."""
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from plies.arena.match import elo_difference
 from plies.arena.ratings import (
     STANDINGS_HEADER,
     Result,
@@ -20,8 +21,7 @@ from plies.arena.ratings import (
     rating_intervals,
     standings_rows,
 )
-from plies.errors import PliesError, RenderError, SpecError, UnknownNameError
-from plies.match import elo_difference
+from plies.errors import OutputError, PliesError, RenderError, SpecError, UnknownNameError
 
 TRUE_ELO = {"a": -300.0, "b": -180.0, "c": -60.0, "d": 60.0, "e": 180.0, "f": 300.0}
 FIRST_MOVE = 35.0
@@ -162,7 +162,7 @@ def test_plot_ratings_writes_a_png(tmp_path: Path) -> None:
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(RenderError, match=r"name a \.png file"):
         plot_ratings(table, tmp_path / "ratings.svg")
-    with pytest.raises(RenderError, match="no directory"):
+    with pytest.raises(OutputError, match="no directory"):
         plot_ratings(table, tmp_path / "missing" / "ratings.png")
 
 

@@ -266,6 +266,20 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@pytest.mark.skipif(not os.path.isfile("/proc/version"), reason="needs Linux's /proc")
+def test_a_file_that_cannot_be_a_record_is_one_line(
+    run_cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    """/proc/version reads as an empty database and takes no write: refused before the games
+    by the option's check, and by the records themselves (for any caller of the library)."""
+    args = ("tournament", "tictactoe", "random", "alphabeta", "--games", "2", "--db")
+    assert_one_line_error(run_cli(*args, "/proc/version"), "cannot write '/proc/version'")
+    assert_one_line_error(run_cli(*args, str(tmp_path)), "it is a directory")
+    assert_one_line_error(run_cli(*args, str(tmp_path / "no" / "t.sqlite")), "no directory")
+    with pytest.raises(PliesError, match="'/proc/version'"):
+        Records("/proc/version", "tictactoe")
+
+
 def test_bad_input_is_one_line_and_never_damages_a_file(
     run_cli: Callable[..., Any], tmp_path: Path
 ) -> None:

@@ -261,12 +261,25 @@ def test_notation_round_trips() -> None:
         ("4k3/8/8/8/8/8/8/4K2P w - - 0 1", "pawns on the first or last rank"),
         ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "the side not to move is in check"),
         ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling rights"),
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 12345678901234567890", "fullmove number is above"),
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 12345678901234567890 1", "halfmove clock is above"),
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 10001 1", "halfmove clock is above 10,000"),
     ],
 )
 def test_bad_positions(fen: str, problem: str) -> None:
     with pytest.raises(InvalidPositionError, match=problem) as caught:
         GAME.parse_position(fen)
     assert "\n" not in str(caught.value)
+
+
+def test_the_largest_move_counters_fit_the_compiled_rules() -> None:
+    """A FEN's counters reach the kernel's word (the fullmove number above bit 23): the largest
+    a FEN may give search natively, as Python does."""
+    from plies.agents import make_agent
+
+    state = GAME.parse_position("4k3/8/8/8/8/8/4P3/4K3 w - - 99 100000")
+    assert (state.board.halfmove_clock, state.board.fullmove_number) == (99, 100_000)
+    assert make_agent("engine:depth=2", GAME)(GAME, state) in GAME.actions(state)
 
 
 @pytest.mark.parametrize(

@@ -124,12 +124,20 @@ def test_bad_books_are_refused_in_one_line(run_cli: Any, tmp_path: Path) -> None
     before = text.read_bytes()
     for args, words in [
         (["--out", str(text)], "not a readable plies book"),
-        (["--out", str(tmp_path / "no" / "b.sqlite")], "no folder"),
-        (["--out", str(tmp_path)], "is a folder"),
-        ([], "--plies N and --out FILE"),
+        (["--out", str(tmp_path / "no" / "b.sqlite")], "there is no directory"),
+        (["--out", str(tmp_path)], "it is a directory"),
+        (["--out", "/proc/nonexistent/b.sqlite"], "cannot write '/proc/"),
+        ([], "Missing option '--plies'"),
     ]:
         plies = ["--plies", "4"] if args else []
-        assert_one_line_error(run_cli("solve", "connect4", "--build-book", *plies, *args), words)
+        assert_one_line_error(run_cli("book", "build", "connect4", *plies, *args), words)
+        assert_one_line_error(  # the flags of old still check alike
+            run_cli("solve", "connect4", "--build-book", *plies, *args),
+            "--plies N and --out FILE" if not args else words,
+        )
+    assert_one_line_error(
+        run_cli("book", "build", "tictactoe", "--plies", "2", "--out", "b.sqlite"), "has none"
+    )
     assert text.read_bytes() == before  # a foreign file is never written
     assert_one_line_error(
         run_cli("solve", "connect4", "4", "--plies", "4"), "goes with --build-book"
@@ -145,6 +153,20 @@ def test_bad_books_are_refused_in_one_line(run_cli: Any, tmp_path: Path) -> None
     assert_one_line_error(
         run_cli("solve", "connect4", "--build-book", "--plies", "0", "--out", "x"), "--plies"
     )
+    assert_one_line_error(run_cli("book", "build", "connect4", "--plies", "25", "--out", "x"), "25")
+
+
+def test_book_build_and_the_solve_flags_of_old_build_the_same_book(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    spec = "connect4:width=6,height=5"
+    new, old = tmp_path / "new.sqlite", tmp_path / "old.sqlite"
+    built = run_cli("book", "build", spec, "--plies", "3", "--out", str(new))
+    assert built.code == 0 and f"positions in {new}" in built.out and "moved" not in built.err
+    again = run_cli("solve", spec, "--build-book", "--plies", "3", "--out", str(old))
+    assert again.code == 0 and f"positions in {old}" in again.out
+    assert again.err.startswith("note: book builds moved to 'plies book build connect4 ")
+    assert load_book(new, SMALL).entries == load_book(old, SMALL).entries != {}
 
 
 @pytest.mark.skipif(shipped_book() is None, reason="no opening book shipped in this checkout")

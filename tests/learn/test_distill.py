@@ -388,6 +388,12 @@ def test_plot_draws_a_training_runs_metrics(run_cli: Run, tmp_path: Path) -> Non
         (("plot", "{garbled}"), "line 2 is not JSON"),
         (("plot", "{plotted}", "--out", "{empty}/c.svg"), "name a .png file"),
         (("plot", "{plotted}", "--out", "{empty}/no/c.png"), "there is no directory"),
+        (("plot", "{plotted}", "--out", "{empty}"), "it is a directory"),
+        (("distill", "connect4", "--positions", "5", "--out", "{note}/run"), "is not a directory"),
+        (("distill", "connect4", "--positions", "5", "--out", "/proc/none/run"), "'/proc/none"),
+        (("distill", "connect4", "--positions", "5", "--model", "{empty}"), "it is a directory"),
+        (("tune", "chess", "--records", "{note}", "--out", "{note}"), "not a folder"),
+        (("imitate", "go:size=5", "--records", "{note}", "--out", "/proc/none/i"), "'/proc/"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -400,6 +406,8 @@ def test_bad_input_is_one_line_and_exit_2(
     (folders["foreign"] / "config.json").write_text('{"format": "plies-run-1"}')
     (folders["garbled"] / "metrics.jsonl").write_text('{"epoch": 1, "loss": 2}\n{oops\n')
     (folders["plotted"] / "metrics.jsonl").write_text('{"epoch": 1, "loss": 2}\n')
+    folders["note"] = tmp_path / "note.txt"
+    folders["note"].write_text("a file, not a folder")
     given = [a.format(**{k: str(v) for k, v in folders.items()}) for a in args]
     if given[0] == "distill" and "--out" not in given:
         given += ["--out", str(folders["new"])]

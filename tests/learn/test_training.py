@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import torch
 
+from plies.arena.match import run_match, summarise
 from plies.errors import RunFolderError
 from plies.games import game_spec, make_game
 from plies.learn import training
@@ -22,7 +23,7 @@ from plies.learn.network import NetShape
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
 from plies.learn.training import Run, TrainingConfig, create_run, open_run, train
 from plies.learn.workers import Chunk, Network, SelfPlayWorkers
-from plies.match import run_match, summarise
+from plies.arena.match import run_match, summarise
 from plies.search.puct import UniformEvaluator
 
 CPU = torch.device("cpu")

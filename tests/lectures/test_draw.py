@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from plies.errors import RenderError
+from plies.errors import OutputError, RenderError
 from plies.games.tree import parse_tree
 from plies.lectures.draw import check_drawable, dot_source, draw_tree
-from plies.lectures.files import check_writable
 from plies.lectures.tree_report import analyse_tree
 
 
@@ -65,7 +64,7 @@ def test_targets_are_checked_before_any_search(
 ) -> None:
     with pytest.raises(RenderError, match=r"must end in \.svg or \.png"):
         check_drawable(tmp_path / "tree.pdf")
-    with pytest.raises(RenderError, match="there is no directory"):
+    with pytest.raises(OutputError, match="there is no directory"):
         check_drawable(tmp_path / "missing" / "tree.svg")
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(RenderError, match="'dot' program is not installed"):
@@ -73,16 +72,3 @@ def test_targets_are_checked_before_any_search(
     monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
     assert check_drawable(tmp_path / "tree.SVG") == tmp_path / "tree.SVG"
     assert not (tmp_path / "tree.SVG").exists()  # nothing is created
-
-
-def test_writable_targets(tmp_path: Path) -> None:
-    (tmp_path / "file").write_text("")
-    assert check_writable(tmp_path / "out.png") == tmp_path / "out.png"
-    for target, problem in [
-        (tmp_path, "it is a directory"),
-        (tmp_path / "no" / "out.png", f"there is no directory {str(tmp_path / 'no')!r}"),
-        (tmp_path / "file" / "out.png", f"{str(tmp_path / 'file')!r} is not a directory"),
-    ]:
-        with pytest.raises(RenderError) as error:
-            check_writable(target)
-        assert str(error.value) == f"cannot write {str(target)!r}: {problem}"

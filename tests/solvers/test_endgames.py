@@ -200,11 +200,12 @@ def test_an_unwritable_folder_or_a_full_disk_is_refused_before_the_work(tmp_path
 
 def test_cli_builds_then_answers_from_the_databases(run_cli: Any, tmp_path: Path) -> None:
     folder = tmp_path / "db"
-    built = run_cli("solve", "checkers", "--build-db", "--pieces", "2", "--out", str(folder))
+    built = run_cli("endgames", "build", "checkers", "--pieces", "2", "--out", str(folder))
     assert built.code == 0 and "110 classes solved" in built.out
-    assert "14,184 positions" in built.err and "about" in built.err
+    assert "14,184 positions" in built.err and "about" in built.err and "moved" not in built.err
     again = run_cli("solve", "checkers", "--build-db", "--pieces", "2", "--out", str(folder))
-    assert again.code == 0 and "0 classes solved" in again.out
+    assert again.code == 0 and "0 classes solved" in again.out  # the flags of old still build
+    assert again.err.startswith("note: endgame builds moved to 'plies endgames build checkers")
     answer = run_cli("solve", "checkers", "W:WK14:BK23", "--db", str(folder), "--json")
     data = json.loads(answer.out)
     assert data["outcome"] == "draw" and data["distance"] is None and data["class"] == "0.1-0.1_0.0"
@@ -222,7 +223,7 @@ def test_cli_builds_then_answers_from_the_databases(run_cli: Any, tmp_path: Path
     [
         (["--build-db"], "--build-db needs --pieces N"),
         (["--build-db", "--pieces", "9"], "at most 5"),
-        (["--build-db", "--pieces", "2", "--out", "/proc/plies"], "cannot write endgame tables"),
+        (["--build-db", "--pieces", "2", "--out", "/proc/plies"], "cannot write '/proc/plies'"),
         (["--pieces", "2"], "--pieces goes with --build-db"),
         (["--out", "x"], "--out goes with"),
         (["W:WK14:BK23", "--db", "/no/such/folder"], "no such folder"),
@@ -232,6 +233,23 @@ def test_cli_builds_then_answers_from_the_databases(run_cli: Any, tmp_path: Path
 )
 def test_cli_bad_endgame_input_is_one_line(run_cli: Any, args: list[str], message: str) -> None:
     result = run_cli("solve", "checkers", *args)
+    assert result.code == 2 and message in result.err and result.err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["checkers"], "Missing option '--pieces'"),
+        (["checkers", "--pieces", "9"], "at most 5"),
+        (["checkers", "--pieces", "2", "--out", "/proc/plies"], "cannot write '/proc/plies'"),
+        (["checkers", "--pieces", "2", "--out", "/etc/passwd"], "it is a file, not a folder"),
+        (["connect4", "--pieces", "2"], "'connect4' has none"),
+    ],
+)
+def test_endgames_build_refuses_bad_input_in_one_line(
+    run_cli: Any, args: list[str], message: str
+) -> None:
+    result = run_cli("endgames", "build", *args)
     assert result.code == 2 and message in result.err and result.err.count("\n") == 1
 
 

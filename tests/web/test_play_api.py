@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from plies.agents.registry import AGENTS, AgentKind
 from plies.games import make_game, registered_games
@@ -284,6 +285,27 @@ def test_the_live_socket_streams_changes_and_the_search(client: TestClient) -> N
         assert socket.receive_json()["type"] == "state"
     with client.websocket_connect("/api/sessions/nope/live") as socket:
         assert socket.receive_json() == {"type": "error", "error": "no game session 'nope'"}
+
+
+@pytest.mark.parametrize(
+    ("address", "fragment"),
+    [
+        ("/api/sessions/" + "x" * 5000 + "/live", "no game session 'xxx"),
+        ("/api/games/nope/live", "no WebSocket at '/api/games/nope/live'"),
+        ("/api/sessions/nope/live/more", "no WebSocket at '/api/sessions/nope/live/more'"),
+        ("/live", "no WebSocket at '/live'"),
+    ],
+)
+def test_a_socket_to_an_unknown_game_gets_an_error_frame_then_the_close(
+    client: TestClient, address: str, fragment: str
+) -> None:
+    with client.websocket_connect(address) as socket:
+        frame = socket.receive_json()
+        assert frame["type"] == "error" and fragment in frame["error"], frame
+        assert len(frame["error"]) <= 200  # a huge address is cut, not echoed
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 4404
 
 
 def test_eight_sessions_at_once(client: TestClient) -> None:

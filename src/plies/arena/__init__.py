@@ -1,1 +1,2 @@
-"""The arena: tournaments between agents and outside engines, their records, ratings and SPRT."""
+"""The arena: matches and tournaments between agents and outside engines, their records, ratings
+and SPRT."""

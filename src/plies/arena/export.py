@@ -11,7 +11,7 @@ from plies.arena.tournament import opening_line
 from plies.capabilities import HasPgn, HasSgf, require
 from plies.errors import RenderError
 from plies.game import Game
-from plies.lectures.files import check_writable
+from plies.inputs import check_output
 from plies.play import RESIGNS
 from plies.registry import make_game
 
@@ -39,7 +39,7 @@ def write_pgn(records: Records, path: str | Path) -> int:
     a FEN header); the number of games written."""
     game = make_game(records.game_spec)
     writer = require(game, HasPgn, "PGN output")
-    target = check_writable(path)
+    target = check_output(path)
     texts = []
     for played in records.games():
         start, moves, _ = _replay(game, played)
@@ -62,7 +62,7 @@ def write_sgf(records: Records, path: str | Path) -> int:
     of games written."""
     game = make_game(records.game_spec)
     writer = require(game, HasSgf, "SGF output")
-    target = check_writable(path)
+    target = check_output(path)
     texts = []
     for played in records.games():
         start, moves, state = _replay(game, played)
@@ -90,7 +90,7 @@ def _unfinished_result(played: PlayedGame) -> str:
 def write_notation(records: Records, path: str | Path) -> int:
     """Every game of ``records`` on a line: ``first - second result: opening | moves  #
     reason``, moves in the game's notation; the number of games written."""
-    target = check_writable(path)
+    target = check_output(path)
     lines = [
         f"{g.first} - {g.second} {g.result:g}: {g.opening or '-'} | {' '.join(g.moves)}  # "
         f"{g.reason}"

@@ -7,8 +7,9 @@ game expects the score ``E = 1 / (1 + 10^(-(r_first - r_second + w) / 400))`` (s
 win and half a loss, as in Ordo (M. Ballicora): a game the first player scored ``s`` adds
 ``s ln E + (1 - s) ln(1 - E)`` to the log-likelihood. At the maximum each player's expected
 points equal its points, so two players who score ``p`` against each other end
-``400 log10(p / (1 - p))`` apart, as :func:`plies.match.elo_difference` has it; draws weigh
-exactly as half points and need no parameter of their own (as Davidson's 1970 model would).
+``400 log10(p / (1 - p))`` apart, as :func:`plies.arena.match.elo_difference` has it; draws
+weigh exactly as half points and need no parameter of their own (as Davidson's 1970 model
+would).
 
 **A weak prior keeps every rating finite.** A player who won every game, or a group that beat
 every outsider, has no finite maximum (Zermelo 1929; Hunter 2004, Assumption 1). So each
@@ -45,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from plies.errors import PliesError, RenderError, SpecError, UnknownNameError
-from plies.lectures.files import check_writable
+from plies.inputs import check_output
 
 Array = NDArray[np.float64]
 
@@ -70,7 +71,7 @@ _BLOCK = 64
 def expected_score(difference: float) -> float:
     """The expected score of a player ``difference`` Elo points stronger than its opponent,
     ``1 / (1 + 10^(-difference / 400))``: the logistic Elo curve, inverse of
-    :func:`plies.match.elo_difference`.
+    :func:`plies.arena.match.elo_difference`.
 
     >>> expected_score(0.0), round(expected_score(400 * math.log10(3)), 6)
     (0.5, 0.75)
@@ -459,7 +460,7 @@ def check_plot_target(path: str | os.PathLike[str]) -> str:
     target = os.fspath(path)
     if not target.lower().endswith(".png"):
         raise RenderError(f"cannot write {target!r}: the ratings plot is a PNG; name a .png file")
-    check_writable(target)
+    check_output(target)
     return target
 
 

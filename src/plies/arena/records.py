@@ -126,20 +126,30 @@ class Records:
         if stored.get("schema") not in (None, str(SCHEMA_VERSION)):
             self.db.close()
             raise RecordError(f"{str(self.path)!r} has tournament schema {stored['schema']}")
-        self.db.execute("PRAGMA journal_mode=WAL")  # only once the file is known to be ours
-        if not stored:
-            with self.db:
-                self.db.executescript(SCHEMA)
-                self.db.executemany(
-                    "INSERT INTO meta VALUES (?, ?)",
-                    [
-                        ("game", game_spec),
-                        ("schema", str(SCHEMA_VERSION)),
-                        ("time_control", time_control or ""),
-                    ],
-                )
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")  # only once the file is known to be ours
+            if not stored:
+                self._create(game_spec, time_control)
+        except sqlite3.DatabaseError as error:  # a file SQLite reads as empty and cannot write
+            self.db.close()
+            raise RecordError(
+                f"cannot write the tournament file {str(self.path)!r} ({error})"
+            ) from None
         self.game_spec = game_spec
         self.time_control = held or ""
+
+    def _create(self, game_spec: str, time_control: str | None) -> None:
+        """The tables of a new file, and its meta rows."""
+        with self.db:
+            self.db.executescript(SCHEMA)
+            self.db.executemany(
+                "INSERT INTO meta VALUES (?, ?)",
+                [
+                    ("game", game_spec),
+                    ("schema", str(SCHEMA_VERSION)),
+                    ("time_control", time_control or ""),
+                ],
+            )
 
     def _meta(self) -> dict[str, str]:
         """The file's meta table; empty for a new file; an error for a foreign database."""

@@ -171,7 +171,7 @@ class Worker:
     every game each agent is reset with that game's seed (:meth:`~plies.agents.Agent.reset`),
     so a game is the same game whichever worker plays it, and whether its agents are new.
     ``games`` are games already built, by the spec the schedule names them with (a game
-    object that has no spec, as :func:`plies.match.run_match` may be given)."""
+    object that has no spec, as :func:`plies.arena.match.run_match` may be given)."""
 
     def __init__(self, games: Mapping[str, Game[Any, Any]] | None = None) -> None:
         self._games: dict[str, Game[Any, Any]] = dict(games or {})

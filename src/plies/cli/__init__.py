@@ -13,8 +13,10 @@ import click
 
 from plies import __version__
 from plies.cli.agents import agents_command
+from plies.cli.book import book_command
 from plies.cli.demo import demo
 from plies.cli.effort import effort
+from plies.cli.endgames import endgames_command
 from plies.cli.evaluate import evaluate_command
 from plies.cli.games import games
 from plies.cli.gtp import gtp_command
@@ -41,6 +43,8 @@ def cli() -> None:
 for command in (
     tree,
     solve,
+    book_command,
+    endgames_command,
     play,
     search_command,
     match_command,

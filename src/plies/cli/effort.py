@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 from rich.console import Console
 
 from plies.cli.output import (
+    OutputPath,
     echo_json,
 )
 from plies.errors import PliesError
@@ -31,10 +33,10 @@ def _integers(text: str, what: str) -> list[int]:
     help="Moves already played (marks on the board), comma-separated.",
 )
 @click.option("--algorithms", default="minimax,alphabeta", show_default=True)
-@click.option("--plot", type=click.Path(dir_okay=False), help="Also plot the table to FILE.png.")
+@click.option("--plot", type=OutputPath(), help="Also plot the table to FILE.png.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def effort(
-    game_spec: str, plies_text: str, algorithms: str, plot: str | None, as_json: bool
+    game_spec: str, plies_text: str, algorithms: str, plot: Path | None, as_json: bool
 ) -> None:
     """The lecture's table: average nodes each algorithm visits, by moves already played.
 

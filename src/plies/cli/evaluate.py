@@ -15,6 +15,7 @@ from plies.agents import make_agent, plays_in_person
 from plies.capabilities import EngineJudge, HasEngineJudge
 from plies.cli.output import (
     Number,
+    OutputPath,
     console,
     exit_interrupted,
     plural,
@@ -58,7 +59,7 @@ SHOWN_MISTAKES = 5
 @click.option(
     "--analyses",
     "analyses_file",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=OutputPath(),
     help="Keep the solver's analyses in this file and reuse them (judging many agents on "
     "one set solves each position once).",
 )

@@ -15,6 +15,7 @@ import click
 
 from plies.cli.output import (
     Number,
+    OutputPath,
     exit_interrupted,
     learning_module,
     progress_bar,
@@ -58,7 +59,7 @@ def learn() -> None:
 
 @learn.command("distill")
 @click.argument("game_spec", metavar="GAME")
-@click.option("--out", required=True, type=click.Path(path_type=Path), help="The folder.")
+@click.option("--out", required=True, type=OutputPath(folder=True), help="The folder.")
 @click.option("--positions", type=Number(POSITIONS),
               help="Positions to label (needed to start a folder).")  # fmt: skip
 @click.option("--epochs", type=Number(EPOCHS), default=10, show_default=True)
@@ -101,7 +102,7 @@ def learn() -> None:
 @click.option("--with", "sources", multiple=True, type=click.Path(path_type=Path),
               metavar="DIR", help="Train on this distillation's positions too (again for "
               "more).")  # fmt: skip
-@click.option("--model", type=click.Path(path_type=Path),
+@click.option("--model", type=OutputPath(make_parents=True),
               help="Where the network goes [default: OUT/model.pt].")  # fmt: skip
 @click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
 def distill_command(
@@ -255,7 +256,7 @@ class _RichReporter:
 
 @learn.command("tune")
 @click.argument("game_spec", metavar="GAME")
-@click.option("--out", required=True, type=click.Path(path_type=Path), help="The folder.")
+@click.option("--out", required=True, type=OutputPath(folder=True), help="The folder.")
 @RECORDS
 @click.option("--steps", type=Number(STEPS), default=500, show_default=True, help="Adam steps.")
 @click.option("--lr", type=Number(TUNE_RATE), default=1.0, show_default=True,
@@ -344,7 +345,7 @@ def tune_command(
 
 @learn.command("imitate")
 @click.argument("game_spec", metavar="GAME")
-@click.option("--out", required=True, type=click.Path(path_type=Path), help="The folder.")
+@click.option("--out", required=True, type=OutputPath(folder=True), help="The folder.")
 @RECORDS
 @click.option("--player", default="", metavar="TEXT",
               help="Learn only the players whose specs contain this [default: all].")  # fmt: skip
@@ -407,7 +408,7 @@ def imitate_command(
 
 @learn.command("plot")
 @click.argument("directory", type=click.Path(path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), help="PNG file [default: DIR/curves.png].")
+@click.option("--out", type=OutputPath(), help="PNG file [default: DIR/curves.png].")
 def plot_command(directory: Path, out: Path | None) -> None:
     """Draw the curves of a run folder to a PNG.
 
@@ -423,7 +424,7 @@ def plot_command(directory: Path, out: Path | None) -> None:
 
 @learn.command("export")
 @click.argument("checkpoint", type=click.Path(path_type=Path))
-@click.option("--out", required=True, type=click.Path(path_type=Path), help="The model file.")
+@click.option("--out", required=True, type=OutputPath(make_parents=True), help="The model file.")
 @click.option("--note", default="", help="A line saying how the model was made.")
 def export_command(checkpoint: Path, out: Path, note: str) -> None:
     """Copy a checkpoint without its optimiser state: the model file to share or ship.

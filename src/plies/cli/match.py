@@ -46,7 +46,7 @@ def match_command(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
-    from plies.match import run_match, summarise, to_json
+    from plies.arena.match import run_match, summarise, to_json
 
     game = make_game(game_spec)
     for spec in (spec_a, spec_b):

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -21,8 +22,9 @@ from rich.console import Console
 from rich.progress import Progress, ProgressColumn
 
 from plies.capabilities import HasPositionNotation, require
-from plies.errors import PliesError, SpecError
+from plies.errors import OutputError, PliesError, SpecError
 from plies.game import Game
+from plies.inputs import check_output
 from plies.registry import make_game
 from plies.search import SearchResult
 from plies.spec import NumberRange
@@ -46,6 +48,26 @@ class Number(click.ParamType[float, Any]):
         try:
             return self.allowed.check(what, number)
         except SpecError as error:
+            self.fail(str(error), param, ctx)
+
+
+class OutputPath(click.ParamType[Path, Any]):
+    """Where a command writes a file (or a ``folder``), checked as the command line is read,
+    before any work (:func:`plies.inputs.check_output`, the one check every output option
+    shares); ``make_parents`` where the writer makes the folders missing above the file."""
+
+    def __init__(self, folder: bool = False, make_parents: bool = False) -> None:
+        self.folder = folder
+        self.make_parents = make_parents
+        self.name = "folder" if folder else "file"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return "DIR" if self.folder else "FILE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        try:
+            return check_output(value, folder=self.folder, make_parents=self.make_parents)
+        except OutputError as error:
             self.fail(str(error), param, ctx)
 
 

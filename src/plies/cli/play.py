@@ -11,6 +11,7 @@ import click
 
 from plies.capabilities import HasPgn, HasPositionNotation, HasSgf, require
 from plies.cli.output import (
+    OutputPath,
     game_and_state,
     plural,
     search_summary,
@@ -75,13 +76,13 @@ def turn_printer(quiet: bool) -> Any:
 @click.option(
     "--pgn",
     "pgn_path",
-    type=click.Path(dir_okay=False, writable=True),
+    type=OutputPath(),
     help="Chess: write the game to this PGN file when it ends (also when abandoned).",
 )
 @click.option(
     "--sgf",
     "sgf_path",
-    type=click.Path(dir_okay=False, writable=True),
+    type=OutputPath(),
     help="Go: write the game to this SGF file when it ends (also when abandoned).",
 )
 def play(
@@ -92,8 +93,8 @@ def play(
     position: str | None,
     seed: int | None,
     quiet: bool,
-    pgn_path: str | None,
-    sgf_path: str | None,
+    pgn_path: Path | None,
+    sgf_path: Path | None,
 ) -> None:
     """Play GAME between agents (a human at the terminal among them); nature rolls the dice
     of games with chance."""
@@ -138,7 +139,7 @@ def play(
 
 
 def _write_records(
-    pgn_path: str | None, sgf_path: str | None, record: GameRecord, specs: list[str]
+    pgn_path: Path | None, sgf_path: Path | None, record: GameRecord, specs: list[str]
 ) -> None:
     """Write the game as PGN (chess) and SGF (Go) where asked, the agents' specs as the
     players' names; a resigned game has the winner's result (SGF: ``B+R`` or ``W+R``)."""
@@ -156,9 +157,9 @@ def _write_records(
         _write(sgf_path, "SGF", go_game.sgf(record.start, moves, result, headers))
 
 
-def _write(path: str, kind: str, text: str) -> None:
+def _write(path: Path, kind: str, text: str) -> None:
     try:
-        Path(path).write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+        path.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
     except OSError as error:
         raise PliesError(f"--{kind.lower()}: cannot write {path}: {error.strerror}") from None
     click.echo(f"{kind} written to {path}", err=True)

@@ -11,6 +11,9 @@ from typing import Any
 import click
 
 from plies.capabilities import HasPositionClasses
+from plies.cli.book import BOOK_PLIES, WORKERS
+from plies.cli.book import build_book as build_book_now
+from plies.cli.endgames import PIECES, build_endgames
 from plies.cli.output import (
     Number,
     echo_json,
@@ -31,16 +34,11 @@ from plies.registry import make_game
 from plies.search import ALGORITHMS
 from plies.search.analysis import analyse_moves, best_moves
 from plies.solvers import perfect_solver
-from plies.solvers.endgames import build, check_target, default_folder, endgames_for, plan_build
+from plies.solvers.endgames import endgames_for
 from plies.solvers.retrograde import NO_DISTANCE, OUTCOME_NAMES, plies_text
 from plies.solvers.sets import SetSummary, read_set, solve_set
-from plies.spec import DEPTH, NODES, NumberRange
+from plies.spec import DEPTH, NODES
 
-BOOK_PLIES = NumberRange(1, 24, integer=True)
-PIECES = NumberRange(1, 5, integer=True)
-"""The pieces an endgame build may reach (five: 297 million positions, held in memory)."""
-WORKERS = NumberRange(1, 256, integer=True)
-"""The plies an opening book may cover (beyond 24 it would hold millions of positions)."""
 DEFAULT_NODES = 50_000_000
 """The node budget of a search to the end unless ``--nodes`` says otherwise (minutes)."""
 
@@ -86,38 +84,20 @@ DEFAULT_NODES = 50_000_000
     help="Perfect solver: the opening book to consult [default: the one shipped, 7x6 board].",
 )
 @click.option(
-    "--build-book",
-    is_flag=True,
-    help="Build (or extend) an opening book for the perfect agent: --plies N --out FILE.",
-)
-@click.option(
-    "--plies", "book_plies", type=Number(BOOK_PLIES), help="--build-book: positions before ply N."
-)
-@click.option(
-    "--build-db",
-    is_flag=True,
-    help="Build endgame databases by retrograde analysis (checkers): --pieces N [--out DIR].",
-)
-@click.option("--pieces", type=Number(PIECES), help="--build-db: every position of up to N pieces.")
-@click.option(
     "--db",
     "db_folders",
     multiple=True,
     metavar="DIR",
     help="Endgame databases: look in DIR first [also $PLIES_ENDGAMES/GAME and those shipped].",
 )
-@click.option(
-    "--out",
-    "book_out",
-    help="--build-book: the book's file; --build-db: the databases' folder (a rerun goes on).",
-)
-@click.option(
-    "--workers",
-    "book_workers",
-    type=Number(WORKERS),
-    help="--build-book, --build-db: processes solving side by side [default: 1].",
-)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+# The builds' flags of old (plies book build, plies endgames build now): hidden, still obeyed
+@click.option("--build-book", is_flag=True, hidden=True)
+@click.option("--build-db", is_flag=True, hidden=True)
+@click.option("--plies", "book_plies", type=Number(BOOK_PLIES), hidden=True)
+@click.option("--pieces", type=Number(PIECES), hidden=True)
+@click.option("--out", "book_out", hidden=True)
+@click.option("--workers", "book_workers", type=Number(WORKERS), hidden=True)
 def solve(
     game_spec: str,
     position: str | None,
@@ -130,36 +110,20 @@ def solve(
     analyze: bool,
     set_file: str | None,
     book: str | None,
-    build_book: bool,
-    book_plies: int | None,
-    book_out: str | None,
-    book_workers: int | None,
-    build_db: bool,
-    pieces: int | None,
     db_folders: tuple[str, ...],
     as_json: bool,
+    **moved: Any,
 ) -> None:
     """Solve GAME from its start or POSITION: value for the first player, best moves, nodes.
 
     GAME is a name with options, e.g. tictactoe, tictactoe:m=3,n=4,k=3, nim:misere=true.
     Connect Four is solved by the perfect solver, in Pons's score convention (side to move's
     view; a win scores 22 minus the winner's stones at the end). A checkers position of few
-    pieces is answered by the endgame databases (those shipped, and those --build-db built).
+    pieces is answered by the endgame databases (those shipped, and those 'plies endgames
+    build' built). Opening books are built by 'plies book build'.
     """
     game = make_game(game_spec)
-    if not build_book and book_plies is not None:
-        raise PliesError("--plies goes with --build-book")
-    if not (build_book or build_db) and book_workers is not None:
-        raise PliesError("--workers goes with --build-book or --build-db")
-    if not (build_book or build_db) and book_out is not None:
-        raise PliesError("--out goes with --build-book or --build-db")
-    if not build_db and pieces is not None:
-        raise PliesError("--pieces goes with --build-db")
-    if build_book:
-        _build_book(game, position, book_plies, book_out, book_workers or 1)
-        return
-    if build_db:
-        _build_db(game, position, pieces, book_out, book_workers or 1)
+    if _moved_build(game, position, **moved):
         return
     if algorithm is None and depth is None and isinstance(game, HasPositionClasses):
         if _solve_endgame(game, position, db_folders, as_json):
@@ -199,6 +163,35 @@ def solve(
     _solve_by_search(game_spec, game, position, algorithm, options, each_move, as_json)
 
 
+def _moved_build(
+    game: Game[Any, Any],
+    position: str | None,
+    build_book: bool,
+    build_db: bool,
+    book_plies: int | None,
+    pieces: int | None,
+    book_out: str | None,
+    book_workers: int | None,
+) -> bool:
+    """The builds ``plies solve`` used to run (``--build-book``, ``--build-db``): run now by
+    the commands they moved to, with a note saying so; False where none was asked for."""
+    if not build_book and book_plies is not None:
+        raise PliesError("--plies goes with --build-book")
+    if not (build_book or build_db) and book_workers is not None:
+        raise PliesError("--workers goes with --build-book or --build-db")
+    if not (build_book or build_db) and book_out is not None:
+        raise PliesError("--out goes with --build-book or --build-db")
+    if not build_db and pieces is not None:
+        raise PliesError("--pieces goes with --build-db")
+    if build_book:
+        note = f"note: book builds moved to 'plies book build {game.name} --plies N --out FILE'"
+        build_book_now(game, position, book_plies, book_out, book_workers or 1, note)
+    elif build_db:
+        note = f"note: endgame builds moved to 'plies endgames build {game.name} --pieces N'"
+        build_endgames(game, position, pieces, book_out, book_workers or 1, note)
+    return build_book or build_db
+
+
 def _use_book(game: Game[Any, Any], solver: PerfectSolver | None, book: str) -> None:
     """Give the solver the book of ``--book`` (``none``: no book)."""
     if not isinstance(solver, HasOpeningBook):
@@ -206,86 +199,6 @@ def _use_book(game: Game[Any, Any], solver: PerfectSolver | None, book: str) -> 
             f"--book is for a perfect solver with an opening book; {game.name!r} has none"
         )
     solver.use_book(None if book == "none" else book)
-
-
-def _build_book(
-    game: Game[Any, Any], position: str | None, plies: int | None, out: str | None, workers: int
-) -> None:
-    """plies solve GAME --build-book --plies N --out FILE: progress on a terminal, and Ctrl-C
-    keeps what was solved."""
-    solver = perfect_solver(game)
-    if not isinstance(solver, HasOpeningBook):
-        raise PliesError(
-            f"--build-book builds a perfect solver's opening book; {game.name!r} has none"
-        )
-    if position is not None:
-        raise PliesError("--build-book starts from the empty board: give no POSITION")
-    if plies is None or out is None:
-        raise PliesError("--build-book needs --plies N and --out FILE")
-    solver.check_book_target(out)  # before the solver's start-up
-    size, began = 0, time.perf_counter()
-    with progress_bar() as bar, until_interrupted() as interruption:
-        task = bar.add_task("book", total=None)
-        steps = solver.build_book(out, plies, workers)
-        try:
-            for step in steps:
-                size = step.size
-                bar.update(
-                    task,
-                    description=f"ply {step.ply}: {step.done}/{step.total}, {size:,} positions",
-                )
-        finally:
-            steps.close()  # stops the workers now, wherever Ctrl-C struck
-    minutes = (time.perf_counter() - began) / 60
-    click.echo(f"{size:,} positions in {out} ({minutes:.1f} min)")
-    if interruption.happened:
-        exit_interrupted(f"the positions solved are kept in {out}: run it again to go on")
-
-
-def _build_db(
-    game: Game[Any, Any], position: str | None, pieces: int | None, out: str | None, workers: int
-) -> None:
-    """plies solve GAME --build-db --pieces N [--out DIR]: the plan and a time estimate first,
-    progress on a terminal, and Ctrl-C keeps every class finished."""
-    if not isinstance(game, HasPositionClasses):
-        raise PliesError(f"--build-db builds endgame databases; {game.name!r} has none")
-    if position is not None:
-        raise PliesError("--build-db solves every position of its sizes: give no POSITION")
-    if pieces is None:
-        raise PliesError("--build-db needs --pieces N")
-    folder = Path(out).expanduser() if out is not None else default_folder(game)
-    plan = plan_build(game, pieces, folder, workers)
-    check_target(folder, plan)
-    click.echo(
-        f"{len(plan.classes)} classes, {plan.positions:,} positions; {plan.to_build:,} to solve "
-        f"into {folder} (about {_duration(plan.seconds)}, at most "
-        f"{plan.disk_bytes / 1e6:,.1f} MB on disk, about {plan.memory_bytes / 1e6:,.0f} MB of "
-        "memory)",
-        err=True,
-    )
-    built, began = 0, time.perf_counter()
-    with progress_bar() as bar, until_interrupted(terminate=True) as interruption:
-        task = bar.add_task("tables", total=plan.positions)
-        steps = build(game, plan, folder, workers)
-        try:
-            for step in steps:
-                built += not step.reused
-                bar.update(task, completed=step.done, description=str(step.position_class))
-                if interruption.happened:
-                    break
-        finally:
-            steps.close()
-    minutes = (time.perf_counter() - began) / 60
-    click.echo(f"{built} classes solved into {folder} ({minutes:.1f} min)")
-    if interruption.happened:
-        exit_interrupted(f"the classes finished are kept in {folder}: run it again to go on")
-
-
-def _duration(seconds: float) -> str:
-    """A time estimate in words: seconds under two minutes, then minutes, then hours."""
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    return f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
 
 
 def _solve_endgame(
@@ -311,7 +224,7 @@ def _solve_endgame(
             return False  # no class holds it: the search's own message follows
         raise PliesError(
             f"no endgame database holds this position ({position_class}): build them with "
-            f"'plies solve {game.name} --build-db --pieces N', or give --depth D"
+            f"'plies endgames build {game.name} --pieces N', or give --depth D"
         )
     outcome, distance = probed
     best = [game.format_action(state, move) for move in endgames.best_moves(state)]

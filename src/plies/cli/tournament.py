@@ -7,12 +7,14 @@ import contextlib
 import os
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import click
 
 from plies.cli.output import (
     Number,
+    OutputPath,
     echo_json,
     exit_interrupted,
     until_interrupted,
@@ -34,10 +36,8 @@ ANCHOR_ELO_OPTION = click.option(
     default=0.0,
     help="The anchor's rating (e.g. a Stockfish level's UCI_Elo) [default: 0].",
 )
-PGN = click.option(
-    "--pgn", type=click.Path(dir_okay=False), help="Write every game as PGN (chess)."
-)
-SGF = click.option("--sgf", type=click.Path(dir_okay=False), help="Write every game as SGF (Go).")
+PGN = click.option("--pgn", type=OutputPath(), help="Write every game as PGN (chess).")
+SGF = click.option("--sgf", type=OutputPath(), help="Write every game as SGF (Go).")
 
 
 class _RunByDefault(click.Group):
@@ -60,7 +60,7 @@ def tournament_command() -> None:
 @tournament_command.command("run")
 @click.argument("game_spec", metavar="GAME")
 @click.argument("specs", metavar="SPEC SPEC [SPEC...]", nargs=-1, required=True)
-@click.option("--db", "path", required=True, type=click.Path(dir_okay=False), help="The record.")
+@click.option("--db", "path", required=True, type=OutputPath(), help="The record.")
 @click.option(
     "--format",
     "form",
@@ -118,7 +118,7 @@ def tournament_command() -> None:
 def run_command(
     game_spec: str,
     specs: Sequence[str],
-    path: str,
+    path: Path,
     form: str,
     games: int,
     openings: str | None,
@@ -129,8 +129,8 @@ def run_command(
     sprt: str | None,
     anchor: str | None,
     anchor_elo: float,
-    pgn: str | None,
-    sgf: str | None,
+    pgn: Path | None,
+    sgf: Path | None,
     as_json: bool,
 ) -> None:
     """Run (or resume) a tournament of GAME between the agent SPECs, kept in --db FILE.
@@ -258,12 +258,12 @@ def _play(tournament: Any, records: Any, workers: int | None, ray_address: str |
 @SGF
 @click.option(
     "--export",
-    type=click.Path(dir_okay=False),
+    type=OutputPath(),
     help="Write every game on a line in the game's notation.",
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False),
+    type=OutputPath(),
     help="Draw the ratings with their intervals to FILE.png.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
@@ -271,10 +271,10 @@ def report_command(
     path: str,
     anchor: str | None,
     anchor_elo: float,
-    pgn: str | None,
-    sgf: str | None,
-    export: str | None,
-    plot: str | None,
+    pgn: Path | None,
+    sgf: Path | None,
+    export: Path | None,
+    plot: Path | None,
     as_json: bool,
 ) -> None:
     """Print the standings of a tournament file; write its games out; plot the ratings."""
@@ -297,20 +297,18 @@ def report_command(
     records.close()
 
 
-def _check_records(game_spec: str, pgn: str | None, sgf: str | None) -> None:
+def _check_records(game_spec: str, pgn: Path | None, sgf: Path | None) -> None:
     """A one-line error before any work when --pgn or --sgf is asked of a game without that
-    notation, or its file cannot be written."""
+    notation (the options' type has checked that their files can be written)."""
     from plies.capabilities import HasPgn, HasSgf, require
-    from plies.lectures.files import check_writable
 
     for path, capability, option in ((pgn, HasPgn, "--pgn"), (sgf, HasSgf, "--sgf")):
         if path is not None:
             require(make_game(game_spec), capability, option)
-            check_writable(path)
 
 
 def _export(
-    records: Any, pgn: str | None, sgf: str | None, export: str | None, quiet: bool
+    records: Any, pgn: Path | None, sgf: Path | None, export: Path | None, quiet: bool
 ) -> None:
     from plies.arena.export import write_notation, write_pgn, write_sgf
 

@@ -13,6 +13,7 @@ import click
 
 from plies.cli.output import (
     Number,
+    OutputPath,
     exit_interrupted,
     learning_module,
     progress_bar,
@@ -30,8 +31,8 @@ SMALL = NumberRange(0, 10_000, integer=True)
 
 @click.command("train")
 @click.argument("game_spec", metavar="GAME", required=False)
-@click.option("--out", type=click.Path(path_type=Path), help="The new run's folder.")
-@click.option("--resume", type=click.Path(path_type=Path), help="Continue the run in this folder.")
+@click.option("--out", type=OutputPath(folder=True), help="The new run's folder.")
+@click.option("--resume", type=OutputPath(folder=True), help="Continue the run in this folder.")
 @click.option("--generations", type=Number(COUNT), default=10, show_default=True)
 @click.option("--games", type=Number(GAMES), default=64, show_default=True, help="Per generation.")
 @click.option("--simulations", type=Number(SIMULATIONS), default=100, show_default=True)

@@ -10,6 +10,7 @@ import click
 from rich.cells import cell_len
 
 from plies.cli.output import (
+    OutputPath,
     echo_json,
     plural,
 )
@@ -209,7 +210,7 @@ def _layers(ctx: click.Context, param: click.Parameter, text: str | None) -> Any
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--trace", is_flag=True, help="Print the search's events in order.")
-@click.option("--draw", type=click.Path(dir_okay=False), help="Draw the tree to FILE.svg/.png.")
+@click.option("--draw", type=OutputPath(), help="Draw the tree to FILE.svg/.png.")
 def tree(
     source: str | None,
     algorithm: str | None,
@@ -220,7 +221,7 @@ def tree(
     order: str,
     as_json: bool,
     trace: bool,
-    draw: str | None,
+    draw: Path | None,
 ) -> None:
     """Search an explicit game tree and show every node's value and what was pruned.
 

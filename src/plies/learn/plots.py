@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from plies.errors import PliesError, RenderError
-from plies.lectures.files import check_writable
+from plies.inputs import check_output
 
 PANELS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("loss", lambda key: key.endswith("loss")),
@@ -55,7 +55,7 @@ def plot_metrics(metrics: list[dict[str, Any]], path: Path) -> None:
     generation (a training run) or the epoch (a distillation)."""
     if path.suffix.lower() != ".png":
         raise RenderError(f"cannot write {str(path)!r}: the curves are a PNG; name a .png file")
-    check_writable(path)
+    check_output(path)
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure

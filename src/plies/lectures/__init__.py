@@ -9,7 +9,6 @@
   their text;
 * :mod:`plies.lectures.effort`: the lecture's table of nodes visited by moves already played;
 * :mod:`plies.lectures.draw`: pictures of searched trees through Graphviz;
-* :mod:`plies.lectures.files`: output files (pictures, plots) checked before the work.
 
 The tree itself, as a game, is :mod:`plies.games.tree`; this package is the front ends' door to
 it (:func:`parse_tree` and its types).
@@ -17,4 +16,8 @@ it (:func:`parse_tree` and its types).
 
 from plies.games.tree import ORDERS, Node, Path, parse_tree
 
-__all__ = ["ORDERS", "Node", "Path", "parse_tree"]
+TOUR_GAME = "tictactoe"
+"""The game of the terminal tour (``plies demo``): small enough for minimax to solve from the
+start in seconds, the lectures' first example of a game solved."""
+
+__all__ = ["ORDERS", "TOUR_GAME", "Node", "Path", "parse_tree"]

@@ -19,7 +19,7 @@ import graphviz
 from plies.errors import RenderError
 from plies.game import CHANCE
 from plies.games.tree import Path as NodePath
-from plies.lectures.files import check_writable
+from plies.inputs import check_output
 from plies.lectures.tree_report import (
     ALGORITHM_NAMES,
     NodeReport,
@@ -102,12 +102,12 @@ def _format(target: Path) -> str:
 
 def check_drawable(path: str | Path, dot: bool = True) -> Path:
     """``path`` checked before any search: a .svg or .png name that can be written (see
-    :func:`~plies.lectures.files.check_writable`), with Graphviz's ``dot`` installed (unless
+    :func:`~plies.inputs.check_output`), with Graphviz's ``dot`` installed (unless
     ``dot`` is False: the caller shows its report first and lets :func:`draw_tree` say that
     Graphviz is missing); :class:`RenderError` naming the problem otherwise."""
     target = Path(path)
     _format(target)
-    check_writable(target)
+    check_output(target)
     if dot and shutil.which("dot") is None:
         raise RenderError(_NO_DOT)
     return target

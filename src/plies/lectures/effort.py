@@ -52,7 +52,7 @@ from typing import Any, TypeVar
 
 from plies.errors import RenderError, SpecError, UnknownNameError
 from plies.game import Game
-from plies.lectures.files import check_writable
+from plies.inputs import check_output
 from plies.search import ALGORITHMS
 from plies.spec import PLIES
 
@@ -260,9 +260,9 @@ def format_effort_table(rows: Sequence[EffortRow], *, label: str = "plies") -> s
 
 def check_plottable(path: str | os.PathLike[str]) -> None:
     """What :func:`plot_effort` needs, checked before the searches: a ``.png`` name that can be
-    written (see :func:`~plies.lectures.files.check_writable`) and matplotlib installed;
+    written (see :func:`~plies.inputs.check_output`) and matplotlib installed;
     :class:`RenderError` naming the problem otherwise."""
-    check_writable(_png_name(path))
+    check_output(_png_name(path))
     if importlib.util.find_spec("matplotlib") is None:
         raise RenderError(_NO_MATPLOTLIB)
 

@@ -1,6 +1,10 @@
 """Routes of the Analyse page: the exact score of every Connect Four column (Pons's solver)
 and the engine's evaluation and line of a chess position, each within a time budget.
 
+The routes name no game: each serves the first registered game with the capabilities it
+needs (:func:`solved_game`: a perfect solver and a position notation, which Connect Four
+has; :func:`evaluated_game`: scores in centipawns, which chess has), built once.
+
 Both answer the board to draw (:func:`plies.web.boards.board_view`) and its legal moves
 (:func:`plies.web.boards.move_paths`), so the page can play on from the analysed position.
 """
@@ -9,17 +13,20 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from plies.capabilities import HasCentipawns, HasPositionNotation, require
-from plies.errors import SpecError
+from plies.capabilities import HasCentipawns, HasPerfectSolver, HasPositionNotation
+from plies.errors import SpecError, UnsupportedGameError
+from plies.game import Game
 from plies.perfect import PerfectSolver
 from plies.play import line_notation
-from plies.registry import make_game
+from plies.registry import make_game, registered_games
 from plies.search import Limits, SearchResult, iterate
 from plies.solvers import MoveScores, score_moves
 from plies.web.boards import board_view, move_paths
@@ -34,11 +41,34 @@ CHESS_SECONDS = 3.0
 """The chess engine's time unless the request says otherwise."""
 CHESS_MAX_SECONDS = 30.0
 
-CONNECT4 = make_game("connect4")
-CONNECT4_POSITIONS = require(CONNECT4, HasPositionNotation, "the Connect Four analysis")
-CHESS = make_game("chess")
-CHESS_POSITIONS = require(CHESS, HasPositionNotation, "the chess analysis")
-CHESS_SCALE = require(CHESS, HasCentipawns, "the chess analysis")
+
+def _first_game(what: str, has: Callable[[Game[Any, Any]], bool]) -> Any:
+    """The first registered game (in the registry's order) that ``has`` accepts."""
+    for name in registered_games():
+        game = make_game(name)
+        if has(game):
+            return game
+    raise UnsupportedGameError(f"no registered game has {what}")
+
+
+@cache
+def solved_game() -> Any:
+    """The game of the solver's analysis: the first registered game with a perfect solver and
+    a position notation (Connect Four: Pons's solver, positions as the columns played)."""
+    return _first_game(
+        "a perfect solver",
+        lambda game: isinstance(game, HasPerfectSolver) and isinstance(game, HasPositionNotation),
+    )
+
+
+@cache
+def evaluated_game() -> Any:
+    """The game of the engine's analysis: the first registered game whose scores read as
+    centipawns, with a position notation (chess: FEN)."""
+    return _first_game(
+        "scores in centipawns",
+        lambda game: isinstance(game, HasCentipawns) and isinstance(game, HasPositionNotation),
+    )
 
 
 # Connect Four ------------------------------------------------------------------------------
@@ -130,8 +160,9 @@ async def analyse_connect4(body: Connect4Request, request: Request) -> Connect4A
 def _analyse_connect4(body: Connect4Request, store: Sessions) -> Connect4Analysis:
     began = time.perf_counter()
     text = body.position.strip()
-    state = CONNECT4_POSITIONS.parse_position(text)
-    view = board_view(CONNECT4, state, int(text[-1]) - 1 if text else None)
+    game = solved_game()
+    state = game.parse_position(text)
+    view = board_view(game, state, int(text[-1]) - 1 if text else None)
     answer = Connect4Analysis(
         position=text,
         stones=state.moves,
@@ -148,10 +179,10 @@ def _analyse_connect4(body: Connect4Request, store: Sessions) -> Connect4Analysi
         nodes=0,
         seconds=0.0,
         view=view,
-        moves=move_paths(CONNECT4, state),
+        moves=move_paths(game, state),
     )
     if body.solve and not answer.over:
-        solvers = store.shared.solver_pool(CONNECT4)
+        solvers = store.shared.solver_pool(game)
         assert solvers is not None, "Connect Four has a perfect solver"
         with (
             store.workload.slot(most_waiting=store.budgets.waiting_analyses),
@@ -168,7 +199,8 @@ def _solve_columns(
     """Fill ``answer`` with the position's score, its best columns and every column's score
     solved within ``budget`` seconds from ``began`` (:func:`plies.solvers.score_moves`)."""
     left = max(began + budget - time.perf_counter(), 1e-3)
-    found: MoveScores = score_moves(CONNECT4, solver, state, left)
+    game = solved_game()
+    found: MoveScores = score_moves(game, solver, state, left)
     answer.nodes, answer.complete, answer.score = found.nodes, found.complete, found.score
     answer.solved = found.score is not None
     answer.meaning = None if found.score is None else solver.meaning(found.score)
@@ -180,7 +212,7 @@ def _solve_columns(
             else f"not solved within {budget:g} s: try a position with more stones, or {longer}"
         )
     answer.best = [str(column + 1) for column in found.best]
-    playable = set(CONNECT4.actions(state))
+    playable = set(game.actions(state))
     answer.columns = [
         ColumnScore(
             column=label,
@@ -280,14 +312,15 @@ async def analyse_chess(body: ChessRequest, request: Request) -> ChessAnalysis:
 
 
 def _analyse_chess(body: ChessRequest, store: Sessions) -> ChessAnalysis:
-    state = CHESS_POSITIONS.parse_position(body.fen)
+    game = evaluated_game()
+    state = game.parse_position(body.fen)
     last = None
     if body.move is not None:
-        last = CHESS.parse_action(state, body.move)
-        state = CHESS.result(state, last)
-    view = board_view(CHESS, state, last)
+        last = game.parse_action(state, body.move)
+        state = game.result(state, last)
+    view = board_view(game, state, last)
     answer = ChessAnalysis(
-        fen=CHESS_POSITIONS.format_position(state),
+        fen=game.format_position(state),
         to_move=view["to_move"],
         over=view["over"],
         status=view["status"],
@@ -303,24 +336,25 @@ def _analyse_chess(body: ChessRequest, store: Sessions) -> ChessAnalysis:
         seconds=0.0,
         iterations=[],
         view=view,
-        moves=move_paths(CHESS, state),
+        moves=move_paths(game, state),
     )
     if not answer.over:
         with store.workload.slot(most_waiting=store.budgets.waiting_analyses):
-            reports = list(iterate(CHESS, state, Limits(seconds=body.seconds)))
+            reports = list(iterate(game, state, Limits(seconds=body.seconds)))
         _report(answer, state, reports)
     return answer
 
 
 def _report(answer: ChessAnalysis, state: Any, reports: list[SearchResult[Any]]) -> None:
     """Fill ``answer`` from the engine's iterations (the last is the search's result)."""
+    game = evaluated_game()
     final = reports[-1]
     pv = list(final.pv)
     answer.iterations = [
         ChessIteration(
             depth=(report.depth or 0) + (not report.complete),
             score=_score(report),
-            pv=line_notation(CHESS, state, report.pv),
+            pv=line_notation(game, state, report.pv),
             nodes=report.stats.nodes,
             seconds=round(report.stats.time, 3),
             complete=report.complete,
@@ -330,9 +364,9 @@ def _report(answer: ChessAnalysis, state: Any, reports: list[SearchResult[Any]])
     answer.depth = final.depth
     answer.seldepth = final.stats.max_depth
     answer.score = _score(final)
-    white = CHESS.to_move(state) == CHESS.players[0]
+    white = game.to_move(state) == game.players[0]
     answer.white = answer.score if white else _negated(answer.score)
-    answer.pv = line_notation(CHESS, state, final.pv)
+    answer.pv = line_notation(game, state, final.pv)
     answer.best = answer.pv[0] if answer.pv else None
     answer.line = state.board.variation_san(pv[: len(answer.pv)])
     answer.nodes = final.stats.nodes
@@ -346,7 +380,7 @@ def _score(report: SearchResult[Any]) -> ChessScore:
     if moves is not None:
         return ChessScore(pawns=None, mate=moves, text=_mate_text(moves))
     assert report.score is not None and math.isfinite(report.score)
-    pawns = CHESS_SCALE.score_centipawns(report.score) / 100
+    pawns = evaluated_game().score_centipawns(report.score) / 100
     return ChessScore(pawns=pawns, mate=None, text=f"{pawns:+.2f}")
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -110,6 +110,16 @@ class BodyLimit:
         return error_answer(413, self._too_large_text())
 
 
+async def no_socket_here(websocket: WebSocket, path: str) -> None:
+    """A WebSocket opened where none is served (a mistyped or outdated address): an error
+    frame naming the address, then the close, as the live socket of an unknown session gets
+    (a page learns why, instead of a bare refusal before any frame)."""
+    await websocket.accept()
+    address = one_line("/" + path, 120)
+    await websocket.send_json({"type": "error", "error": f"no WebSocket at {address!r}"})
+    await websocket.close(code=4404)
+
+
 def create_app(
     games: Sequence[str] = (), models: Path | None = None, budgets: Budgets | None = None
 ) -> FastAPI:
@@ -161,6 +171,7 @@ def create_app(
 
     for router in (trees.router, play.router, analyse.router):
         app.include_router(router, prefix="/api", responses=ERRORS)
+    app.add_api_websocket_route("/{path:path}", no_socket_here)  # after every real socket
 
     def page(name: str) -> FileResponse:
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})

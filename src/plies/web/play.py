@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from plies.agents import SearchAgent, make_agent, registered_agents
 from plies.capabilities import HasPerfectSolver
-from plies.errors import PliesError
+from plies.errors import PliesError, one_line
 from plies.game import Game, has_chance
 from plies.registry import make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
@@ -236,7 +236,8 @@ async def live(websocket: WebSocket, session_id: str) -> None:
     session = websocket.app.state.sessions.get(session_id)
     await websocket.accept()
     if session is None:
-        await websocket.send_json({"type": "error", "error": f"no game session {session_id!r}"})
+        unknown = one_line(repr(session_id), 100)
+        await websocket.send_json({"type": "error", "error": f"no game session {unknown}"})
         await websocket.close(code=4404)
         return
     loop = asyncio.get_running_loop()

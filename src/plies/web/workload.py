@@ -227,12 +227,14 @@ def freeze_libraries() -> None:
     sessions make, not the libraries' few hundred thousand objects (measured at 400 sessions:
     the longest pause went from 377 ms to 32 ms)."""
     from plies.agents import make_agent
+    from plies.capabilities import HasTensorEncoding
     from plies.registry import make_game, registered_games
 
-    for name in registered_games():
-        make_game(name)
-    with suppress(PliesError):  # no PyTorch: no learned agents
-        make_agent("az:simulations=1", make_game("tictactoe"))
+    games = [make_game(name) for name in registered_games()]
+    learnable = [game for game in games if isinstance(game, HasTensorEncoding)]
+    for game in learnable[:1]:  # the first game a network plays loads PyTorch
+        with suppress(PliesError):  # no PyTorch: no learned agents
+            make_agent("az:simulations=1", game)
     gc.collect()
     gc.freeze()
 

@@ -54,6 +54,11 @@ FIFTY_MOVES = 100
 """Halfmove clock (plies without a capture or pawn move) at which the game is drawn."""
 REPETITIONS = 3
 """Occurrences of a position that draw the game."""
+MOST_HALFMOVES = 10_000
+MOST_FULLMOVES = 100_000
+"""The largest move counters a FEN may give: far beyond any game (the longest legal game has
+fewer than 9,000 moves), and within the compiled rules' word, which holds the fullmove number
+above bit 23 (twenty digits overflowed it)."""
 
 UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 
@@ -608,6 +613,12 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
             board = chess.Board(fen)
         except ValueError as error:
             raise InvalidPositionError(f"bad FEN {fen!r}: {error}") from None
+        for name, value, most in (
+            ("halfmove clock", board.halfmove_clock, MOST_HALFMOVES),
+            ("fullmove number", board.fullmove_number, MOST_FULLMOVES),
+        ):
+            if value > most:
+                raise InvalidPositionError(f"bad FEN {fen!r}: its {name} is above {most:,}")
         status = board.status()
         if status != chess.STATUS_VALID:
             problems = ", ".join(_STATUS_TEXT.get(flag, str(flag)) for flag in _flags(status))

@@ -9,10 +9,7 @@ from typing import Any
 import pytest
 
 from plies.agents.registry import AGENTS, AgentKind
-from plies.arena.tournament import opening_state
-from plies.errors import PliesError, SpecError, UnknownNameError
-from plies.games import make_game
-from plies.match import (
+from plies.arena.match import (
     GameOutcome,
     MatchResult,
     default_opening_plies,
@@ -21,6 +18,9 @@ from plies.match import (
     summarise,
     to_json,
 )
+from plies.arena.tournament import opening_state
+from plies.errors import PliesError, SpecError, UnknownNameError
+from plies.games import make_game
 from plies.openings import random_openings
 from plies.testing import take_away
 
