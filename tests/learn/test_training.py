@@ -23,7 +23,6 @@ from plies.learn.network import NetShape
 from plies.learn.selfplay import SelfPlayConfig, SelfPlayData, play_games
 from plies.learn.training import Run, TrainingConfig, create_run, open_run, train
 from plies.learn.workers import Chunk, Network, SelfPlayWorkers
-from plies.arena.match import run_match, summarise
 from plies.search.puct import UniformEvaluator
 
 CPU = torch.device("cpu")

@@ -209,3 +209,19 @@ def test_a_teacher_labels_a_sample(record: Path, tmp_path: Path, run: Run) -> No
     bad = run("learn", "tune", "chess", "--records", str(record), "--out", str(tmp_path / "x"),
               "--teacher", "nosuchagent")  # fmt: skip
     assert bad.code == 2 and "nosuchagent" in bad.err
+
+
+def test_teachers_in_worker_processes_give_the_same_labels(
+    record: Path, tmp_path: Path, run: Run
+) -> None:
+    labels = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"workers-{workers}"
+        args = ("learn", "tune", "chess", "--records", str(record), "--out", str(out),
+                "--steps", "1", "--sample", "0.3", "--teacher", "engine:depth=1",
+                "--workers", workers)  # fmt: skip
+        taught = run(*args)
+        assert taught.code == 0, taught.err
+        labels.append(np.load(out / "teacher.npy"))
+    assert len(labels[0]) > 10
+    np.testing.assert_array_equal(labels[0], labels[1])

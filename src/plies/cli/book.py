@@ -13,12 +13,14 @@ from plies.cli.output import (
     OutputPath,
     exit_interrupted,
     progress_bar,
+    ray_option,
     until_interrupted,
 )
 from plies.errors import PliesError
 from plies.game import Game
 from plies.inputs import check_output
 from plies.perfect import HasOpeningBook
+from plies.processes import check_ray_address
 from plies.registry import make_game
 from plies.solvers import perfect_solver
 from plies.spec import NumberRange
@@ -48,11 +50,14 @@ def book_command() -> None:
     show_default=True,
     help="Processes solving side by side.",
 )
-def build_command(game_spec: str, plies: int, out: Path, workers: int) -> None:
+@ray_option("Solve")
+def build_command(
+    game_spec: str, plies: int, out: Path, workers: int, ray_address: str | None
+) -> None:
     """Build (or extend) GAME's opening book for the perfect agent (connect4): every position
     before ply --plies, solved into the file --out. Progress on a terminal; Ctrl-C keeps what
     was solved, and the same command goes on."""
-    build_book(make_game(game_spec), None, plies, str(out), workers)
+    build_book(make_game(game_spec), None, plies, str(out), workers, ray_address=ray_address)
 
 
 def build_book(
@@ -62,6 +67,7 @@ def build_book(
     out: str | None,
     workers: int,
     moved_from: str | None = None,
+    ray_address: str | None = None,
 ) -> None:
     """Build the book (``plies book build``, or the older ``plies solve --build-book``, whose
     ``moved_from`` note is printed once the checks pass, before the work)."""
@@ -74,6 +80,8 @@ def build_book(
         raise PliesError("a book build starts from the empty board: give no POSITION")
     if plies is None or out is None:
         raise PliesError("--build-book needs --plies N and --out FILE")
+    if ray_address is not None:
+        check_ray_address(ray_address)
     check_output(out)  # what every output option checks, then the book's own checks
     solver.check_book_target(out)  # before the solver's start-up
     if moved_from is not None:
@@ -81,7 +89,7 @@ def build_book(
     size, began = 0, time.perf_counter()
     with progress_bar() as bar, until_interrupted() as interruption:
         task = bar.add_task("book", total=None)
-        steps = solver.build_book(out, plies, workers)
+        steps = solver.build_book(out, plies, workers, ray_address)
         try:
             for step in steps:
                 size = step.size

@@ -15,11 +15,13 @@ from plies.cli.output import (
     OutputPath,
     exit_interrupted,
     progress_bar,
+    ray_option,
     until_interrupted,
 )
 from plies.errors import PliesError
 from plies.game import Game
 from plies.inputs import check_output
+from plies.processes import check_ray_address
 from plies.registry import make_game
 from plies.solvers.endgames import build, check_target, default_folder, plan_build
 from plies.spec import NumberRange
@@ -51,11 +53,15 @@ def endgames_command() -> None:
     show_default=True,
     help="Processes solving side by side.",
 )
-def build_command(game_spec: str, pieces: int, out: Path | None, workers: int) -> None:
+@ray_option("Solve", " Every node must see --out at the same path.")
+def build_command(
+    game_spec: str, pieces: int, out: Path | None, workers: int, ray_address: str | None
+) -> None:
     """Build GAME's endgame databases by retrograde analysis (checkers): every position of up
     to --pieces pieces, into --out. The plan and a time estimate first, progress on a
     terminal; Ctrl-C keeps every class finished, and the same command goes on."""
-    build_endgames(make_game(game_spec), None, pieces, None if out is None else str(out), workers)
+    folder = None if out is None else str(out)
+    build_endgames(make_game(game_spec), None, pieces, folder, workers, ray_address=ray_address)
 
 
 def build_endgames(
@@ -65,6 +71,7 @@ def build_endgames(
     out: str | None,
     workers: int,
     moved_from: str | None = None,
+    ray_address: str | None = None,
 ) -> None:
     """Build the databases (``plies endgames build``, or the older ``plies solve --build-db``,
     whose ``moved_from`` note is printed once the checks pass, before the work)."""
@@ -74,6 +81,8 @@ def build_endgames(
         raise PliesError("--build-db solves every position of its sizes: give no POSITION")
     if pieces is None:
         raise PliesError("--build-db needs --pieces N")
+    if ray_address is not None:
+        check_ray_address(ray_address)
     folder = Path(out).expanduser() if out is not None else default_folder(game)
     check_output(folder, folder=True)
     plan = plan_build(game, pieces, folder, workers)
@@ -90,7 +99,7 @@ def build_endgames(
     built, began = 0, time.perf_counter()
     with progress_bar() as bar, until_interrupted(terminate=True) as interruption:
         task = bar.add_task("tables", total=plan.positions)
-        steps = build(game, plan, folder, workers)
+        steps = build(game, plan, folder, workers, ray_address)
         try:
             for step in steps:
                 built += not step.reused

@@ -19,6 +19,7 @@ from plies.cli.output import (
     exit_interrupted,
     learning_module,
     progress_bar,
+    ray_option,
     until_interrupted,
 )
 from plies.errors import SpecError
@@ -275,6 +276,9 @@ class _RichReporter:
               help="Fit only the weights whose names match (shell pattern, '*mobility'; "
               "again for more); the others stay.")  # fmt: skip
 @click.option("--seed", type=Number(RUN_SEED), default=0, show_default=True)
+@click.option("--workers", type=Number(WORKERS), default=1, show_default=True,
+              help="Teachers labelling side by side (1: in this process).")  # fmt: skip
+@ray_option("Label with the --teacher")
 def tune_command(
     game_spec: str,
     out: Path,
@@ -288,6 +292,8 @@ def tune_command(
     teacher: str | None,
     only: tuple[str, ...],
     seed: int,
+    workers: int,
+    ray_address: str | None,
 ) -> None:
     """Fit the weights of GAME's linear evaluation to the results of played games.
 
@@ -301,6 +307,8 @@ def tune_command(
 
     from plies.learn import tune
 
+    if ray_address is not None:
+        check_ray_address(ray_address)  # before the folder is made
     game = make_game(game_spec)
     config = tune.TuneConfig(
         tuple(str(path) for path in records), min_ply, held_out, seed, sample, teacher
@@ -318,7 +326,7 @@ def tune_command(
             bar.update(task, description=progress.stage + losses, completed=progress.done,
                        total=progress.total)  # fmt: skip
 
-        positions = tune.load_positions(tuning, report)
+        positions = tune.load_positions(tuning, report, workers, ray_address)
         held = int(positions.held.sum())
         bar.console.print(
             f"{positions.size - held:,} positions to fit, {held:,} held out, from "

@@ -11,11 +11,11 @@ import json
 import math
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -28,6 +28,8 @@ from plies.inputs import check_output
 from plies.registry import make_game
 from plies.search import SearchResult
 from plies.spec import NumberRange
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Number(click.ParamType[float, Any]):
@@ -69,6 +71,19 @@ class OutputPath(click.ParamType[Path, Any]):
             return check_output(value, folder=self.folder, make_parents=self.make_parents)
         except OutputError as error:
             self.fail(str(error), param, ctx)
+
+
+def ray_option(work: str, note: str = "") -> Callable[[F], F]:
+    """The ``--ray ADDRESS`` option of a long command: ``work`` done in Ray actors of a
+    cluster (:class:`plies.pool.Pool`); the command checks the address before any work
+    (:func:`plies.processes.check_ray_address`)."""
+    return click.option(
+        "--ray",
+        "ray_address",
+        metavar="ADDRESS",
+        help=f"{work} in --workers Ray actors of the cluster at ADDRESS (HOST:PORT; auto: the "
+        f"running one, else one started here; local: one started here).{note}",
+    )
 
 
 def console() -> Console:

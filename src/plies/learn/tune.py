@@ -56,7 +56,8 @@ from plies.capabilities import (
 from plies.errors import RunFolderError, SpecError
 from plies.game import Game
 from plies.inputs import write_atomically
-from plies.registry import game_identity
+from plies.pool import Pool
+from plies.registry import game_identity, game_spec, make_game
 
 FORMAT = "plies-tune-1"
 SAVE_EVERY = 10
@@ -349,9 +350,14 @@ def open_tuning(folder: Path, game: Game[Any, Any], config: TuneConfig) -> Tunin
     return tuning
 
 
-def load_positions(tuning: Tuning, report: Reporter | None = None) -> Positions:
+def load_positions(
+    tuning: Tuning,
+    report: Reporter | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
+) -> Positions:
     """The tuning's positions: read from ``data.npz``, or extracted once (and labelled by the
-    teacher, if any) and kept there."""
+    teacher, if any, in ``workers`` workers: :func:`label_by_teacher`) and kept there."""
     if tuning.data_file.exists():
         try:
             with np.load(tuning.data_file) as data:
@@ -370,7 +376,7 @@ def load_positions(tuning: Tuning, report: Reporter | None = None) -> Positions:
     if not positions.size:
         raise SpecError("the tournament files hold no position to tune on")
     if notations is not None:
-        labels = label_by_teacher(tuning, notations, report)
+        labels = label_by_teacher(tuning, notations, report, workers, ray_address)
         positions = positions._replace(labels=labels)
     arrays = {name: getattr(positions, name) for name in Positions._fields}
     write_atomically(tuning.data_file, lambda f: np.savez_compressed(f, **arrays))
@@ -379,17 +385,22 @@ def load_positions(tuning: Tuning, report: Reporter | None = None) -> Positions:
 
 TEACHER_CHUNK = 2000
 """Positions the teacher labels between saves of ``teacher.npy``."""
+TEACHER_BATCH = 250
+"""Positions a teaching worker is handed at once."""
 
 
 def label_by_teacher(
-    tuning: Tuning, notations: Sequence[str], report: Reporter | None = None
+    tuning: Tuning,
+    notations: Sequence[str],
+    report: Reporter | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
 ) -> NDArray[np.float32]:
     """Each position's label from the teacher's report of it: the first player's expected
-    share of the points (:func:`expected_share`). Kept in ``teacher.npy`` as it goes (NaN for
-    those not labelled yet), so a stopped tuning goes on where it was."""
-    from plies.agents import make_agent
-
-    game = tuning.game
+    share of the points (:func:`expected_share`), by ``workers`` teachers (this process for
+    one, else worker processes or, with ``ray_address``, Ray actors of that cluster: a
+    :class:`~plies.pool.Pool`). Kept in ``teacher.npy`` as it goes (NaN for those not labelled
+    yet), so a stopped tuning goes on where it was."""
     assert tuning.config.teacher is not None
     path = tuning.folder / "teacher.npy"
     labels = np.full(len(notations), np.nan, np.float32)
@@ -400,27 +411,71 @@ def label_by_teacher(
             raise RunFolderError(f"{path}: unreadable ({error})") from None
         if saved.shape == labels.shape:
             labels = saved.astype(np.float32)
-    teacher = make_agent(tuning.config.teacher, game)
+    todo = [int(i) for i in np.flatnonzero(np.isnan(labels))]
+    batches = (
+        [(i, notations[i]) for i in todo[start : start + TEACHER_BATCH]]
+        for start in range(0, len(todo), TEACHER_BATCH)
+    )
+    setup = (game_spec(tuning.game), tuning.config.teacher)
+    teachers = Pool(workers, setup=_start_teacher, setup_args=setup, ray_address=ray_address)
+    unsaved = 0
     try:
-        for index in (int(i) for i in np.flatnonzero(np.isnan(labels))):
-            state = game.parse_position(notations[index])  # type: ignore[attr-defined]
-            teacher(game, state)
-            share = expected_share(game, getattr(teacher, "last", None))
-            if share is None:
-                raise SpecError(f"teacher {tuning.config.teacher}: its search reports no value")
-            first = game.to_move(state) == game.players[0]
-            labels[index] = share if first else 1.0 - share
-            if (index + 1) % TEACHER_CHUNK == 0:
+        for _, shares in teachers.results(_teach, batches):
+            for index, share in shares:
+                labels[index] = share
+            unsaved += len(shares)
+            if unsaved >= TEACHER_CHUNK:
+                unsaved = 0
                 write_atomically(path, lambda f: np.save(f, labels))
                 if report is not None:
                     done = int(np.count_nonzero(~np.isnan(labels)))
                     report(Progress("labelling by the teacher", done, len(labels)))
     finally:
         write_atomically(path, lambda f: np.save(f, labels))
-        close = getattr(teacher, "close", None)
+        teachers.close()
+        if teachers.here:
+            _stop_teacher()
+    return labels
+
+
+_TEACHER: tuple[Game[Any, Any], Any, str] | None = None
+"""A teaching worker's game, teacher and the teacher's spec (:func:`_start_teacher`)."""
+
+
+def _start_teacher(spec: str, teacher: str) -> None:
+    """A teaching worker (of a :class:`~plies.pool.Pool`) with its own teacher."""
+    from plies.agents import make_agent
+
+    global _TEACHER
+    game = make_game(spec)
+    _TEACHER = (game, make_agent(teacher, game), teacher)
+
+
+def _teach(batch: list[tuple[int, str]]) -> list[tuple[int, float]]:
+    """The first player's expected share in each ``(index, position)``, by this worker's
+    teacher."""
+    assert _TEACHER is not None, "a teaching worker starts its teacher first"
+    game, teacher, spec = _TEACHER
+    shares = []
+    for index, notation in batch:
+        state = game.parse_position(notation)  # type: ignore[attr-defined]
+        teacher(game, state)
+        share = expected_share(game, getattr(teacher, "last", None))
+        if share is None:
+            raise SpecError(f"teacher {spec}: its search reports no value")
+        first = game.to_move(state) == game.players[0]
+        shares.append((index, share if first else 1.0 - share))
+    return shares
+
+
+def _stop_teacher() -> None:
+    """Stop what the teacher runs (an outside engine's process), where it ran here."""
+    global _TEACHER
+    if _TEACHER is not None:
+        close = getattr(_TEACHER[1], "close", None)
         if close is not None:
             close()
-    return labels
+        _TEACHER = None
 
 
 def expected_share(game: Game[Any, Any], reported: Any) -> float | None:
