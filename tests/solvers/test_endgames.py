@@ -345,6 +345,20 @@ def test_worker_processes_build_the_same_tables(tmp_path: Path) -> None:
             assert all(np.array_equal(first[k], second[k]) for k in first.files)
 
 
+def test_a_ray_cluster_builds_the_same_tables_as_worker_processes(
+    ray_cluster: Any, tmp_path: Path
+) -> None:
+    """Two actors on the test session's cluster of two nodes, the folder shared (one
+    machine): byte for byte the files of two local processes."""
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    list(build(CHECKERS, plan_build(CHECKERS, 2, local), local, workers=2))
+    address = ray_cluster.address
+    list(build(CHECKERS, plan_build(CHECKERS, 2, on_ray), on_ray, 2, ray_address=address))
+    names = sorted(path.name for path in local.glob("*.npz"))
+    assert names and names == sorted(path.name for path in on_ray.glob("*.npz"))
+    assert all((local / name).read_bytes() == (on_ray / name).read_bytes() for name in names)
+
+
 @pytest.mark.parametrize("position", ["B:W22,26,K10:B11,15,K3", "W:W13,K30:B9,K1,K3"])
 def test_the_compiled_engine_probes_as_the_python_engine(position: str) -> None:
     """Five and six pieces, the shipped tables of up to four: at depth 6 the compiled engine
