@@ -68,6 +68,14 @@ def test_two_worker_processes_build_the_same_book(tmp_path: Path) -> None:
     assert load_book(side_by_side, SMALL).entries == load_book(alone, SMALL).entries
 
 
+def test_a_ray_cluster_builds_the_same_book(tmp_path: Path, ray_cluster: Any) -> None:
+    alone, on_ray = tmp_path / "alone.sqlite", tmp_path / "ray.sqlite"
+    _built(alone, 5)
+    solver = Connect4Solver(SMALL, book=False)
+    list(build_book(on_ray, 5, solver, workers=2, ray_address=ray_cluster.address))
+    assert load_book(on_ray, SMALL).entries == load_book(alone, SMALL).entries
+
+
 def test_a_stopped_build_goes_on_where_it_stopped(tmp_path: Path) -> None:
     whole, stopped = tmp_path / "whole.sqlite", tmp_path / "stopped.sqlite"
     _built(whole, 5)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -211,17 +212,20 @@ def test_a_teacher_labels_a_sample(record: Path, tmp_path: Path, run: Run) -> No
     assert bad.code == 2 and "nosuchagent" in bad.err
 
 
-def test_teachers_in_worker_processes_give_the_same_labels(
-    record: Path, tmp_path: Path, run: Run
+def test_teachers_in_worker_processes_and_on_ray_give_the_same_labels(
+    record: Path, tmp_path: Path, run: Run, ray_cluster: Any
 ) -> None:
+    """One teacher here, two in worker processes, two as actors of the test session's Ray
+    cluster: the same labels, in the same order."""
     labels = []
-    for workers in ("1", "2"):
-        out = tmp_path / f"workers-{workers}"
+    for seats in (("1",), ("2",), ("2", "--ray", ray_cluster.address)):
+        out = tmp_path / f"workers-{len(labels)}"
         args = ("learn", "tune", "chess", "--records", str(record), "--out", str(out),
                 "--steps", "1", "--sample", "0.3", "--teacher", "engine:depth=1",
-                "--workers", workers)  # fmt: skip
+                "--workers", *seats)  # fmt: skip
         taught = run(*args)
         assert taught.code == 0, taught.err
         labels.append(np.load(out / "teacher.npy"))
     assert len(labels[0]) > 10
     np.testing.assert_array_equal(labels[0], labels[1])
+    np.testing.assert_array_equal(labels[0], labels[2])
