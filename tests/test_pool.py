@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from plies.errors import PliesError, SpecError
-from plies.pool import MOST_DEATHS, Pool
+from plies.pool import MOST_DEATHS, Pool, ray_cluster
 
 _SETUP: dict[str, int] = {}
 
@@ -121,3 +121,17 @@ def test_stopping_early_ends_every_worker() -> None:
 def test_a_bad_number_of_workers_is_refused(workers: int) -> None:
     with pytest.raises(SpecError, match="--workers"):
         Pool(workers)
+
+
+def test_a_cluster_started_here_for_the_run_serves_the_pool() -> None:
+    """``--ray local``: a cluster of this machine alone, on 127.0.0.1, started and stopped
+    around the run; the setup reaches every actor and the results come in order."""
+    pytest.importorskip("ray", reason="Ray is in the 'distributed' extra")
+    with (
+        ray_cluster("local") as ray,
+        Pool(2, setup=remember, setup_args=(7,), ray_address="local") as pool,
+    ):
+        found = list(pool.ordered(offset_square, range(12)))
+        assert ray.util.get_node_ip_address() == "127.0.0.1"
+    assert [value for value, _ in found] == [n * n + 7 for n in range(12)]
+    assert not ray.is_initialized()

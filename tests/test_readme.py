@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -238,6 +239,8 @@ def skip_reason(example: Example) -> str | None:
         return "a person plays: interactive"
     if example.command in SKIPPED:
         return SKIPPED[example.command]
+    if "--draw" in words and shutil.which("dot") is None:
+        return "Graphviz's dot is not installed (make test installs it with apt-get)"
     if example.command in SLOW and not RUN_SLOW:
         return f"slow ({SLOW[example.command]}): set PLIES_README_SLOW=1 to run it"
     return None

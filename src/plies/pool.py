@@ -327,7 +327,7 @@ def _serve(
     while True:
         try:
             index, function, task = connection.recv()
-        except EOFError:
+        except (EOFError, OSError):  # the driver closed the pipe or is gone
             return
         try:
             answer = ForkingPickler.dumps((index, True, function(task)))
@@ -459,11 +459,15 @@ def ray_cluster(address: str) -> Iterator[Any]:
         return
     check_ray_address(address)
     try:
-        ray.init(
-            address=None if address in ("auto", "local") else address,
-            logging_level="ERROR",
-            log_to_driver=False,
-        )
+        if address == "local":
+            _start_here(ray)
+        else:
+            try:
+                ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+            except ConnectionError:
+                if address != "auto":
+                    raise
+                _start_here(ray)  # none running
     except (ConnectionError, RuntimeError, ValueError) as error:
         why = str(error).split(". ")[0].rstrip(".")
         raise SpecError(
@@ -474,6 +478,25 @@ def ray_cluster(address: str) -> Iterator[Any]:
         yield ray
     finally:
         ray.shutdown()
+
+
+def _start_here(ray: Any) -> None:
+    """A Ray cluster of this machine alone, for this process, every service on 127.0.0.1:
+    nothing else needs to reach it, and on machines whose own address does not answer (a
+    container's), ``ray.init`` on that address waits forever. Ray's switch for this is the
+    environment variable ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` (the processes the cluster
+    starts inherit it), read into its constants when Ray is imported."""
+    switch, constants = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", ray._private.ray_constants
+    was = os.environ.get(switch), constants.ENABLE_RAY_CLUSTER
+    os.environ[switch], constants.ENABLE_RAY_CLUSTER = "0", False
+    try:
+        ray.init(address="local", logging_level="ERROR", log_to_driver=False)
+    finally:
+        constants.ENABLE_RAY_CLUSTER = was[1]
+        if was[0] is None:
+            del os.environ[switch]
+        else:
+            os.environ[switch] = was[0]
 
 
 def _import_ray() -> Any:
