@@ -2,7 +2,7 @@
 every game written to the SQLite record, in this process and with 2 worker processes; then a
 CPU-bound pairing (Connect Four, engine:depth=4 against mcts:iterations=300) with 1 and 2
 workers, and the speed-up; then (``--ray``) the CPU-bound pairing on a Ray cluster of two
-nodes of one CPU each that the script starts on this machine (``ray.cluster_utils``), with one
+nodes of one CPU each that the script starts on 127.0.0.1 (``ray.cluster_utils``), with one
 actor on each, checking that it records exactly the games the process pool did.
 
 Prints games, seconds and games per second for each (the first measures the schedule, the
@@ -84,9 +84,12 @@ def main() -> int:
     if args.ray:
         from ray.cluster_utils import Cluster
 
-        cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
-        cluster.add_node(num_cpus=1)
-        cluster.wait_for_nodes()
+        from plies.pool import ray_on_loopback
+
+        with ray_on_loopback():  # on 127.0.0.1, as the tests' cluster
+            cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+            cluster.add_node(num_cpus=1)
+            cluster.wait_for_nodes()
         try:
             game, specs, games = bound
             rate, seconds, table = timed(game, specs, games, 2, ray_address=cluster.address)

@@ -85,19 +85,15 @@ def assert_one_line_error(result: CliRun, fragment: str) -> None:
 
 @pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[Any]:
-    """A Ray cluster of two nodes of one CPU each on 127.0.0.1, started once per test session
-    (it costs seconds): two actors needing a CPU each land on different nodes. Ray's switch
-    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` (set for the session, in Ray's constants read at
-    import and in the environment every node and driver inherits) keeps every service on the
-    loopback address; pinning only the nodes' address,
-    ``ray.init`` waits forever for the GCS on the machine's other address. Runs connect to it
-    by its ``address`` and let go when done. Skips where Ray (the extra 'distributed') is not
-    installed."""
+    """A Ray cluster of two nodes of one CPU each on 127.0.0.1 (:func:`plies.pool.ray_on_loopback`),
+    started once per test session (it costs seconds): two actors needing a CPU each land on
+    different nodes. Runs connect to it by its ``address`` and let go when done. Skips where
+    Ray (the extra 'distributed') is not installed."""
     pytest.importorskip("ray", reason="Ray is in the 'distributed' extra")
     cluster_utils = pytest.importorskip("ray.cluster_utils")
-    with pytest.MonkeyPatch.context() as session:
-        session.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
-        session.setattr("ray._private.ray_constants.ENABLE_RAY_CLUSTER", False)
+    from plies.pool import ray_on_loopback
+
+    with ray_on_loopback():  # for the session: drivers connecting later must be on it too
         two_nodes = cluster_utils.Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
         two_nodes.add_node(num_cpus=1)
         two_nodes.wait_for_nodes()

@@ -3,14 +3,17 @@ bounded queue, errors raised in the driver, dead workers replaced, and no worker
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from plies.errors import PliesError, SpecError
-from plies.pool import MOST_DEATHS, Pool, ray_cluster
+from plies.pool import MOST_DEATHS, Pool
 
 _SETUP: dict[str, int] = {}
 
@@ -125,13 +128,20 @@ def test_a_bad_number_of_workers_is_refused(workers: int) -> None:
 
 def test_a_cluster_started_here_for_the_run_serves_the_pool() -> None:
     """``--ray local``: a cluster of this machine alone, on 127.0.0.1, started and stopped
-    around the run; the setup reaches every actor and the results come in order."""
+    around the run; the setup reaches every actor and the results come in order. In a
+    process of its own, apart from the test session's cluster."""
     pytest.importorskip("ray", reason="Ray is in the 'distributed' extra")
-    with (
-        ray_cluster("local") as ray,
-        Pool(2, setup=remember, setup_args=(7,), ray_address="local") as pool,
-    ):
-        found = list(pool.ordered(offset_square, range(12)))
-        assert ray.util.get_node_ip_address() == "127.0.0.1"
-    assert [value for value, _ in found] == [n * n + 7 for n in range(12)]
-    assert not ray.is_initialized()
+    code = (
+        "import json\n"
+        "from plies.pool import Pool, ray_cluster\n"
+        "from tests.test_pool import offset_square, remember\n"
+        "with ray_cluster('local') as ray:\n"
+        "    with Pool(2, setup=remember, setup_args=(7,), ray_address='local') as pool:\n"
+        "        found = [value for value, _ in pool.ordered(offset_square, range(12))]\n"
+        "    address = ray.util.get_node_ip_address()\n"
+        "print(json.dumps([found, address, ray.is_initialized()]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found, address, connected = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found == [n * n + 7 for n in range(12)] and address == "127.0.0.1" and not connected

@@ -463,7 +463,9 @@ def ray_cluster(address: str) -> Iterator[Any]:
             _start_here(ray)
         else:
             try:
-                ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+                here = address.startswith(("127.", "localhost:"))  # a cluster on loopback
+                with ray_on_loopback() if here else contextlib.nullcontext():
+                    ray.init(address=address, logging_level="ERROR", log_to_driver=False)
             except ConnectionError:
                 if address != "auto":
                     raise
@@ -481,16 +483,27 @@ def ray_cluster(address: str) -> Iterator[Any]:
 
 
 def _start_here(ray: Any) -> None:
-    """A Ray cluster of this machine alone, for this process, every service on 127.0.0.1:
-    nothing else needs to reach it, and on machines whose own address does not answer (a
-    container's), ``ray.init`` on that address waits forever. Ray's switch for this is the
-    environment variable ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` (the processes the cluster
-    starts inherit it), read into its constants when Ray is imported."""
+    """A Ray cluster of this machine alone for this process (:func:`ray_on_loopback`)."""
+    with ray_on_loopback():
+        ray.init(address="local", logging_level="ERROR", log_to_driver=False)
+
+
+@contextlib.contextmanager
+def ray_on_loopback() -> Iterator[None]:
+    """Ray clusters started in the block keep every service on 127.0.0.1, and drivers that
+    connect in it join such a cluster there (outside it a driver takes the machine's address,
+    which the cluster does not know, and waits forever). Nothing else needs to reach a
+    cluster of this machine alone, and on machines whose own address does not answer (a
+    container's) a cluster on that address never starts. Ray's switch for this is the
+    environment variable ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` (the processes a cluster
+    starts inherit it), which Ray reads into its constants when it is imported; both are set
+    for the block and restored after it."""
+    ray = _import_ray()
     switch, constants = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", ray._private.ray_constants
     was = os.environ.get(switch), constants.ENABLE_RAY_CLUSTER
     os.environ[switch], constants.ENABLE_RAY_CLUSTER = "0", False
     try:
-        ray.init(address="local", logging_level="ERROR", log_to_driver=False)
+        yield
     finally:
         constants.ENABLE_RAY_CLUSTER = was[1]
         if was[0] is None:
