@@ -1,6 +1,7 @@
 """The Analyse API for any game (``POST /api/analyse``): the analyser chosen by capability,
 the solver's move scores checked against the solver called directly, the engine's completed
-iterations checked against the engine run to a fixed depth, and bad input answered 4xx in one line."""
+iterations checked against the engine run to a fixed depth, bad input answered 4xx in one
+line."""
 
 from __future__ import annotations
 
@@ -131,3 +132,13 @@ def test_bad_requests_are_answered_4xx_in_one_line(
     client: TestClient, body: dict[str, Any], fragment: str
 ) -> None:
     assert fragment.lower() in error(client.post(ANY, json=body)).lower()
+
+
+def test_the_games_list_says_what_analyses_each_game(client: TestClient) -> None:
+    games = {entry["name"]: entry["analyser"] for entry in client.get("/api/games").json()}
+    assert games["connect4"] == "solver" and games["othello"] == games["chess"] == "engine"
+    assert games["nim"] is None and games["backgammon"] is None
+    for name, analyser in games.items():
+        answer = client.post(ANY, json={"game": name, "analyse": False})
+        assert (answer.status_code == 200) == (analyser is not None), name
+        assert analyser is None or answer.json()["analyser"] == analyser

@@ -1,13 +1,16 @@
-"""Routes of the Analyse page: the exact score of every Connect Four column (Pons's solver)
-and the engine's evaluation and line of a chess position, each within a time budget.
+"""Routes of the Analyse page: any game's position analysed by what its game has
+(``/analyse``: a perfect solver's exact score of every move, else the engine's iterative
+deepening on the game's evaluation, chosen by capability in :func:`analyser_of`), and the
+first pages' two: the exact score of every Connect Four column (Pons's solver) and the
+engine's evaluation and line of a chess position, each within a time budget.
 
-The routes name no game: each serves the first registered game with the capabilities it
-needs (:func:`solved_game`: a perfect solver and a position notation, which Connect Four
-has; :func:`evaluated_game`: scores in centipawns, which chess has), built once.
+The two first routes name no game either: each serves the first registered game with the
+capabilities it needs (:func:`solved_game`: a perfect solver and a position notation, which
+Connect Four has; :func:`evaluated_game`: scores in centipawns, which chess has), built once.
 
-Both answer the board to draw (:func:`plies.web.boards.board_view`) and its legal moves
-(:func:`plies.web.boards.move_paths`), so the page can play on from the analysed position.
-"""
+Every route answers the board to draw (:func:`plies.web.boards.board_view`) and its legal
+moves (:func:`plies.web.boards.move_paths`), so the page can play on from the analysed
+position."""
 
 from __future__ import annotations
 
@@ -509,6 +512,15 @@ def analyser_of(game: Game[Any, Any], solvable: bool) -> str:
             f"game {game.name!r} has neither a perfect solver nor an evaluation to analyse with"
         )
     return "engine"
+
+
+def listed_analyser(game: Game[Any, Any]) -> str | None:
+    """What the games' list says analyses ``game`` (:func:`analyser_of`, taking a game with a
+    perfect solver as solvable without building one), or None."""
+    try:
+        return analyser_of(game, isinstance(game, HasPerfectSolver))
+    except UnsupportedGameError:
+        return None
 
 
 @router.post(

@@ -18,6 +18,7 @@ from plies.game import Game, has_chance
 from plies.registry import make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
 from plies.spec import spec_name
+from plies.web.analyse import listed_analyser
 from plies.web.sessions import TEXTBOOK_NODES, GameSession, Sessions, sessions_of, shipped_models
 
 router = APIRouter(tags=["play"])
@@ -83,6 +84,7 @@ def _games(store: Sessions) -> list[dict[str, Any]]:
                 "players": list(game.players),
                 "default_opponent": game.default_opponent,
                 "agents": suggested_agents(game, store.budgets.think_seconds),
+                "analyser": listed_analyser(game),
             }
         )
     return games
