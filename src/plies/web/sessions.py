@@ -196,13 +196,6 @@ class GameSession:
                     f"{self.specs[player]}: the web app does not run programs on the server"
                 )
         roles = {player: str(index) for index, player in enumerate(self.game.players)}
-        for player, kind in kinds.items():
-            seconds = parse_spec(self.specs[player], kind.positional).options.values.get("time")
-            if seconds is not None and _number(seconds) > self.budgets.think_seconds:
-                raise SpecError(
-                    f"{self.specs[player]}: a move may take {self.budgets.think_seconds:g} s at "
-                    "most on this server (plies serve --think-seconds)"
-                )
         seated = seat_agents(
             self.game,
             self.specs,
@@ -210,6 +203,7 @@ class GameSession:
             roles=roles,
             ask=_from_the_page,
             shared=self.shared,
+            most_seconds=self.budgets.think_seconds,
         )
         agents: dict[str, Agent | None] = {}
         for player, agent in seated.items():
@@ -749,14 +743,6 @@ def sessions_of(request: Any) -> Sessions:
     :func:`plies.web.app.create_app`)."""
     store: Sessions = request.app.state.sessions
     return store
-
-
-def _number(text: Any) -> float:
-    """An option's value as a number (0 when it is not one: the agent's own check says so)."""
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        return 0.0
 
 
 def _module_target(spec: str) -> str:
