@@ -42,6 +42,7 @@ from plies.agents.textbook import search_cost_problem
 from plies.capabilities import HasPositionNotation
 from plies.errors import BusyError, GameOverError, IllegalMoveError, Resigns, SpecError
 from plies.game import CHANCE, Game, sample_outcome
+from plies.game_texts import game_text, text_formats
 from plies.play import RESIGNS, GameRecord, Loss, Turn, seat_agents
 from plies.registry import is_module_path, make_game
 from plies.search import SearchResult
@@ -276,6 +277,7 @@ class GameSession:
                 for ply, (turn, notes) in enumerate(zip(self.record.turns, self.notes, strict=True))
             ],
             "can_undo": self._undo_target() is not None,
+            "records": text_formats(game),
         }
 
     @staticmethod
@@ -289,6 +291,12 @@ class GameSession:
             "lines": notes.lines,
             "has_tree": bool(notes.tree),
         }
+
+    def record_text(self, kind: str) -> str:
+        """The game so far as the text ``kind`` (:func:`plies.game_texts.game_text`), each
+        player named by its spec (``human`` for a person)."""
+        with self.lock:
+            return game_text(self.record, kind, self.specs, f"plies serve ({self.game_spec})")
 
     def turn_tree(self, ply: int) -> dict[str, Any]:
         """The search behind move ``ply``: MCTS's first levels (visits, values), the engine's
