@@ -10,9 +10,9 @@ import pytest
 
 from plies.agents import make_agent
 from plies.clock import TimeControl
-from plies.errors import IllegalMoveError, PliesError, Resigns
+from plies.errors import IllegalMoveError, PliesError, Resigns, SpecError
 from plies.games import make_game
-from plies.play import RESIGNS, GameRecord, Loss, play_game
+from plies.play import RESIGNS, GameRecord, Loss, play_game, seat_agents
 
 TICTACTOE = make_game("tictactoe")
 
@@ -103,3 +103,14 @@ def test_a_ply_limit_stops_the_game_and_a_record_takes_back() -> None:
     assert fresh.state == record.state and turn == record.turns[0].__class__(
         "X", fresh.start, turn.action, turn.notation, 0.5
     )
+
+
+def test_a_move_budget_refuses_longer_times_when_the_agents_are_seated() -> None:
+    """A caller with a budget (a server's think time) hands it to the seating: a ``time``
+    longer than it is refused with the agent's other checks, a shorter one or none seats."""
+    game = make_game("othello")
+    with pytest.raises(SpecError, match=r"^mcts:time=2: a move may take 1 s at most here$"):
+        seat_agents(game, {"B": "mcts:time=2"}, most_seconds=1)
+    seated = seat_agents(game, {"B": "mcts:time=0.5", "W": "alphabeta:depth=2"}, most_seconds=1)
+    assert set(seated) == {"B", "W"}
+    assert make_agent("engine:time=30", game).name == "engine:time=30"  # no budget, no limit

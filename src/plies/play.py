@@ -262,17 +262,24 @@ def seat_agents(
     roles: Mapping[str, str] | None = None,
     ask: AskMove | None = None,
     shared: SharedMemory | None = None,
+    most_seconds: float | None = None,
 ) -> dict[str, Agent]:
     """An agent for every player of ``game``: ``specs[player]``, or the game's
     ``default_opponent`` where it is None or missing; seeded by :func:`agent_seed` with the
     player's role (``roles[player]``, else the player's name); ``ask`` asks people their moves;
-    ``shared``: the memory a server's agents share (:func:`~plies.agents.make_agent`).
+    ``shared``: the memory a server's agents share; ``most_seconds``: the longest a move may
+    take (:func:`~plies.agents.make_agent`).
     """
     agents: dict[str, Agent] = {}
     for player in game.players:
         spec = specs.get(player) or game.default_opponent
         role = player if roles is None else roles[player]
         agents[player] = make_agent(
-            spec, game, seed=agent_seed(seed, game_index, role), ask=ask, shared=shared
+            spec,
+            game,
+            seed=agent_seed(seed, game_index, role),
+            ask=ask,
+            shared=shared,
+            most_seconds=most_seconds,
         )
     return agents

@@ -1,6 +1,6 @@
 """The Analyse page in Chromium: Connect Four positions entered by clicking and by pasting,
 solved column by column; a chess FEN evaluated and played on; bad input shown in the banner
-while the page keeps working."""
+while the page keeps working; any game analysed by what it has."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import pytest
 
 from plies.games.connect4.rules import ConnectFour
 from plies.games.connect4.solver import Connect4Solver
+from plies.registry import make_game
+from plies.web.boards import move_paths
 
 QUICK = "52753311433677442422"
 """A Connect Four position the solver answers in well under a second."""
@@ -123,3 +125,45 @@ def test_chess_fen_evaluated_and_played_on(page: Any, server: str, screenshot: A
     assert "Black to move" in page.locator("#chess-result").inner_text()
     page.locator("#chess-back").click()
     page.wait_for_function(f"document.getElementById('fen').value === '{fen}'")
+
+
+def test_any_game_analysed_by_what_it_has(page: Any, server: str, screenshot: Any) -> None:
+    """Othello by the engine, played on by clicking; a small Connect Four by the solver,
+    typed with its options; a bad position in the banner; the URL reopens the analysis."""
+    page.goto(server + "/analyse?tab=any&game=othello&seconds=1")
+    page.locator("#any-iterations").wait_for()
+    assert page.locator("#any-game").input_value() == "othello"
+    assert page.locator("#any-iterations tbody tr").count() >= 2
+    othello = make_game("othello")
+    start = othello.initial_state()
+    best = page.locator("#any-best").inner_text()
+    assert best in {othello.format_action(start, a) for a in othello.actions(start)}
+    f5 = next(m for m in move_paths(othello, start) if m["notation"] == "f5")
+    for target in f5["path"]:
+        page.locator(f'#any-board [data-target="{target}"]').click()
+    after = othello.format_position(othello.result(start, othello.parse_action(start, "f5")))
+    page.wait_for_function(f"document.getElementById('any-position').value === '{after}'")
+    page.locator("#any-iterations").wait_for()
+    assert "tab=any" in page.url and "game=othello" in page.url
+    screenshot(page, "analyse-any-othello")
+
+    page.locator("#any-spec").fill("connect4:width=6,height=5")
+    page.locator("#any-position").fill("3344")
+    page.locator("#any-analyse").click()
+    page.locator("#any-moves").wait_for()
+    game = make_game("connect4:width=6,height=5")
+    solver = Connect4Solver(game, book=False)
+    state = game.parse_position("3344")
+    rows = page.locator("#any-moves tbody tr").all_inner_texts()
+    expected = {
+        game.format_action(state, a): -solver.solve(game.result(state, a)).score
+        for a in game.actions(state)
+    }
+    assert {row.split()[0]: int(row.split()[1]) for row in rows} == expected
+    assert page.locator('#any-board [data-board="connect4"]').count() == 1
+
+    page.locator("#any-position").fill("99")
+    page.locator("#any-analyse").click()
+    page.wait_for_function("!document.getElementById('error').hidden")
+    assert "9" in page.locator("#error").inner_text()
+    assert page.locator("#any-position").input_value() == game.format_position(state)

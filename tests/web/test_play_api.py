@@ -3,11 +3,13 @@ live, stopped, held to a time limit), every class of bad input answered 4xx with
 
 from __future__ import annotations
 
+import io
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
+import chess.pgn
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -167,7 +169,7 @@ def test_the_web_time_limit_stops_a_search_without_one() -> None:
         asked = client.post(
             "/api/sessions", json={"game": "othello", "players": {"B": "mcts:time=0.6"}}
         )
-        assert "0.5 s at most on this server" in error(asked)
+        assert "mcts:time=0.6: a move may take 0.5 s at most here" in error(asked)
 
 
 def test_stopping_a_textbook_search_abandons_it_and_new_game_goes_on() -> None:
@@ -500,3 +502,31 @@ def test_request_bodies_are_bounded_before_they_are_read(client: TestClient) -> 
 def test_an_error_answer_quoting_a_huge_input_stays_short(client: TestClient) -> None:
     answer = client.post("/api/sessions", json={"game": "connect4", "position": "4" * 500_000})
     assert answer.status_code in (400, 422) and len(error(answer, answer.status_code)) < 500
+
+
+def test_a_game_downloads_as_its_players_texts(client: TestClient) -> None:
+    session = create(client, "chess", White="human", Black="human")
+    assert session["records"] == ["json", "pgn"]
+    for move in ("e4", "e5", "Nf3"):
+        session = client.post(f"/api/sessions/{session['id']}/move", json={"move": move}).json()
+    pgn = client.get(f"/api/sessions/{session['id']}/record.pgn")
+    assert pgn.status_code == 200 and pgn.headers["content-type"].startswith(
+        "application/x-chess-pgn"
+    )
+    assert pgn.headers["content-disposition"] == (
+        f'attachment; filename="plies-chess-{session["id"][:8]}.pgn"'
+    )
+    read = chess.pgn.read_game(io.StringIO(pgn.text))
+    assert read is not None and [m.uci() for m in read.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
+    assert read.headers["White"] == "human" and read.headers["Result"] == "*"
+    document = client.get(f"/api/sessions/{session['id']}/record.json").json()
+    assert [turn["move"] for turn in document["moves"]] == ["e4", "e5", "Nf3"]
+    assert document["final"] == session["position"]
+    assert "written as json, pgn, not 'sgf'" in error(
+        client.get(f"/api/sessions/{session['id']}/record.sgf")
+    )
+    assert client.get("/api/sessions/nosuchgame/record.json").status_code == 404
+    go = create(client, "go:size=9", B="human", W="human")
+    assert go["records"] == ["json", "sgf"]
+    sgf = client.get(f"/api/sessions/{go['id']}/record.sgf")
+    assert sgf.status_code == 200 and sgf.text.startswith("(;") and "SZ[9]" in sgf.text

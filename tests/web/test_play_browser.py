@@ -3,11 +3,14 @@ game kept across a reload, bad input shown in the page."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import urllib.request
+from pathlib import Path
 from typing import Any
 
+import chess.pgn
 import pytest
 
 from plies.web import sessions as sessions_module
@@ -269,3 +272,31 @@ def test_undo_and_new_game_buttons(page: Any, server: str) -> None:
     page.click("#restart")
     page.wait_for_function("() => document.querySelectorAll('#moves li').length === 0")
     assert page.is_hidden("#error")
+
+
+def test_a_game_is_downloaded_as_pgn_and_json(page: Any, server: str, screenshot: Any) -> None:
+    start(page, "chess", White="human", Black="random")
+    wait_for_my_move(page)
+    page.fill("#move-input", "e4")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length >= 2")
+    wait_for_my_move(page)
+    assert page.locator("#downloads a").all_inner_texts() == ["JSON", "PGN"]
+    with page.expect_download() as waiting:
+        page.click("#download-pgn")
+    download = waiting.value
+    assert download.suggested_filename.endswith(".pgn")
+    played = chess.pgn.read_game(io.StringIO(Path(download.path()).read_text()))
+    session = session_of(page, server)
+    assert played is not None and played.headers["White"] == "human"
+    board = played.board()
+    sans = []
+    for move in played.mainline_moves():
+        sans.append(board.san(move))
+        board.push(move)
+    assert sans == [m["notation"] for m in session["moves"]] and sans[0] == "e4"
+    with page.expect_download() as waiting:
+        page.click("#download-json")
+    document = json.loads(Path(waiting.value.path()).read_text())
+    assert document["final"] == session["position"]
+    screenshot(page, "play-downloads")

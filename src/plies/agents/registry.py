@@ -150,12 +150,18 @@ def make_agent(
     seed: int | None = None,
     ask: AskMove | None = None,
     shared: SharedMemory | None = None,
+    most_seconds: float | None = None,
 ) -> Agent:
     """Build an agent from its spec for ``game``, checking its options and what it needs of
     the game now (unknown options, values out of range and missing capabilities raise);
-    ``shared``: the solvers and networks it uses are the shared ones."""
+    ``shared``: the solvers and networks it uses are the shared ones; ``most_seconds``: the
+    longest a move may take where the caller has a budget (a server's), so that a ``time``
+    longer than that is refused with the others."""
     kind = agent_kind(spec_name(spec))
     parsed = parse_spec(spec, kind.positional)
     values = {option.key: option.read(parsed.options) for option in kind.options_for(game)}
     parsed.options.finish()
+    seconds = values.get("time")
+    if most_seconds is not None and isinstance(seconds, float | int) and seconds > most_seconds:
+        raise SpecError(f"{spec.strip()}: a move may take {most_seconds:g} s at most here")
     return kind.factory(game, values, Context(seed, spec.strip(), ask, shared))

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from plies.capabilities import HasPgn, HasPositionNotation, HasSgf, require
+from plies.capabilities import HasPgn, HasPositionNotation, HasSgf
 from plies.cli.output import (
     OutputPath,
     game_and_state,
@@ -18,6 +18,7 @@ from plies.cli.output import (
 )
 from plies.errors import AbandonedError, IllegalMoveError, PliesError
 from plies.game import CHANCE, Game
+from plies.game_texts import game_text
 from plies.play import GameRecord, Turn, play_game, seat_agents
 
 
@@ -142,19 +143,11 @@ def _write_records(
     pgn_path: Path | None, sgf_path: Path | None, record: GameRecord, specs: list[str]
 ) -> None:
     """Write the game as PGN (chess) and SGF (Go) where asked, the agents' specs as the
-    players' names; a resigned game has the winner's result (SGF: ``B+R`` or ``W+R``)."""
-    moves = [t.action for t in record.turns]
-    loser = None if record.loss is None else record.game.players.index(record.loss.player)
-    if pgn_path is not None:
-        chess_game = require(record.game, HasPgn, "--pgn")
-        headers = {"Event": "plies play", "White": specs[0], "Black": specs[1]}
-        result = chess_game.result_text(record.state) if loser is None else ("0-1", "1-0")[loser]
-        _write(pgn_path, "PGN", chess_game.pgn(record.start, moves, result, headers))
-    if sgf_path is not None:
-        go_game = require(record.game, HasSgf, "--sgf")
-        headers = {"GN": "plies play", "PB": specs[0], "PW": specs[1]}
-        result = go_game.result_text(record.state) if loser is None else ("W+R", "B+R")[loser]
-        _write(sgf_path, "SGF", go_game.sgf(record.start, moves, result, headers))
+    players' names (:func:`plies.game_texts.game_text`)."""
+    names = dict(zip(record.game.players, specs, strict=False))
+    for path, kind in ((pgn_path, "pgn"), (sgf_path, "sgf")):
+        if path is not None:
+            _write(path, kind.upper(), game_text(record, kind, names, "plies play"))
 
 
 def _write(path: Path, kind: str, text: str) -> None:

@@ -1,13 +1,16 @@
-"""Routes of the Analyse page: the exact score of every Connect Four column (Pons's solver)
-and the engine's evaluation and line of a chess position, each within a time budget.
+"""Routes of the Analyse page: any game's position analysed by what its game has
+(``/analyse``: a perfect solver's exact score of every move, else the engine's iterative
+deepening on the game's evaluation, chosen by capability in :func:`analyser_of`), and the
+first pages' two: the exact score of every Connect Four column (Pons's solver) and the
+engine's evaluation and line of a chess position, each within a time budget.
 
-The routes name no game: each serves the first registered game with the capabilities it
-needs (:func:`solved_game`: a perfect solver and a position notation, which Connect Four
-has; :func:`evaluated_game`: scores in centipawns, which chess has), built once.
+The two first routes name no game either: each serves the first registered game with the
+capabilities it needs (:func:`solved_game`: a perfect solver and a position notation, which
+Connect Four has; :func:`evaluated_game`: scores in centipawns, which chess has), built once.
 
-Both answer the board to draw (:func:`plies.web.boards.board_view`) and its legal moves
-(:func:`plies.web.boards.move_paths`), so the page can play on from the analysed position.
-"""
+Every route answers the board to draw (:func:`plies.web.boards.board_view`) and its legal
+moves (:func:`plies.web.boards.move_paths`), so the page can play on from the analysed
+position."""
 
 from __future__ import annotations
 
@@ -21,7 +24,13 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from plies.capabilities import HasCentipawns, HasPerfectSolver, HasPositionNotation
+from plies.capabilities import (
+    HasCentipawns,
+    HasChance,
+    HasEvaluation,
+    HasPerfectSolver,
+    HasPositionNotation,
+)
 from plies.errors import SpecError, UnsupportedGameError
 from plies.game import Game
 from plies.perfect import PerfectSolver
@@ -394,3 +403,259 @@ def _negated(score: ChessScore) -> ChessScore:
 
 def _mate_text(moves: int) -> str:
     return f"mate in {moves}" if moves > 0 else f"mated in {-moves}"
+
+
+# Any game ----------------------------------------------------------------------------------
+
+ANY_SECONDS = 3.0
+"""The analysis time of ``/analyse`` unless the request says otherwise."""
+ANY_MAX_SECONDS = 60.0
+
+
+class GameRequest(BaseModel):
+    """A position of any game with a perfect solver or an evaluation."""
+
+    game: str = Field(max_length=200, description="a game spec: othello, connect4:width=6")
+    position: str = Field(
+        "",
+        max_length=2000,
+        description="the position in the game's notation (plies games GAME shows it); empty "
+        "for the start",
+    )
+    move: str | None = Field(
+        None,
+        max_length=40,
+        description="a move to play first, in the game's notation: the analysis is then of "
+        "the position after it",
+    )
+    seconds: float = Field(
+        ANY_SECONDS, gt=0, le=ANY_MAX_SECONDS, allow_inf_nan=False, description="the time"
+    )
+    analyse: bool = Field(True, description="false: only the board and its legal moves")
+
+
+class MoveScore(BaseModel):
+    """One legal move scored exactly by the game's perfect solver."""
+
+    move: str = Field(description="the move in the game's notation")
+    score: int | None = Field(description="its exact score for the side to move (the solver's)")
+    meaning: str | None = Field(description="the score in words")
+    best: bool = Field(description="whether the move keeps the position's score")
+
+
+class EngineScore(BaseModel):
+    """The engine's score for the side to move."""
+
+    value: float | None = Field(description="the evaluation's value; null with a forced result")
+    pawns: float | None = Field(description="the value in pawns, where the game counts them")
+    forced: int | None = Field(
+        description="plies to a forced win (positive) or loss (negative); null without one"
+    )
+    text: str = Field(description="+0.35, win in 5 plies, mate in 3")
+
+
+class EngineIteration(BaseModel):
+    """One iteration of the engine's iterative deepening."""
+
+    depth: int = Field(description="the iteration's depth (the one cut short, if it was)")
+    score: EngineScore
+    pv: list[str] = Field(description="the principal variation in the game's notation")
+    nodes: int
+    seconds: float
+    complete: bool = Field(description="false when the time cut the iteration short")
+
+
+class GameAnalysis(BaseModel):
+    """A position analysed by the strongest analyser its game has: the perfect solver (every
+    move's exact score) or the engine (iterative deepening on the game's evaluation)."""
+
+    game: str = Field(description="the game spec as given")
+    position: str = Field(description="the position analysed, in the game's notation")
+    to_move: str | None = Field(description="the side to move; null when the game is over")
+    over: bool
+    status: str = Field(description="who moves, or how the game ended")
+    analyser: str = Field(description="solver (exact) or engine (a search's estimate)")
+    message: str | None = Field(description="what was not finished in time, and what to do")
+    best: list[str] = Field(description="the best moves found, in the game's notation")
+    # the solver's
+    score: int | None = Field(description="solver: the position's exact score, side to move")
+    meaning: str | None = Field(description="solver: the score in words")
+    scored: list[MoveScore] = Field(description="solver: every legal move scored in time")
+    complete: bool = Field(description="solver: whether every legal move was scored")
+    # the engine's
+    evaluation: EngineScore | None = Field(description="engine: the score, side to move")
+    depth: int | None = Field(description="engine: the deepest iteration completed")
+    pv: list[str] = Field(description="engine: the principal variation")
+    iterations: list[EngineIteration] = Field(description="engine: each iteration")
+    nodes: int = Field(description="positions explored")
+    seconds: float = Field(description="time the analysis took")
+    view: dict[str, Any] = Field(description="the board to draw (plies.web.boards.board_view)")
+    moves: list[dict[str, Any]] = Field(
+        description="the legal moves and their clicks (plies.web.boards.move_paths)"
+    )
+
+
+def analyser_of(game: Game[Any, Any], solvable: bool) -> str:
+    """``solver`` or ``engine``: what analyses ``game``'s positions (its perfect solver where
+    it has one within reach, ``solvable``, else the engine on its evaluation); an
+    :class:`UnsupportedGameError` saying why neither can."""
+    if not isinstance(game, HasPositionNotation):
+        raise UnsupportedGameError(f"game {game.name!r} has no position notation to analyse")
+    if solvable:
+        return "solver"
+    if isinstance(game, HasChance):
+        raise UnsupportedGameError(
+            f"game {game.name!r} has chance moves: the engine's alpha-beta cannot analyse it"
+        )
+    if not isinstance(game, HasEvaluation):
+        raise UnsupportedGameError(
+            f"game {game.name!r} has neither a perfect solver nor an evaluation to analyse with"
+        )
+    return "engine"
+
+
+def listed_analyser(game: Game[Any, Any]) -> str | None:
+    """What the games' list says analyses ``game`` (:func:`analyser_of`, taking a game with a
+    perfect solver as solvable without building one), or None."""
+    try:
+        return analyser_of(game, isinstance(game, HasPerfectSolver))
+    except UnsupportedGameError:
+        return None
+
+
+@router.post(
+    "/analyse",
+    response_model=GameAnalysis,
+    summary="Analyse a position of any game with a perfect solver or an evaluation",
+)
+async def analyse_any(body: GameRequest, request: Request) -> GameAnalysis:
+    """The position (after ``move``, when one is given) analysed for ``seconds`` by the
+    strongest analyser its game has, chosen by capability: a perfect solver scores every move
+    exactly (Connect Four), else the engine searches the game's evaluation (Othello, chess,
+    checkers, Go...). A bad game, position or move is a 400 naming it, as is a game with
+    neither. The work waits for a free thinker; when too many analyses wait, 503 busy."""
+    store = sessions_of(request)
+    _check_seconds(body.seconds, store)
+    game = make_game(body.game)
+    kind = analyser_of(game, store.shared.solver_pool(game) is not None)
+    if body.analyse:
+        store.workload.check_room(store.budgets.waiting_analyses)
+    return await run_in_threadpool(_analyse_any, body, game, kind, store)
+
+
+def _analyse_any(body: GameRequest, game: Any, kind: str, store: Sessions) -> GameAnalysis:
+    began = time.perf_counter()
+    state = game.parse_position(body.position) if body.position.strip() else game.initial_state()
+    last = None
+    if body.move is not None:
+        last = game.parse_action(state, body.move)
+        state = game.result(state, last)
+    view = board_view(game, state, last)
+    answer = GameAnalysis(
+        game=body.game,
+        position=game.format_position(state),
+        to_move=view["to_move"],
+        over=view["over"],
+        status=view["status"],
+        analyser=kind,
+        message=None,
+        best=[],
+        score=None,
+        meaning=None,
+        scored=[],
+        complete=False,
+        evaluation=None,
+        depth=None,
+        pv=[],
+        iterations=[],
+        nodes=0,
+        seconds=0.0,
+        view=view,
+        moves=move_paths(game, state),
+    )
+    if body.analyse and not answer.over:
+        with store.workload.slot(most_waiting=store.budgets.waiting_analyses):
+            if kind == "solver":
+                _solve_any(game, state, body.seconds, began, answer, store)
+            else:
+                reports = list(iterate(game, state, Limits(seconds=body.seconds)))
+                _search_any(game, state, reports, answer)
+    answer.seconds = round(time.perf_counter() - began, 3)
+    return answer
+
+
+def _solve_any(
+    game: Any, state: Any, budget: float, began: float, answer: GameAnalysis, store: Sessions
+) -> None:
+    """Fill ``answer`` with every move's exact score found within ``budget`` seconds."""
+    solvers = store.shared.solver_pool(game)
+    assert solvers is not None, "analyser_of found a perfect solver"
+    with solvers.lend(budget) as solver:
+        left = max(began + budget - time.perf_counter(), 1e-3)
+        found: MoveScores = score_moves(game, solver, state, left)
+        answer.nodes, answer.complete, answer.score = found.nodes, found.complete, found.score
+        answer.meaning = None if found.score is None else solver.meaning(found.score)
+        answer.best = [game.format_action(state, action) for action in found.best]
+        answer.scored = [
+            MoveScore(
+                move=game.format_action(state, action),
+                score=found.scores.get(action),
+                meaning=None
+                if action not in found.scores
+                else solver.meaning(found.scores[action]),
+                best=action in found.best,
+            )
+            for action in game.actions(state)
+        ]
+    if not found.complete:
+        longer = f"a longer time (up to {ANY_MAX_SECONDS:g} s)"
+        answer.message = (
+            f"not every move solved within {budget:g} s: give {longer} for the others"
+            if found.score is not None
+            else f"not solved within {budget:g} s: try a later position, or {longer}"
+        )
+
+
+def _search_any(
+    game: Any, state: Any, reports: list[SearchResult[Any]], answer: GameAnalysis
+) -> None:
+    """Fill ``answer`` from the engine's iterations (the last is the search's result)."""
+    final = reports[-1]
+    answer.iterations = [
+        EngineIteration(
+            depth=(report.depth or 0) + (not report.complete),
+            score=_engine_score(game, report),
+            pv=line_notation(game, state, report.pv),
+            nodes=report.stats.nodes,
+            seconds=round(report.stats.time, 3),
+            complete=report.complete,
+        )
+        for report in reports
+    ]
+    answer.complete = final.complete
+    answer.depth = final.depth
+    answer.evaluation = _engine_score(game, final)
+    answer.pv = line_notation(game, state, final.pv)
+    answer.best = answer.pv[:1]
+    answer.nodes = final.stats.nodes
+
+
+def _engine_score(game: Any, report: SearchResult[Any]) -> EngineScore:
+    """The engine's score of ``report`` for the side to move, in pawns where the game counts
+    them (chess: mate in N moves), else the evaluation's value (win in N plies)."""
+    plies = report.mate
+    if plies is not None:
+        if isinstance(game, HasCentipawns):
+            moves = report.mate_moves
+            assert moves is not None
+            return EngineScore(value=None, pawns=None, forced=plies, text=_mate_text(moves))
+        won = "win" if plies > 0 else "loss"
+        return EngineScore(
+            value=None, pawns=None, forced=plies, text=f"{won} in {abs(plies)} plies"
+        )
+    assert report.score is not None and math.isfinite(report.score)
+    if isinstance(game, HasCentipawns):
+        pawns = game.score_centipawns(report.score) / 100
+        return EngineScore(value=report.score, pawns=pawns, forced=None, text=f"{pawns:+.2f}")
+    value = report.score + 0.0  # never -0.0
+    return EngineScore(value=value, pawns=None, forced=None, text=f"{value:+.2f}")

@@ -8,16 +8,18 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from plies.agents import SearchAgent, make_agent, registered_agents
 from plies.capabilities import HasPerfectSolver
 from plies.errors import PliesError, one_line
 from plies.game import Game, has_chance
+from plies.game_texts import MEDIA_TYPES
 from plies.registry import make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
 from plies.spec import spec_name
+from plies.web.analyse import listed_analyser
 from plies.web.sessions import TEXTBOOK_NODES, GameSession, Sessions, sessions_of, shipped_models
 
 router = APIRouter(tags=["play"])
@@ -83,6 +85,7 @@ def _games(store: Sessions) -> list[dict[str, Any]]:
                 "players": list(game.players),
                 "default_opponent": game.default_opponent,
                 "agents": suggested_agents(game, store.budgets.think_seconds),
+                "analyser": listed_analyser(game),
             }
         )
     return games
@@ -189,6 +192,20 @@ def stop(session_id: str, request: Request) -> dict[str, Any]:
     session = _session(request, session_id)
     session.stop()
     return session.snapshot()
+
+
+@router.get("/sessions/{session_id}/record.{kind}", summary="Download the game as text")
+def download(session_id: str, kind: str, request: Request) -> Response:
+    """The game so far as ``json`` (plies' record, every game), ``pgn`` (chess) or ``sgf``
+    (Go): the session's ``records`` list which; the players named by their specs."""
+    session = _session(request, session_id)
+    text = session.record_text(kind)
+    name = f"plies-{session.game.name}-{session.id[:8]}.{kind}"
+    return Response(
+        text,
+        media_type=MEDIA_TYPES[kind],
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 @router.get("/sessions/{session_id}/moves/{ply}/search", summary="The search behind a move")

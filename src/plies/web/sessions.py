@@ -42,6 +42,7 @@ from plies.agents.textbook import search_cost_problem
 from plies.capabilities import HasPositionNotation
 from plies.errors import BusyError, GameOverError, IllegalMoveError, Resigns, SpecError
 from plies.game import CHANCE, Game, sample_outcome
+from plies.game_texts import game_text, text_formats
 from plies.play import RESIGNS, GameRecord, Loss, Turn, seat_agents
 from plies.registry import is_module_path, make_game
 from plies.search import SearchResult
@@ -196,13 +197,6 @@ class GameSession:
                     f"{self.specs[player]}: the web app does not run programs on the server"
                 )
         roles = {player: str(index) for index, player in enumerate(self.game.players)}
-        for player, kind in kinds.items():
-            seconds = parse_spec(self.specs[player], kind.positional).options.values.get("time")
-            if seconds is not None and _number(seconds) > self.budgets.think_seconds:
-                raise SpecError(
-                    f"{self.specs[player]}: a move may take {self.budgets.think_seconds:g} s at "
-                    "most on this server (plies serve --think-seconds)"
-                )
         seated = seat_agents(
             self.game,
             self.specs,
@@ -210,6 +204,7 @@ class GameSession:
             roles=roles,
             ask=_from_the_page,
             shared=self.shared,
+            most_seconds=self.budgets.think_seconds,
         )
         agents: dict[str, Agent | None] = {}
         for player, agent in seated.items():
@@ -282,6 +277,7 @@ class GameSession:
                 for ply, (turn, notes) in enumerate(zip(self.record.turns, self.notes, strict=True))
             ],
             "can_undo": self._undo_target() is not None,
+            "records": text_formats(game),
         }
 
     @staticmethod
@@ -295,6 +291,12 @@ class GameSession:
             "lines": notes.lines,
             "has_tree": bool(notes.tree),
         }
+
+    def record_text(self, kind: str) -> str:
+        """The game so far as the text ``kind`` (:func:`plies.game_texts.game_text`), each
+        player named by its spec (``human`` for a person)."""
+        with self.lock:
+            return game_text(self.record, kind, self.specs, f"plies serve ({self.game_spec})")
 
     def turn_tree(self, ply: int) -> dict[str, Any]:
         """The search behind move ``ply``: MCTS's first levels (visits, values), the engine's
@@ -749,14 +751,6 @@ def sessions_of(request: Any) -> Sessions:
     :func:`plies.web.app.create_app`)."""
     store: Sessions = request.app.state.sessions
     return store
-
-
-def _number(text: Any) -> float:
-    """An option's value as a number (0 when it is not one: the agent's own check says so)."""
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        return 0.0
 
 
 def _module_target(spec: str) -> str:

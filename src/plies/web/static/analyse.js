@@ -1,12 +1,14 @@
 // The Analyse page: Connect Four positions solved column by column, chess positions evaluated
-// by the engine. The URL holds the position (?game=connect4&position=4453 or
-// ?game=chess&fen=...), so an analysis can be shared.
+// by the engine, and any game's positions analysed by what its game has (its perfect solver or
+// the engine). The URL holds the position (?game=connect4&position=4453, ?game=chess&fen=...
+// or ?game=othello&position=...&tab=any), so an analysis can be shared.
 import { api, el, guarded } from "/static/common.js";
 import { renderBoard } from "/static/boards.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const latest = { connect4: 0, chess: 0 }; // each tab's newest request: older answers are dropped
+const TABS = ["connect4", "chess", "any"];
+const latest = { connect4: 0, chess: 0, any: 0 }; // each tab's newest request: older answers are dropped
 
 function remember(entries) {
   const url = new URLSearchParams(entries);
@@ -14,7 +16,7 @@ function remember(entries) {
 }
 
 function showTab(name) {
-  for (const tab of ["connect4", "chess"]) {
+  for (const tab of TABS) {
     $(tab).hidden = tab !== name;
     $(`tab-${tab}`).classList.toggle("secondary", tab !== name);
     $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
@@ -183,26 +185,140 @@ function setUpChess() {
   $("chess-start").addEventListener("click", () => analyseChess("startpos"));
 }
 
+// Any game ----------------------------------------------------------------------------------
+
+const any = { game: "", position: "", back: [] };
+
+function anyGame() {
+  return $("any-spec").value.trim() || $("any-game").value;
+}
+
+/** Analyse ``position`` of the chosen game, after ``move`` when one is given. */
+async function analyseAny(position, move = null) {
+  const ticket = ++latest.any;
+  const game = anyGame();
+  const seconds = Number($("any-time").value);
+  pending($("any-result"), `analysing… (${seconds} s)`);
+  const answer = await guarded(() => api("/api/analyse", { game, position, move, seconds }));
+  if (ticket !== latest.any) return;
+  if (!answer) {
+    $("any-position").value = any.position;
+    $("any-result").replaceChildren();
+    return;
+  }
+  if (game === any.game && answer.position !== any.position) any.back.push(any.position);
+  if (game !== any.game) any.back = [];
+  any.game = game;
+  any.position = answer.position;
+  $("any-position").value = answer.position;
+  $("any-back").disabled = any.back.length === 0;
+  if (!$("any").hidden) remember({ tab: "any", game, position: answer.position, seconds });
+  renderBoard($("any-board"), answer.view, answer.moves, {
+    onMove: (notation) => analyseAny(any.position, notation),
+    lastMove: move,
+  });
+  showAny(answer);
+}
+
+function showAny(answer) {
+  const box = $("any-result");
+  if (answer.over) {
+    box.replaceChildren(el("p", { class: "headline" }, answer.status));
+    return;
+  }
+  const notice = answer.message ? [el("p", { class: "notice" }, answer.message)] : [];
+  const facts = el("p", { class: "muted" },
+    (answer.depth === null ? "" : `depth ${answer.depth} · `) +
+    `${answer.nodes.toLocaleString("en")} nodes · ${answer.seconds} s`);
+  if (answer.analyser === "solver") {
+    box.replaceChildren(
+      el("p", { class: "headline", id: "any-eval" }, `${answer.status}: `,
+        el("strong", { class: scoreClass(answer.score) }, answer.meaning || "not solved in time")),
+      el("p", {}, "best ", el("strong", { class: "mono", id: "any-best" }, answer.best.join(", ") || "–")),
+      ...notice,
+      el("table", { class: "data", id: "any-moves" },
+        el("thead", {}, el("tr", {}, ["move", "score", "meaning"].map((h) => el("th", {}, h)))),
+        el("tbody", {}, answer.scored.map((m) => el("tr", { class: m.best ? "best" : "" },
+          el("td", { class: "mono" }, m.move),
+          el("td", { class: `num ${scoreClass(m.score)}` }, m.score === null ? "–" : String(m.score)),
+          el("td", {}, m.meaning || "not solved in time"))))),
+      facts);
+    return;
+  }
+  const tone = (score) => {
+    const sign = score.forced !== null ? score.forced : score.value;
+    return sign > 0 ? "good" : sign < 0 ? "bad" : "draw";
+  };
+  box.replaceChildren(
+    el("p", { class: "headline", id: "any-eval" }, `${answer.status}: `,
+      el("strong", { class: tone(answer.evaluation) }, answer.evaluation.text),
+      " · best move ", el("strong", { class: "mono", id: "any-best" }, answer.best[0] || "–")),
+    el("p", { class: "line mono", id: "any-line" }, answer.pv.join(" ")),
+    facts,
+    el("table", { class: "data", id: "any-iterations" },
+      el("thead", {}, el("tr", {}, ["depth", "score", "nodes", "time", "line"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, answer.iterations.map((it) => el("tr", {},
+        el("td", { class: "num" }, it.depth + (it.complete ? "" : " (cut short)")),
+        el("td", { class: `num ${tone(it.score)}` }, it.score.text),
+        el("td", { class: "num" }, it.nodes.toLocaleString("en")),
+        el("td", { class: "num" }, `${it.seconds} s`),
+        el("td", { class: "mono" }, it.pv.join(" ")))))));
+}
+
+async function setUpAny(chosen) {
+  const games = (await guarded(() => api("/api/games"))) || [];
+  const analysable = games.filter((game) => game.analyser !== null);
+  $("any-game").replaceChildren(...analysable.map((game) =>
+    el("option", { value: game.name }, `${game.name} (${game.analyser})`)));
+  const name = chosen ? chosen.split(":")[0] : "othello";
+  if (analysable.some((game) => game.name === name)) $("any-game").value = name;
+  if (chosen && chosen !== name) $("any-spec").value = chosen;
+  $("any-game").addEventListener("change", () => {
+    $("any-spec").value = "";
+    analyseAny("");
+  });
+  $("any-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    analyseAny($("any-position").value.trim());
+  });
+  $("any-back").addEventListener("click", () => {
+    if (!any.back.length) return;
+    const position = any.back.pop();
+    any.position = position; // going back is no new step to return from
+    analyseAny(position);
+  });
+  $("any-start").addEventListener("click", () => analyseAny(""));
+}
+
 // Start -------------------------------------------------------------------------------------
 
 function start() {
   setUpConnect4();
   setUpChess();
-  for (const tab of ["connect4", "chess"]) {
-    $(`tab-${tab}`).addEventListener("click", () => {
-      showTab(tab);
-      if (tab === "chess" && !$("chess-board").hasChildNodes()) analyseChess(chess.fen);
-      if (tab === "connect4") remember({ game: "connect4", position: c4.position, seconds: $("c4-time").value });
-      else remember({ game: "chess", fen: chess.fen, seconds: $("chess-time").value });
+  const tab = params.get("tab") === "any" ? "any"
+    : params.get("game") === "chess" || params.has("fen") ? "chess" : "connect4";
+  const ready = setUpAny(tab === "any" ? params.get("game") : null);
+  for (const name of TABS) {
+    $(`tab-${name}`).addEventListener("click", async () => {
+      showTab(name);
+      if (name === "chess" && !$("chess-board").hasChildNodes()) analyseChess(chess.fen);
+      if (name === "any" && !$("any-board").hasChildNodes()) {
+        await ready;
+        analyseAny(any.position);
+      }
+      if (name === "connect4") remember({ game: "connect4", position: c4.position, seconds: $("c4-time").value });
+      else if (name === "chess") remember({ game: "chess", fen: chess.fen, seconds: $("chess-time").value });
+      else remember({ tab: "any", game: anyGame(), position: any.position, seconds: $("any-time").value });
     });
   }
-  const game = params.get("game") === "chess" || params.has("fen") ? "chess" : "connect4";
   const seconds = params.get("seconds");
-  const select = $(game === "chess" ? "chess-time" : "c4-time");
+  const select = $({ chess: "chess-time", connect4: "c4-time", any: "any-time" }[tab]);
   if (seconds && [...select.options].some((o) => o.value === seconds)) select.value = seconds;
-  showTab(game);
-  if (game === "chess") {
+  showTab(tab);
+  if (tab === "chess") {
     analyseChess(params.get("fen") || "startpos");
+  } else if (tab === "any") {
+    ready.then(() => analyseAny(params.get("position") || ""));
   } else {
     const position = params.get("position") || "";
     analyseConnect4(position, position !== "");

@@ -140,6 +140,15 @@ function statusText(session) {
   return seat.human ? `${seat.player} to move: your move` : `${seat.player} (${seat.spec}) to move`;
 }
 
+/** A link for each text the game is written as (JSON, and PGN or SGF where the game has it). */
+function renderDownloads(session) {
+  const box = $("downloads");
+  box.hidden = !session.records.length;
+  box.replaceChildren(el("span", { class: "muted" }, "Download:"), ...session.records.map((kind) =>
+    el("a", { class: "button secondary", id: `download-${kind}`, download: "",
+      href: `/api/sessions/${session.id}/record.${kind}` }, kind.toUpperCase())));
+}
+
 function render(session) {
   const status = $("status");
   status.textContent = statusText(session);
@@ -155,6 +164,7 @@ function render(session) {
   $("undo").disabled = !session.can_undo;
   $("restart").disabled = false;
   $("stop").disabled = !(session.thinking && session.thinking.stoppable);
+  renderDownloads(session);
   renderMoves(session);
   if (session.thinking) {
     renderLive(session.thinking.report, session.thinking);

@@ -1,0 +1,90 @@
+"""A game played (a :class:`~plies.play.GameRecord`) written out as the texts its players
+keep: plies' own JSON for every game, PGN where the game writes it (chess, :class:`HasPgn`)
+and SGF where it writes that (Go, :class:`HasSgf`). ``plies play --pgn/--sgf`` and the web
+app's downloads write them here.
+
+A game lost before its end (a resignation, a forfeit, the time) has the winner's result: PGN
+``1-0`` or ``0-1``, SGF ``B+R`` / ``W+R`` (resigned) or ``B+T`` / ``W+T`` (time, as SGF's
+``RE`` property has it) or ``B+F`` / ``W+F``; an unfinished game ``*`` in PGN, ``?`` in SGF.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from plies.capabilities import HasPgn, HasPositionNotation, HasSgf, require
+from plies.errors import SpecError
+from plies.game import Game
+from plies.play import RESIGNS, GameRecord
+from plies.registry import game_spec
+
+FORMAT = "plies-game-1"
+"""The ``format`` field of plies' JSON record of one game."""
+
+MEDIA_TYPES = {
+    "json": "application/json",
+    "pgn": "application/x-chess-pgn",
+    "sgf": "application/x-go-sgf",
+}
+"""Each text's media type, by its name (which is also its file suffix)."""
+
+
+def text_formats(game: Game[Any, Any]) -> list[str]:
+    """The texts ``game``'s records are written as: ``json`` always, then ``pgn`` and ``sgf``
+    where the game writes them."""
+    return ["json"] + ["pgn"] * isinstance(game, HasPgn) + ["sgf"] * isinstance(game, HasSgf)
+
+
+def game_text(record: GameRecord, kind: str, names: Mapping[str, str], event: str) -> str:
+    """``record`` as the text ``kind`` (:func:`text_formats`), ``names[player]`` naming each
+    player (an agent's spec, or a person) and ``event`` the occasion; a :class:`SpecError`
+    for a kind the game does not write."""
+    game = record.game
+    if kind not in text_formats(game):
+        known = ", ".join(text_formats(game))
+        raise SpecError(f"{game.name} games are written as {known}, not {kind[:20]!r}")
+    if kind == "json":
+        return _json(record, names, event)
+    if kind == "pgn":
+        writer = require(game, HasPgn, "a PGN record")
+        headers = {"Event": event, "White": names[game.players[0]], "Black": names[game.players[1]]}
+        result = writer.result_text(record.state) if record.finished else "*"
+        if record.loss is not None:
+            result = ("0-1", "1-0")[game.players.index(record.loss.player)]
+            headers["Termination"] = f"{record.loss.player} {record.loss.why}"
+        return writer.pgn(record.start, _moves(record), result, headers).rstrip("\n") + "\n"
+    go = require(game, HasSgf, "an SGF record")
+    headers = {"GN": event, "PB": names[game.players[0]], "PW": names[game.players[1]]}
+    result = go.result_text(record.state) if record.finished else "?"
+    if record.loss is not None:
+        winner = "WB"[game.players.index(record.loss.player)]
+        why = record.loss.why
+        result = f"{winner}+" + ("R" if why == RESIGNS else "T" if "time" in why else "F")
+        headers["GC"] = f"{record.loss.player} {why}"
+    return go.sgf(record.start, _moves(record), result, headers).strip() + "\n"
+
+
+def _moves(record: GameRecord) -> list[Any]:
+    return [turn.action for turn in record.turns]
+
+
+def _json(record: GameRecord, names: Mapping[str, str], event: str) -> str:
+    game = record.game
+    notation = game if isinstance(game, HasPositionNotation) else None
+    document = {
+        "format": FORMAT,
+        "event": event,
+        "game": game_spec(game),
+        "players": {player: names[player] for player in game.players},
+        "start": None if notation is None else notation.format_position(record.start),
+        "moves": [
+            {"player": t.player, "move": t.notation, "seconds": round(t.seconds, 3)}
+            for t in record.turns
+        ],
+        "finished": record.finished,
+        "result": record.outcome() if record.finished else None,
+        "final": None if notation is None else notation.format_position(record.state),
+    }
+    return json.dumps(document, indent=2) + "\n"

@@ -1,0 +1,85 @@
+"""Games written as their players' texts (plies.game_texts): PGN read back by python-chess,
+SGF by sgfmill, plies' JSON replayed by the rules to the same final position, and the result
+of a game lost before its end written as each format writes it."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import chess.pgn
+import pytest
+from sgfmill import sgf
+
+from plies.errors import SpecError
+from plies.game_texts import FORMAT, game_text, text_formats
+from plies.games import make_game
+from plies.play import RESIGNS, GameRecord, Loss, play_game, seat_agents
+
+
+def _played(spec: str, plies: int, seed: int = 3) -> GameRecord:
+    game = make_game(spec)
+    agents = seat_agents(game, dict.fromkeys(game.players, "random"), seed=seed)
+    return play_game(game, agents, chance=random.Random(seed), max_plies=plies)
+
+
+def test_the_formats_follow_the_games_capabilities() -> None:
+    assert text_formats(make_game("chess")) == ["json", "pgn"]
+    assert text_formats(make_game("go:size=9")) == ["json", "sgf"]
+    assert text_formats(make_game("othello")) == ["json"]
+    record = _played("othello", 4)
+    with pytest.raises(SpecError, match=r"othello games are written as json, not 'pgn'"):
+        game_text(record, "pgn", {"B": "a", "W": "b"}, "test")
+
+
+def test_pgn_reads_back_move_for_move() -> None:
+    record = _played("chess", 30)
+    text = game_text(record, "pgn", {"White": "human", "Black": "engine"}, "plies serve")
+    read = chess.pgn.read_game(io.StringIO(text))
+    assert read is not None and read.headers["White"] == "human"
+    assert read.headers["Event"] == "plies serve" and read.headers["Result"] == "*"
+    assert [m.uci() for m in read.mainline_moves()] == [t.action.uci() for t in record.turns]
+
+
+def test_sgf_reads_back_move_for_move() -> None:
+    record = _played("go:size=9", 40)
+    text = game_text(record, "sgf", {"B": "human", "W": "mcts"}, "plies serve")
+    read = sgf.Sgf_game.from_string(text)
+    assert read.get_size() == 9 and read.get_player_name("b") == "human"
+    played = [node.get_move() for node in read.get_main_sequence()[1:]]
+    assert len(played) == len(record.turns)
+    assert [colour for colour, _ in played] == ["b", "w"] * (len(played) // 2) + ["b"] * (
+        len(played) % 2
+    )
+    assert read.get_root().get("RE") == "?"
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4", "othello", "checkers", "backgammon"])
+def test_the_json_record_replays_to_the_same_final_position(spec: str) -> None:
+    record = _played(spec, 40)
+    game = record.game
+    names = dict.fromkeys(game.players, "random")
+    document = json.loads(game_text(record, "json", names, "test"))
+    assert document["format"] == FORMAT and make_game(document["game"]).name == game.name
+    state = game.parse_position(document["start"])  # type: ignore[attr-defined]
+    for turn in document["moves"]:
+        state = game.result(state, game.parse_action(state, turn["move"]))
+    assert game.format_position(state) == document["final"]  # type: ignore[attr-defined]
+    assert document["finished"] == record.finished
+
+
+def test_a_game_lost_before_its_end_has_the_winners_result() -> None:
+    record = _played("chess", 6)
+    record.loss = Loss("White", RESIGNS)
+    pgn = game_text(record, "pgn", {"White": "a", "Black": "b"}, "t")
+    read = chess.pgn.read_game(io.StringIO(pgn))
+    assert read is not None and read.headers["Result"] == "0-1"
+    assert read.headers["Termination"] == "White resigns"
+    go = _played("go:size=9", 6)
+    go.loss = Loss("W", "loses on time (5 s)")
+    assert "RE[B+T]" in game_text(go, "sgf", {"B": "a", "W": "b"}, "t")
+    go.loss = Loss("B", RESIGNS)
+    assert "RE[W+R]" in game_text(go, "sgf", {"B": "a", "W": "b"}, "t")
+    document = json.loads(game_text(go, "json", {"B": "a", "W": "b"}, "t"))
+    assert document["finished"] and document["result"] == go.outcome()
