@@ -213,13 +213,9 @@ def _solve_columns(
     answer.nodes, answer.complete, answer.score = found.nodes, found.complete, found.score
     answer.solved = found.score is not None
     answer.meaning = None if found.score is None else solver.meaning(found.score)
-    if not found.complete:
-        longer = f"a longer time (up to {CONNECT4_MAX_SECONDS:g} s)"
-        answer.message = (
-            f"not every column solved within {budget:g} s: give {longer} for the others"
-            if answer.solved
-            else f"not solved within {budget:g} s: try a position with more stones, or {longer}"
-        )
+    answer.message = _unsolved(
+        found, budget, CONNECT4_MAX_SECONDS, "column", "a position with more stones"
+    )
     answer.best = [str(column + 1) for column in found.best]
     playable = set(game.actions(state))
     answer.columns = [
@@ -232,6 +228,17 @@ def _solve_columns(
         )
         for column, label in enumerate(solver.slot_labels())
     ]
+
+
+def _unsolved(found: MoveScores, budget: float, most: float, each: str, easier: str) -> str | None:
+    """What a solver's analysis left unsolved within ``budget`` seconds and what to do (give
+    up to ``most`` seconds, or try ``easier``); None when every ``each`` was scored."""
+    if found.complete:
+        return None
+    longer = f"a longer time (up to {most:g} s)"
+    if found.score is not None:
+        return f"not every {each} solved within {budget:g} s: give {longer} for the others"
+    return f"not solved within {budget:g} s: try {easier}, or {longer}"
 
 
 # Chess -------------------------------------------------------------------------------------
@@ -607,13 +614,7 @@ def _solve_any(
             )
             for action in game.actions(state)
         ]
-    if not found.complete:
-        longer = f"a longer time (up to {ANY_MAX_SECONDS:g} s)"
-        answer.message = (
-            f"not every move solved within {budget:g} s: give {longer} for the others"
-            if found.score is not None
-            else f"not solved within {budget:g} s: try a later position, or {longer}"
-        )
+    answer.message = _unsolved(found, budget, ANY_MAX_SECONDS, "move", "a later position")
 
 
 def _search_any(

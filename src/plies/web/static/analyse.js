@@ -109,6 +109,18 @@ function setUpConnect4() {
   $("c4-clear").addEventListener("click", () => analyseConnect4("", false));
 }
 
+/** The engine's iterations as a table (depth, score coloured by ``tone``, nodes, time, line). */
+function iterationsTable(id, iterations, tone) {
+  return el("table", { class: "data", id },
+    el("thead", {}, el("tr", {}, ["depth", "score", "nodes", "time", "line"].map((h) => el("th", {}, h)))),
+    el("tbody", {}, iterations.map((it) => el("tr", {},
+      el("td", { class: "num" }, it.depth + (it.complete ? "" : " (cut short)")),
+      el("td", { class: `num ${tone(it.score)}` }, it.score.text),
+      el("td", { class: "num" }, it.nodes.toLocaleString("en")),
+      el("td", { class: "num" }, `${it.seconds} s`),
+      el("td", { class: "mono" }, it.pv.join(" "))))));
+}
+
 // Chess -------------------------------------------------------------------------------------
 
 const chess = { fen: "startpos", back: [] };
@@ -161,14 +173,7 @@ function showChess(answer) {
     el("p", { class: "muted" },
       `depth ${answer.depth} (selective ${answer.seldepth}) · ${answer.nodes.toLocaleString("en")} nodes · ` +
       `${answer.nps.toLocaleString("en")} nodes/s · ${answer.seconds} s`),
-    el("table", { class: "data", id: "chess-iterations" },
-      el("thead", {}, el("tr", {}, ["depth", "score", "nodes", "time", "line"].map((h) => el("th", {}, h)))),
-      el("tbody", {}, answer.iterations.map((it) => el("tr", {},
-        el("td", { class: "num" }, it.depth + (it.complete ? "" : " (cut short)")),
-        el("td", { class: `num ${tone(it.score)}` }, it.score.text),
-        el("td", { class: "num" }, it.nodes.toLocaleString("en")),
-        el("td", { class: "num" }, `${it.seconds} s`),
-        el("td", { class: "mono" }, it.pv.join(" ")))))));
+    iterationsTable("chess-iterations", answer.iterations, tone));
 }
 
 function setUpChess() {
@@ -255,14 +260,7 @@ function showAny(answer) {
       " · best move ", el("strong", { class: "mono", id: "any-best" }, answer.best[0] || "–")),
     el("p", { class: "line mono", id: "any-line" }, answer.pv.join(" ")),
     facts,
-    el("table", { class: "data", id: "any-iterations" },
-      el("thead", {}, el("tr", {}, ["depth", "score", "nodes", "time", "line"].map((h) => el("th", {}, h)))),
-      el("tbody", {}, answer.iterations.map((it) => el("tr", {},
-        el("td", { class: "num" }, it.depth + (it.complete ? "" : " (cut short)")),
-        el("td", { class: `num ${tone(it.score)}` }, it.score.text),
-        el("td", { class: "num" }, it.nodes.toLocaleString("en")),
-        el("td", { class: "num" }, `${it.seconds} s`),
-        el("td", { class: "mono" }, it.pv.join(" ")))))));
+    iterationsTable("any-iterations", answer.iterations, tone));
 }
 
 async function setUpAny(chosen) {
