@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from plies.capabilities import HasPgn, HasPositionNotation, HasSgf, require
@@ -88,3 +89,41 @@ def _json(record: GameRecord, names: Mapping[str, str], event: str) -> str:
         "final": None if notation is None else notation.format_position(record.state),
     }
     return json.dumps(document, indent=2) + "\n"
+
+
+MOST_RECORD_CHARACTERS = 1_000_000
+"""The longest record text read (a long Go game in plies' JSON is under 100,000)."""
+
+
+@dataclass(frozen=True)
+class ReadRecord:
+    """A record read back (:func:`read_json_record`): its game spec, the start (a position in
+    the game's notation, or None for the usual start) and the moves in the game's notation."""
+
+    game: str
+    start: str | None
+    moves: list[str]
+
+
+def read_json_record(text: str) -> ReadRecord:
+    """plies' JSON record of one game (``format`` :data:`FORMAT`, as :func:`game_text`
+    writes it) read back; a :class:`SpecError` naming what is wrong with it. The moves are
+    checked against the rules by whoever replays them."""
+    if len(text) > MOST_RECORD_CHARACTERS:
+        raise SpecError(f"record: {len(text):,} characters, more than {MOST_RECORD_CHARACTERS:,}")
+    try:
+        document = json.loads(text)
+    except ValueError as error:
+        raise SpecError(f"record: not JSON ({error})") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise SpecError(f"record: not a plies game record (format {FORMAT!r})")
+    game, start, moves = document.get("game"), document.get("start"), document.get("moves")
+    if not isinstance(game, str) or not game.strip():
+        raise SpecError("record: its 'game' is not a game spec")
+    if start is not None and not isinstance(start, str):
+        raise SpecError("record: its 'start' is not a position")
+    if not isinstance(moves, list) or not all(
+        isinstance(turn, dict) and isinstance(turn.get("move"), str) for turn in moves
+    ):
+        raise SpecError("record: its 'moves' are not a list of {'move': text}")
+    return ReadRecord(game.strip(), start, [turn["move"] for turn in moves])

@@ -4,6 +4,7 @@ live, stopped, held to a time limit), every class of bad input answered 4xx with
 from __future__ import annotations
 
 import io
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -15,7 +16,9 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from plies.agents.registry import AGENTS, AgentKind
+from plies.game_texts import game_text
 from plies.games import make_game, registered_games
+from plies.play import play_game, seat_agents
 from plies.web import sessions as sessions_module
 from plies.web.app import create_app
 from plies.web.workload import Budgets
@@ -530,3 +533,53 @@ def test_a_game_downloads_as_its_players_texts(client: TestClient) -> None:
     assert go["records"] == ["json", "sgf"]
     sgf = client.get(f"/api/sessions/{go['id']}/record.sgf")
     assert sgf.status_code == 200 and sgf.text.startswith("(;") and "SZ[9]" in sgf.text
+
+
+def test_a_game_goes_on_from_its_downloaded_record(client: TestClient) -> None:
+    first = create(client, "chess", White="human", Black="human")
+    for move in ("e4", "e5", "Nf3"):
+        client.post(f"/api/sessions/{first['id']}/move", json={"move": move})
+    record = client.get(f"/api/sessions/{first['id']}/record.json").text
+    body = {"game": "chess", "players": {"White": "human", "Black": "human"}, "record": record}
+    again = client.post("/api/sessions", json=body)
+    assert again.status_code == 201, again.text
+    session = again.json()
+    assert [m["notation"] for m in session["moves"]] == ["e4", "e5", "Nf3"]
+    assert session["position"] == client.get(f"/api/sessions/{first['id']}").json()["position"]
+    assert session["can_undo"]  # the replayed moves are the game's own
+
+
+def test_a_record_with_dice_replays_its_rolls() -> None:
+    game = make_game("backgammon")
+    agents = seat_agents(game, dict.fromkeys(game.players, "random"), seed=4)
+    played = play_game(game, agents, chance=random.Random(4), max_plies=30)
+    text = game_text(played, "json", dict.fromkeys(game.players, "random"), "test")
+    with TestClient(create_app()) as client:
+        body = {"game": "backgammon", "players": dict.fromkeys(game.players, "human")}
+        answer = client.post("/api/sessions", json={**body, "record": text})
+        assert answer.status_code == 201, answer.text
+        session = answer.json()
+    replayed, after = session["moves"][: len(played.turns)], session["moves"][len(played.turns) :]
+    assert [m["notation"] for m in replayed] == [t.notation for t in played.turns]
+    assert [m["player"] for m in after] in ([], ["chance"])  # the session rolls the next dice
+
+
+@pytest.mark.parametrize(
+    ("record", "fragment"),
+    [
+        ("not json", "record: not JSON"),
+        ('{"format": "other"}', "not a plies game record"),
+        ('{"format": "plies-game-1", "game": "chess", "moves": [1]}', "'moves' are not a list"),
+        ('{"format": "plies-game-1", "game": "othello", "moves": []}', "a game of 'othello'"),
+        (
+            '{"format": "plies-game-1", "game": "chess", "moves": [{"move": "e4"}, {"move": "e4"}'
+            "]}",
+            "record: move 2 ('e4')",
+        ),
+    ],
+)
+def test_a_bad_record_is_refused_in_one_line(
+    client: TestClient, record: str, fragment: str
+) -> None:
+    body = {"game": "chess", "players": {"White": "human"}, "record": record}
+    assert fragment in error(client.post("/api/sessions", json=body))

@@ -274,7 +274,9 @@ def test_undo_and_new_game_buttons(page: Any, server: str) -> None:
     assert page.is_hidden("#error")
 
 
-def test_a_game_is_downloaded_as_pgn_and_json(page: Any, server: str, screenshot: Any) -> None:
+def test_a_game_is_downloaded_as_pgn_and_json_and_goes_on_from_it(
+    page: Any, server: str, screenshot: Any
+) -> None:
     start(page, "chess", White="human", Black="random")
     wait_for_my_move(page)
     page.fill("#move-input", "e4")
@@ -300,3 +302,13 @@ def test_a_game_is_downloaded_as_pgn_and_json(page: Any, server: str, screenshot
     document = json.loads(Path(waiting.value.path()).read_text())
     assert document["final"] == session["position"]
     screenshot(page, "play-downloads")
+
+    page.select_option("#game", "othello")  # the record's game is set from the file
+    before = page.url
+    page.set_input_files("#record-file", waiting.value.path())
+    page.wait_for_function("url => location.href !== url", arg=before)
+    wait_for_my_move(page)
+    again = session_of(page, server)
+    assert again["game_name"] == "chess" and again["position"] == session["position"]
+    assert [m["notation"] for m in again["moves"]] == sans
+    assert page.locator("#game").input_value() == "chess"

@@ -13,10 +13,10 @@ from pydantic import BaseModel, Field
 
 from plies.agents import SearchAgent, make_agent, registered_agents
 from plies.capabilities import HasPerfectSolver
-from plies.errors import PliesError, one_line
+from plies.errors import PliesError, SpecError, one_line
 from plies.game import Game, has_chance
-from plies.game_texts import MEDIA_TYPES
-from plies.registry import make_game, registered_games, spec_entry
+from plies.game_texts import MEDIA_TYPES, MOST_RECORD_CHARACTERS, read_json_record
+from plies.registry import game_spec, make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
 from plies.spec import spec_name
 from plies.web.analyse import listed_analyser
@@ -48,6 +48,12 @@ class NewSession(BaseModel):
         "'O': 'engine:time=0.5'}; a player left out gets the game's default opponent",
     )
     position: str | None = Field(None, description="a start position in the game's notation")
+    record: str | None = Field(
+        None,
+        max_length=MOST_RECORD_CHARACTERS,
+        description="a game to go on from: plies' JSON record of it (a session's record.json), "
+        "its moves replayed from its start; its game must be the one asked for",
+    )
     seed: int | None = Field(None, ge=0, lt=2**63, description="seeds the agents and the dice")
 
 
@@ -155,7 +161,16 @@ def create_session(body: NewSession, request: Request) -> dict[str, Any]:
     the game is quick enough for the web) and start; an agent that moves first starts
     thinking at once."""
     client = "" if request.client is None else request.client.host
-    session = sessions_of(request).create(body.game, body.players, body.position, body.seed, client)
+    position, moves = body.position, []
+    if body.record is not None:
+        read = read_json_record(body.record)
+        if game_spec(make_game(read.game)) != game_spec(make_game(body.game)):
+            raise SpecError(f"the record is a game of {read.game[:80]!r}, not {body.game[:80]!r}")
+        if position is not None:
+            raise SpecError("give a start position or a record, not both")
+        position, moves = read.start, read.moves
+    store = sessions_of(request)
+    session = store.create(body.game, body.players, position, body.seed, client, moves)
     return session.snapshot()
 
 

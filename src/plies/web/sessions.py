@@ -40,7 +40,14 @@ from plies.agents.live import Watch, choose_move
 from plies.agents.shared import SharedMemory
 from plies.agents.textbook import search_cost_problem
 from plies.capabilities import HasPositionNotation
-from plies.errors import BusyError, GameOverError, IllegalMoveError, Resigns, SpecError
+from plies.errors import (
+    BusyError,
+    GameOverError,
+    IllegalMoveError,
+    PliesError,
+    Resigns,
+    SpecError,
+)
 from plies.game import CHANCE, Game, sample_outcome
 from plies.game_texts import game_text, text_formats
 from plies.play import RESIGNS, GameRecord, Loss, Turn, seat_agents
@@ -142,6 +149,7 @@ class GameSession:
         budgets: Budgets | None = None,
         workload: Workload | None = None,
         shared: SharedMemory | None = None,
+        moves: Sequence[str] = (),
     ) -> None:
         self.id = session_id
         self.budgets = budgets or Budgets()
@@ -185,6 +193,22 @@ class GameSession:
         """An agent is to move but nobody watches: it starts when someone looks again."""
         self._drawn: tuple[int, dict[str, Any]] | None = None
         """The version last drawn and what :meth:`snapshot` shows of it that does not change."""
+        self._replay(moves)
+
+    def _replay(self, moves: Sequence[str]) -> None:
+        """Play ``moves`` (a record's, in the game's notation, chance's included) from the
+        start, as if they had been played here; a :class:`SpecError` naming the first that
+        cannot be."""
+        for number, notation in enumerate(moves, 1):
+            state = self.record.state
+            if self.record.finished:
+                raise SpecError(f"record: the game is over before move {number}")
+            try:
+                action = self.game.parse_action(state, notation)
+            except PliesError as error:
+                raise SpecError(f"record: move {number} ({notation[:20]!r}): {error}") from None
+            self.record.play(self.game.to_move(state), action, 0.0, None)
+            self.notes.append(TurnNotes())
 
     def _seat(self) -> dict[str, Agent | None]:
         """An agent for every seat that is not a human's (None), seated as every front end
@@ -622,6 +646,7 @@ class Sessions:
         position: str | None = None,
         seed: int | None = None,
         client: str = "",
+        moves: Sequence[str] = (),
     ) -> GameSession:
         """A new session, its agents seated (specs checked) and started if they move first;
         :class:`~plies.errors.RateLimitError` past ``client``'s new games a minute,
@@ -646,6 +671,7 @@ class Sessions:
             self.budgets,
             self.workload,
             self.shared,
+            moves,
         )
         with self.lock:
             self.sessions[session.id] = session

@@ -51,7 +51,8 @@ function gameSpec() {
   return options ? `${$("game").value}:${options}` : $("game").value;
 }
 
-async function startGame(event) {
+/** Start a game (``record``: plies' JSON record of a game to go on from, its moves replayed). */
+async function startGame(event, record = null) {
   event.preventDefault();
   const players = {};
   for (const input of $("seats").querySelectorAll("input")) {
@@ -61,7 +62,7 @@ async function startGame(event) {
   $("status").textContent = "Seating the players…";
   try {
     await guarded(async () => {
-      const session = await api("/api/sessions", { game: gameSpec(), players });
+      const session = await api("/api/sessions", { game: gameSpec(), players, record });
       history.replaceState(null, "", `/play?session=${session.id}`);
       follow(session);
     });
@@ -70,6 +71,29 @@ async function startGame(event) {
     if (page.session) $("status").textContent = statusText(page.session);
     else $("status").textContent = "Choose a game and press Start.";
   }
+}
+
+/** A downloaded game chosen: its game and options set in the form, then played on from it. */
+async function goOnFrom(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  const text = await file.text();
+  event.target.value = "";
+  let spec = null;
+  try {
+    spec = JSON.parse(text).game;
+  } catch {
+    spec = null; // the server names what is wrong with it
+  }
+  if (typeof spec === "string") {
+    const [name, ...options] = spec.split(":");
+    if (gameEntry(name)) {
+      $("game").value = name;
+      $("options").value = options.join(":");
+      renderSeats();
+    }
+  }
+  await startGame(event, text);
 }
 
 /** Show ``session`` and follow its changes over the live socket. */
@@ -338,6 +362,7 @@ async function main() {
   renderSeats(Object.fromEntries([...params.entries()]));
   $("game").addEventListener("change", () => { $("options").value = ""; renderSeats(); });
   $("setup").addEventListener("submit", startGame);
+  $("record-file").addEventListener("change", goOnFrom);
   $("type-move").addEventListener("submit", (event) => {
     event.preventDefault();
     const move = $("move-input").value.trim();
