@@ -56,15 +56,15 @@ def game_text(record: GameRecord, kind: str, names: Mapping[str, str], event: st
             result = ("0-1", "1-0")[game.players.index(record.loss.player)]
             headers["Termination"] = f"{record.loss.player} {record.loss.why}"
         return writer.pgn(record.start, _moves(record), result, headers).rstrip("\n") + "\n"
-    go = require(game, HasSgf, "an SGF record")
+    sgf_writer = require(game, HasSgf, "an SGF record")
     headers = {"GN": event, "PB": names[game.players[0]], "PW": names[game.players[1]]}
-    result = go.result_text(record.state) if record.finished else "?"
+    result = sgf_writer.result_text(record.state) if record.finished else "?"
     if record.loss is not None:
         winner = "WB"[game.players.index(record.loss.player)]
         why = record.loss.why
         result = f"{winner}+" + ("R" if why == RESIGNS else "T" if "time" in why else "F")
         headers["GC"] = f"{record.loss.player} {why}"
-    return go.sgf(record.start, _moves(record), result, headers).strip() + "\n"
+    return sgf_writer.sgf(record.start, _moves(record), result, headers).strip() + "\n"
 
 
 def _moves(record: GameRecord) -> list[Any]:
