@@ -482,23 +482,38 @@ class GameAnalysis(BaseModel):
     over: bool
     status: str = Field(description="who moves, or how the game ended")
     analyser: str = Field(description="solver (exact) or engine (a search's estimate)")
-    message: str | None = Field(description="what was not finished in time, and what to do")
-    best: list[str] = Field(description="the best moves found, in the game's notation")
-    # the solver's
-    score: int | None = Field(description="solver: the position's exact score, side to move")
-    meaning: str | None = Field(description="solver: the score in words")
-    scored: list[MoveScore] = Field(description="solver: every legal move scored in time")
-    complete: bool = Field(description="solver: whether every legal move was scored")
-    # the engine's
-    evaluation: EngineScore | None = Field(description="engine: the score, side to move")
-    depth: int | None = Field(description="engine: the deepest iteration completed")
-    pv: list[str] = Field(description="engine: the principal variation")
-    iterations: list[EngineIteration] = Field(description="engine: each iteration")
-    nodes: int = Field(description="positions explored")
-    seconds: float = Field(description="time the analysis took")
     view: dict[str, Any] = Field(description="the board to draw (plies.web.boards.board_view)")
     moves: list[dict[str, Any]] = Field(
         description="the legal moves and their clicks (plies.web.boards.move_paths)"
+    )
+    # what the analysis found (as below until it has run)
+    message: str | None = Field(
+        default=None, description="what was not finished in time, and what to do"
+    )
+    best: list[str] = Field(
+        default_factory=list, description="the best moves found, in the game's notation"
+    )
+    nodes: int = Field(default=0, description="positions explored")
+    seconds: float = Field(default=0.0, description="time the analysis took")
+    complete: bool = Field(
+        default=False, description="whether the analysis finished within its time"
+    )
+    # the solver's
+    score: int | None = Field(
+        default=None, description="solver: the position's exact score, side to move"
+    )
+    meaning: str | None = Field(default=None, description="solver: the score in words")
+    scored: list[MoveScore] = Field(
+        default_factory=list, description="solver: every legal move scored in time"
+    )
+    # the engine's
+    evaluation: EngineScore | None = Field(
+        default=None, description="engine: the score, side to move"
+    )
+    depth: int | None = Field(default=None, description="engine: the deepest iteration completed")
+    pv: list[str] = Field(default_factory=list, description="engine: the principal variation")
+    iterations: list[EngineIteration] = Field(
+        default_factory=list, description="engine: each iteration"
     )
 
 
@@ -565,18 +580,6 @@ def _analyse_any(body: GameRequest, game: Any, kind: str, store: Sessions) -> Ga
         over=view["over"],
         status=view["status"],
         analyser=kind,
-        message=None,
-        best=[],
-        score=None,
-        meaning=None,
-        scored=[],
-        complete=False,
-        evaluation=None,
-        depth=None,
-        pv=[],
-        iterations=[],
-        nodes=0,
-        seconds=0.0,
         view=view,
         moves=move_paths(game, state),
     )
