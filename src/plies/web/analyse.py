@@ -367,14 +367,7 @@ def _report(answer: ChessAnalysis, state: Any, reports: list[SearchResult[Any]])
     final = reports[-1]
     pv = list(final.pv)
     answer.iterations = [
-        ChessIteration(
-            depth=(report.depth or 0) + (not report.complete),
-            score=_score(report),
-            pv=line_notation(game, state, report.pv),
-            nodes=report.stats.nodes,
-            seconds=round(report.stats.time, 3),
-            complete=report.complete,
-        )
+        ChessIteration(score=_score(report), **_iteration(game, state, report))
         for report in reports
     ]
     answer.depth = final.depth
@@ -388,6 +381,18 @@ def _report(answer: ChessAnalysis, state: Any, reports: list[SearchResult[Any]])
     answer.nodes = final.stats.nodes
     answer.nps = round(final.nps)
     answer.seconds = round(final.stats.time, 3)
+
+
+def _iteration(game: Any, state: Any, report: SearchResult[Any]) -> dict[str, Any]:
+    """What a page shows of one iteration of the engine, but its score: the depth (the one
+    cut short, if it was), the line in the game's notation, nodes, seconds, whether whole."""
+    return {
+        "depth": (report.depth or 0) + (not report.complete),
+        "pv": line_notation(game, state, report.pv),
+        "nodes": report.stats.nodes,
+        "seconds": round(report.stats.time, 3),
+        "complete": report.complete,
+    }
 
 
 def _score(report: SearchResult[Any]) -> ChessScore:
@@ -626,14 +631,7 @@ def _search_any(
     """Fill ``answer`` from the engine's iterations (the last is the search's result)."""
     final = reports[-1]
     answer.iterations = [
-        EngineIteration(
-            depth=(report.depth or 0) + (not report.complete),
-            score=_engine_score(game, report),
-            pv=line_notation(game, state, report.pv),
-            nodes=report.stats.nodes,
-            seconds=round(report.stats.time, 3),
-            complete=report.complete,
-        )
+        EngineIteration(score=_engine_score(game, report), **_iteration(game, state, report))
         for report in reports
     ]
     answer.complete = final.complete
