@@ -20,6 +20,7 @@ from plies.cli.endgames import endgames_command
 from plies.cli.evaluate import evaluate_command
 from plies.cli.games import games
 from plies.cli.gtp import gtp_command
+from plies.cli.ladder import ladder_command
 from plies.cli.learn import learn
 from plies.cli.match import match_command
 from plies.cli.perft import perft_command
@@ -49,6 +50,7 @@ for command in (
     search_command,
     match_command,
     tournament_command,
+    ladder_command,
     evaluate_command,
     train_command,
     learn,

@@ -16,6 +16,7 @@ from plies.capabilities import HasPerfectSolver
 from plies.errors import PliesError, SpecError, one_line
 from plies.game import Game, has_chance
 from plies.game_texts import MEDIA_TYPES, MOST_RECORD_CHARACTERS, read_json_record
+from plies.ladder import HasLadder, measured_levels
 from plies.registry import game_spec, make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
 from plies.spec import spec_name
@@ -92,9 +93,29 @@ def _games(store: Sessions) -> list[dict[str, Any]]:
                 "default_opponent": game.default_opponent,
                 "agents": suggested_agents(game, store.budgets.think_seconds),
                 "analyser": listed_analyser(game),
+                "levels": ladder_json(game),
             }
         )
     return games
+
+
+def ladder_json(game: Game[Any, Any]) -> list[dict[str, Any]]:
+    """``game``'s strength levels for the Play page, weakest first: name, agent spec, how it
+    plays, its measured figure and the figure's source (None where not measured), and which
+    one a newcomer meets first (``default``)."""
+    levels = measured_levels(game)
+    default = game.ladder.default if isinstance(game, HasLadder) else 0
+    return [
+        {
+            "name": row.level.name,
+            "spec": row.level.spec,
+            "summary": row.level.summary,
+            "figure": row.figure,
+            "source": row.source,
+            "default": number == default,
+        }
+        for number, row in enumerate(levels, 1)
+    ]
 
 
 def suggested_agents(game: Game[Any, Any], think_seconds: float) -> list[str]:

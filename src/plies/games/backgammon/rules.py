@@ -62,6 +62,7 @@ from typing import NamedTuple
 from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import CHANCE, Game
+from plies.ladder import Anchor, Ladder, Level
 from plies.registry import GameOption
 
 WHITE, BLACK = 0, 1
@@ -166,6 +167,20 @@ class Backgammon(Game[BackgammonState, Action]):
     options: tuple[GameOption, ...] = ()
     searchable_to_end = False
     default_opponent = "expectiminimax:depth=1"
+    ladder = Ladder(
+        (
+            Level(
+                "Standard", "expectiminimax:depth=1", "weighs each move by the position it makes"
+            ),
+            Level(
+                "Strong",
+                "expectiminimax:depth=2,prune=true",
+                "weighs each move by the opponent's best answer to every roll",
+            ),
+        ),
+        anchor=Anchor("random play", "random", 0, "random play = 0", meets=(1, 2)),
+        default=1,
+    )
     players = SIDES
     value_bounds = (-3.0, 3.0)
 

@@ -45,6 +45,7 @@ from typing import Any, NamedTuple
 from plies.capabilities import BoardView, ClassMoves, CompiledRules
 from plies.errors import IllegalMoveError, InvalidPositionError
 from plies.game import Scoring, WinLossDrawGame
+from plies.ladder import Anchor, Ladder, Level
 from plies.registry import SCORING, GameOption
 
 Move = tuple[int, ...]
@@ -141,6 +142,18 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
     )
     options: tuple[GameOption, ...] = (SCORING,)
     default_opponent = "engine:time=1"
+    ladder = Ladder(
+        (
+            Level("Beginner", "engine:depth=1", "looks one move ahead"),
+            Level("Novice", "engine:depth=2", "looks two moves ahead"),
+            Level("Casual", "engine:depth=4", "looks four moves ahead"),
+            Level("Club", "engine:depth=6", "looks six moves ahead"),
+            Level("Strong", "engine:depth=8", "looks eight moves ahead"),
+            Level("Expert", "engine:nodes=30000", "searches 30,000 positions a move"),
+            Level("Strongest", "engine:nodes=200000", "searches 200,000 positions a move"),
+        ),
+        anchor=Anchor("random play", "random", 0, "random play = 0", meets=(1,)),
+    )
     searchable_to_end = False
     opening_plies = 4
     players = ("B", "W")

@@ -45,6 +45,7 @@ from plies.games.chess.evaluation import (
     PestoSums,
     weight_names,
 )
+from plies.ladder import Anchor, Ladder, Level
 from plies.registry import SCORING, GameOption
 
 STARTPOS = "startpos"
@@ -291,6 +292,26 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
     name = "chess"
     summary = "chess (python-chess rules); draws by the 50-move rule and threefold repetition"
     options: tuple[GameOption, ...] = (SCORING,)
+    ladder = Ladder(
+        (
+            Level(
+                "Beginner", "engine:depth=1", "looks one move ahead, and at the captures after it"
+            ),
+            Level("Novice", "engine:depth=2", "looks two moves ahead"),
+            Level("Casual", "engine:depth=3", "looks three moves ahead"),
+            Level("Club", "engine:depth=4", "looks four moves ahead"),
+            Level("Strong club", "engine:depth=6", "looks six moves ahead"),
+            Level("Expert", "engine:nodes=50000", "searches 50,000 positions a move"),
+            Level("Master", "engine:nodes=150000", "searches 150,000 positions a move"),
+            Level("Strongest", "engine:nodes=400000", "searches 400,000 positions a move"),
+        ),
+        anchor=Anchor(
+            "Stockfish 15.1 at UCI_Elo 1350, 0.1 s a move",
+            "uci:stockfish,time=0.1,UCI_LimitStrength=true,UCI_Elo=1350",
+            1350,
+            "on Stockfish 15.1's UCI_Elo scale (its lowest setting, 1350, at 0.1 s a move)",
+        ),
+    )
     searchable_to_end = False
     default_opponent = "engine:time=1"
     players = ("White", "Black")

@@ -42,6 +42,7 @@ from numpy.typing import NDArray
 from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
+from plies.ladder import Ladder, Level
 from plies.registry import SCORING, GameOption
 
 if TYPE_CHECKING:
@@ -99,6 +100,18 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
         SCORING,
     )
     default_opponent = "engine:time=1"
+    ladder = Ladder(
+        (
+            Level("Beginner", "engine:depth=1", "looks one move ahead"),
+            Level("Novice", "engine:depth=2", "looks two moves ahead"),
+            Level("Casual", "engine:depth=4", "looks four moves ahead"),
+            Level("Club", "engine:depth=6", "looks six moves ahead"),
+            Level("Strong", "engine:depth=8", "looks eight moves ahead"),
+            Level("Expert", "engine:depth=12", "looks twelve moves ahead"),
+            Level("Perfect", "perfect", "plays perfectly: the solver"),
+        ),
+        measure="mistakes",
+    )
     players = ("X", "O")
 
     def __init__(

@@ -42,6 +42,7 @@ from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.go.knowledge import MCTS_OPTIONS
 from plies.games.grid import grid_symmetries
+from plies.ladder import Anchor, Ladder, Level
 from plies.registry import SCORING, GameOption
 from plies.spec import NumberRange, Option
 
@@ -84,6 +85,21 @@ class Go(WinLossDrawGame[GoState, int]):
         SCORING,
     )
     default_opponent = "mcts:time=1"
+    ladder = Ladder(
+        (
+            Level("Beginner", "mcts:iterations=50", "plays out 50 random games a move"),
+            Level("Novice", "mcts:iterations=150", "plays out 150 games a move"),
+            Level("Casual", "mcts:iterations=500", "plays out 500 games a move"),
+            Level("Club", "mcts:iterations=1500", "plays out 1,500 games a move"),
+            Level("Strongest", "mcts:iterations=5000", "plays out 5,000 games a move"),
+        ),
+        anchor=Anchor(
+            "GNU Go 3.8 at level 10",
+            "gtp:gnugo --mode gtp --level 10",
+            0,
+            "GNU Go 3.8 at level 10 = 0 (9x9, komi 7.5)",
+        ),
+    )
     searchable_to_end = False
     players = ("B", "W")
 

@@ -47,6 +47,7 @@ from plies.games.othello.squares import (
     WHITE_TO_MOVE_KEY,
     splitmix,
 )
+from plies.ladder import Anchor, Ladder, Level
 from plies.registry import SCORING, GameOption
 
 PASS = -1
@@ -170,6 +171,18 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     summary = "Othello (Reversi), 8x8 from the standard start; a forced pass is a move"
     options: tuple[GameOption, ...] = (SCORING,)
     default_opponent = "engine:time=1"
+    ladder = Ladder(
+        (
+            Level("Beginner", "engine:depth=1", "looks one move ahead"),
+            Level("Novice", "engine:depth=2", "looks two moves ahead"),
+            Level("Casual", "engine:depth=3", "looks three moves ahead"),
+            Level("Club", "engine:depth=4", "looks four moves ahead"),
+            Level("Strong", "engine:depth=6", "looks six moves ahead"),
+            Level("Expert", "engine:nodes=50000", "searches 50,000 positions a move"),
+            Level("Strongest", "engine:nodes=200000", "searches 200,000 positions a move"),
+        ),
+        anchor=Anchor("random play", "random", 0, "random play = 0", meets=(1,)),
+    )
     searchable_to_end = False
     opening_plies = 4
     players = ("B", "W")

@@ -23,6 +23,7 @@ from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
+from plies.ladder import Anchor, Ladder, Level
 from plies.registry import SCORING, GameOption
 
 EMPTY = "."
@@ -49,6 +50,16 @@ class TicTacToe(WinLossDrawGame[Board, int]):
         SCORING,
     )
     default_opponent = "alphabeta"
+    ladder = Ladder(
+        (
+            Level("Beginner", "mcts:iterations=3", "tries 3 random games a move"),
+            Level("Novice", "mcts:iterations=10", "tries 10 random games a move"),
+            Level("Casual", "mcts:iterations=30", "tries 30 random games a move"),
+            Level("Club", "mcts:iterations=100", "tries 100 random games a move"),
+            Level("Perfect", "alphabeta", "plays perfectly: searches to the end"),
+        ),
+        anchor=Anchor("random play", "random", 0, "random play = 0", meets=(1,)),
+    )
     opening_plies = 1
     players = ("X", "O")
 
