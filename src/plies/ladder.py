@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from plies.errors import ParseError, PliesError
+from plies.game import Game
 from plies.inputs import write_atomically
 from plies.registry import game_identity
 
@@ -174,7 +175,7 @@ class MeasuredLevel:
     source: str | None
 
 
-def measured_levels(game: object, path: Path | None = None) -> tuple[MeasuredLevel, ...]:
+def measured_levels(game: Game[Any, Any], path: Path | None = None) -> tuple[MeasuredLevel, ...]:
     """``game``'s levels with their figures from its ladder file (``path``, by default
     :func:`ladder_path`): none when the game has no ladder; no figures when the file is
     missing or damaged, or was measured for the game with other options."""
