@@ -12,6 +12,7 @@ from plies.arena.tournament import opening_line
 from plies.errors import UnsupportedGameError
 from plies.registry import make_game
 from plies.review import (
+    best_analyser,
     check_reviewable,
     engine_analyser,
     mark_of,
@@ -146,3 +147,19 @@ def test_a_stopped_review_keeps_what_it_judged() -> None:
 def test_reviews_refuse_games_they_cannot_judge(name: str, why: str) -> None:
     with pytest.raises(UnsupportedGameError, match=why):
         check_reviewable(make_game(name))
+
+
+def test_the_analyser_is_chosen_by_capability() -> None:
+    """The perfect solver where one is given, Go's own compiled MCTS, else the engine; an MCTS
+    review of a small Go game judges every move."""
+    connect4 = make_game("connect4")
+    assert best_analyser(connect4, 1.0, perfect_solver(connect4))[0] == "solver"
+    assert best_analyser(connect4, 1.0)[0] == "engine"
+    assert best_analyser(make_game("chess"), 1.0)[0] == "engine"
+    go = make_game("go:size=5")
+    name, analyse = best_analyser(go, 0.05)
+    assert name == "mcts"
+    actions = [go.parse_action(go.initial_state(), "C3")]
+    review = review_game(go, go.initial_state(), actions, analyse, analyser=name, seconds=0.05)
+    assert review.complete and review.moves[0].loss is not None
+    assert 0 <= (review.start_expected or 0) <= 1

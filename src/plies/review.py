@@ -25,11 +25,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from plies.capabilities import HasCentipawns, HasChance, HasEvaluation, HasPerfectSolver
+from plies.agents import make_agent
+from plies.capabilities import (
+    HasCentipawns,
+    HasChance,
+    HasEvaluation,
+    HasOwnMcts,
+    HasPerfectSolver,
+)
 from plies.errors import PliesError, UnsupportedGameError
 from plies.game import Game
 from plies.perfect import PerfectSolver
-from plies.search import Limits, iterate
+from plies.search import Limits, iterate, winning_chance
 
 MARKS = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 """The least loss of each mark, worst first."""
@@ -150,6 +157,40 @@ def engine_analyser(
         return Judgement((1 + final.score) / 2, best, f"{final.score:+.2f}")
 
     return judge
+
+
+def mcts_analyser(game: Game[Any, Any], seconds: float) -> Analyser:
+    """Positions judged by the ``mcts`` agent's search for ``seconds`` each (the compiled tree
+    of a game that has its own, Go's): the root's value as the mover's chance of winning."""
+    agent = make_agent(f"mcts:time={seconds:g}", game)
+
+    def judge(state: Any) -> Judgement:
+        agent.reset()
+        agent(game, state)
+        result = getattr(agent, "last", None)
+        chance = None if result is None else winning_chance(game, result)
+        if result is None or chance is None:
+            return Judgement(None, None, "no estimate")
+        return Judgement(chance, result.action, f"{chance:.0%} to win")
+
+    return judge
+
+
+def best_analyser(
+    game: Game[Any, Any], seconds: float, solver: PerfectSolver | None = None
+) -> tuple[str, Analyser]:
+    """The strongest analyser ``game`` has, by capability, and its name: its perfect
+    ``solver`` (``solver``, when given one in reach), the compiled MCTS of a game with its own
+    tree (``mcts``: Go's, stronger there than alpha-beta on an evaluation), else the engine on
+    the game's evaluation (``engine``)."""
+    check_reviewable(game)
+    if solver is not None:
+        return "solver", solver_analyser(solver, seconds)
+    if isinstance(game, HasOwnMcts):
+        return "mcts", mcts_analyser(game, seconds)
+    if not isinstance(game, HasEvaluation):
+        raise UnsupportedGameError(f"game {game.name!r}: its perfect solver is out of reach")
+    return "engine", engine_analyser(game, seconds)
 
 
 def review_game(
