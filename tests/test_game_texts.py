@@ -12,8 +12,8 @@ import chess.pgn
 import pytest
 from sgfmill import sgf
 
-from plies.errors import SpecError
-from plies.game_texts import FORMAT, game_text, text_formats
+from plies.errors import PliesError, SpecError
+from plies.game_texts import FORMAT, game_text, read_record, text_formats
 from plies.games import make_game
 from plies.play import RESIGNS, GameRecord, Loss, play_game, seat_agents
 
@@ -83,3 +83,48 @@ def test_a_game_lost_before_its_end_has_the_winners_result() -> None:
     assert "RE[W+R]" in game_text(go, "sgf", {"B": "a", "W": "b"}, "t")
     document = json.loads(game_text(go, "json", {"B": "a", "W": "b"}, "t"))
     assert document["finished"] and document["result"] == go.outcome()
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind"), [("chess", "pgn"), ("go:size=9", "sgf"), ("othello", "json")]
+)
+def test_a_pasted_record_gives_back_its_moves(spec: str, kind: str) -> None:
+    """What the web's downloads write, pasted back (PGN, SGF, or plies' JSON), replays to the
+    same final position."""
+    record = _played(spec, 24)
+    game = make_game(spec)
+    read = read_record(game, game_text(record, kind, dict.fromkeys(game.players, "x"), "t"))
+    state = game.initial_state() if read.start is None else game.parse_position(read.start)
+    for move in read.moves:
+        state = game.result(state, game.parse_action(state, move))
+    assert state == record.state
+
+
+def test_a_pasted_position_starts_there() -> None:
+    game = make_game("chess")
+    fen = "8/8/8/4k3/8/8/8/4K2R w K - 0 1"
+    read = read_record(game, f"  {fen}\n")
+    assert (read.start, read.moves) == (fen, [])
+    with_fen = read_record(game, f'[FEN "{fen}"]\n[SetUp "1"]\n\n1. Rh8 Kd5 *')
+    assert (with_fen.start, with_fen.moves) == (fen, ["h1h8", "e5d5"])
+
+
+@pytest.mark.parametrize(
+    ("spec", "text", "message"),
+    [
+        ("chess", "", "nothing pasted"),
+        ("chess", "1. e4 e5 2. Ke3 *", "illegal san"),
+        ("chess", '[Variant "Atomic"]\n\n1. e4 *', "not chess"),
+        ("chess", "rnbqkbnr/pppppppp/8 w", "FEN"),
+        ("chess", "x" * 1_000_001, "more than"),
+        ("go:size=9", "(;GM[1]SZ[13];B[aa])", "13x13"),
+        ("go:size=9", "(;GM[1]SZ[9];W[aa])", "out of turn"),
+        ("go:size=9", "(;GM[1]SZ[9]", "SGF"),
+        ("othello", '{"format": "plies-game-1"}', "game spec"),
+        ("othello", "not a position", "position"),
+    ],
+)
+def test_a_bad_pasted_record_is_named_in_one_line(spec: str, text: str, message: str) -> None:
+    with pytest.raises(PliesError, match=message) as raised:
+        read_record(make_game(spec), text)
+    assert "\n" not in str(raised.value)

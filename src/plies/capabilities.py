@@ -572,7 +572,7 @@ class HasPositionNotation(Protocol):
 
 @runtime_checkable
 class HasPgn(Protocol):
-    """Whole games written as PGN (chess)."""
+    """Whole games written as PGN (chess), and read back."""
 
     def pgn(
         self,
@@ -584,10 +584,14 @@ class HasPgn(Protocol):
 
     def result_text(self, state: Any) -> str: ...
 
+    def pgn_moves(self, text: str) -> tuple[str | None, list[str]]:
+        """A PGN game's start (None: the usual one) and moves in the game's notation."""
+        ...
+
 
 @runtime_checkable
 class HasSgf(Protocol):
-    """Whole games written as SGF (Go)."""
+    """Whole games written as SGF (Go), and read back."""
 
     def sgf(
         self,
@@ -598,6 +602,10 @@ class HasSgf(Protocol):
     ) -> str: ...
 
     def result_text(self, state: Any) -> str: ...
+
+    def sgf_moves(self, text: str) -> tuple[str | None, list[str]]:
+        """An SGF game's start (None: the usual one) and moves in the game's notation."""
+        ...
 
 
 # Front ends ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ A game lost before its end (a resignation, a forfeit, the time) has the winner's
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -127,3 +128,31 @@ def read_json_record(text: str) -> ReadRecord:
     ):
         raise SpecError("record: its 'moves' are not a list of {'move': text}")
     return ReadRecord(game.strip(), start, [turn["move"] for turn in moves])
+
+
+PGN_START = re.compile(r"\s*(\[|\d+\s*\.)")
+"""How a PGN text begins: a tag pair, or a numbered move."""
+
+
+def read_record(game: Game[Any, Any], text: str) -> ReadRecord:
+    """A pasted game or position of ``game``: plies' JSON record (:func:`read_json_record`),
+    a PGN game where the game reads PGN (chess), an SGF game where it reads SGF (Go), else a
+    position in the game's notation (a FEN...) with no moves; a :class:`PliesError` naming
+    what is wrong. Its moves are checked against the rules by whoever replays them."""
+    if len(text) > MOST_RECORD_CHARACTERS:
+        raise SpecError(f"record: {len(text):,} characters, more than {MOST_RECORD_CHARACTERS:,}")
+    stripped = text.strip()
+    if not stripped:
+        raise SpecError("record: nothing pasted")
+    if stripped.startswith("{"):
+        return read_json_record(stripped)
+    spec = game_spec(game)
+    if isinstance(game, HasSgf) and stripped.startswith("("):
+        start, moves = game.sgf_moves(stripped)
+        return ReadRecord(spec, start, moves)
+    if isinstance(game, HasPgn) and PGN_START.match(stripped):
+        start, moves = game.pgn_moves(stripped)
+        return ReadRecord(spec, start, moves)
+    position = require(game, HasPositionNotation, "starting from a position")
+    position.parse_position(stripped)  # named here if it is not one
+    return ReadRecord(spec, stripped, [])

@@ -26,6 +26,7 @@ Moves are :class:`chess.Move` objects, written in SAN (``Nf3``) and read in SAN 
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from plies.capabilities import BoardView, CompiledRules, EngineJudge, Symmetry
-from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, SpecError
+from plies.errors import IllegalMoveError, InvalidPositionError, ParseError, SpecError, one_line
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.chess import encoding, zobrist
 from plies.games.chess.evaluation import (
@@ -692,6 +693,20 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
         record.headers["Result"] = result_text
         return str(record)
 
+    def pgn_moves(self, text: str) -> tuple[str | None, list[str]]:
+        """The first game of a PGN text (``chess.pgn``): its start (the ``FEN`` header, else
+        None for the standard start) and its main line's moves in UCI; :class:`ParseError`
+        naming the problem (no game, a move python-chess could not read, or a variant)."""
+        record = chess.pgn.read_game(io.StringIO(text), Visitor=_QuietBuilder)
+        if record is None or (not record.headers and not record.variations):
+            raise ParseError("PGN: no game found")
+        if record.errors:
+            raise ParseError(f"PGN: {one_line(str(record.errors[0]))}")
+        if record.headers.get("Variant", "Standard").lower() not in ("standard", "chess"):
+            raise ParseError(f"PGN: the variant {record.headers['Variant']!r} is not chess")
+        fen = record.headers.get("FEN")
+        return fen, [move.uci() for move in record.mainline_moves()]
+
     def result_text(self, state: ChessState) -> str:
         """The PGN result of ``state``: ``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while it goes
         on."""
@@ -783,3 +798,10 @@ def centipawns(score: float) -> int:
     (150, 0, -800)
     """
     return round(CENTIPAWN_SCALE * score / (1 - abs(score)))
+
+
+class _QuietBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
+    """python-chess's game builder, keeping a PGN's errors in the game without logging them."""
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)

@@ -447,6 +447,13 @@ class Go(WinLossDrawGame[GoState, int]):
             record.extend_main_sequence().set_move("b" if index % 2 == 0 else "w", point)
         return str(record.serialise().decode("utf-8"))
 
+    def sgf_moves(self, text: str) -> tuple[str | None, list[str]]:
+        """An SGF game's start (None: the empty board) and its main line's moves (``pass`` for
+        a pass), as :meth:`read_sgf` reads and checks them."""
+        return None, [
+            self.format_action(self.initial_state(), move) for move in self.read_sgf(text).moves
+        ]
+
     def result_text(self, state: GoState) -> str:
         """SGF's result: ``B+3.5``, ``W+0.5``, ``0`` (a draw) or ``?`` (not finished)."""
         if not self.is_terminal(state):
