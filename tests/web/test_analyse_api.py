@@ -223,7 +223,7 @@ def test_chess_evaluation_line_and_statistics(client: TestClient) -> None:
     assert answer["nodes"] > 0 and answer["nps"] > 0 and 0.3 < answer["seconds"] < 5
     depths = [it["depth"] for it in answer["iterations"]]
     assert depths[:2] == [1, 2] and answer["iterations"][-1]["nodes"] == answer["nodes"]
-    assert answer["view"]["kind"] == "chess"
+    assert answer["view"]["kind"] == "picture"
 
 
 def test_chess_move_played_first_and_startpos(client: TestClient) -> None:
