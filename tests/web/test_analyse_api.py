@@ -19,8 +19,8 @@ from plies.web.app import create_app
 from plies.web.boards import board_view, move_paths
 from plies.web.workload import Budgets
 
-C4 = "/api/analyse/connect4"
-CHESS = "/api/analyse/chess"
+C4 = "/api/analyse/solved"
+CHESS = "/api/analyse/evaluated"
 QUICK = "52753311433677442422121"
 """Connect Four positions the solver answers in well under a second."""
 FULL_COLUMNS = "2252576253462244111563365343671351441"
