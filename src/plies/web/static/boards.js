@@ -419,8 +419,8 @@ function drawPicture(view) {
 
 const TABLE = { point: 40, bar: 40, tray: 46, edge: 12, depth: 176, gap: 56, checker: 34 };
 
-/** A board of 24 points in four quarters, a bar between them and a tray for the checkers borne
- * off (``view.look.colours``: each side's checkers' colour), and the dice. */
+/** A board of 24 points in four quarters, a bar between them and a tray for the men borne off
+ * (``view.look.colours``: each side's men's colour), and the dice. */
 function drawPoints(view) {
   const { point, bar, tray, edge, depth, gap } = TABLE;
   const colours = view.look.colours;
@@ -441,7 +441,7 @@ function drawPoints(view) {
   const mover = view.to_move in colours ? view.to_move : null;
   const middle = (top + bottom) / 2;
   picture.append(svg("rect", { x: barX, y: top, width: bar, height: bottom - top, class: "table-bar" }));
-  for (const [k, side] of sides.entries()) {  // the bottom side's bar checkers below the middle
+  for (const [k, side] of sides.entries()) {  // the bottom side's men on the bar below the middle
     const zone = svg("g", { class: "table-bar-zone", "data-target": side === mover ? "bar" : undefined });
     zone.append(svg("rect", { x: barX, y: k ? top : middle, width: bar, height: (bottom - top) / 2, class: "zone" }));
     stack(zone, side, colours[side], view.bar[side], barX + bar / 2, k ? middle - 24 : middle + 24, k ? -1 : 1);
@@ -487,7 +487,7 @@ function stack(node, side, colour, count, x, y, direction) {
 
 const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]] };
 
-/** The dice, coloured as the mover's checkers (``colour``). */
+/** The dice, coloured as the mover's men (``colour``). */
 function drawDice(picture, view, x, y, colour) {
   const size = 30;
   const dice = view.dice || [];
