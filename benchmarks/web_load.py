@@ -62,9 +62,9 @@ BETWEEN_AGENTS = [
 ]
 ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 ANALYSES = [
-    ("/api/analyse/connect4", {"position": "4453", "seconds": 1}),
-    ("/api/analyse/connect4", {"position": "44444453", "seconds": 1}),
-    ("/api/analyse/chess", {"fen": ITALIAN, "seconds": 1}),
+    ("/api/analyse/solved", {"position": "4453", "seconds": 1}),
+    ("/api/analyse/solved", {"position": "44444453", "seconds": 1}),
+    ("/api/analyse/evaluated", {"fen": ITALIAN, "seconds": 1}),
 ]
 
 

@@ -1,14 +1,16 @@
 """The house rules of ARCHITECTURE.md, checked on the source: every module belongs to a room;
-nothing imports a front end; generic rooms name no particular game; a game's room imports no
-other game; front ends reach games and searches only through the registries and the library's
-public doors; no cycle between rooms (lazy imports inside functions count); functions
-stay short; core (the registry) has no arrow up into games/ and only games/ imports the package
-plies.games; kernels load no rules; views import their rules only for type checking; only
-the trainer steps a network; only the pool runs workers."""
+nothing imports a front end; generic rooms name no particular game (the web app not even as a
+word, in its static files too); a game's room imports no other game; front ends reach games
+and searches only through the registries and the library's public doors; no cycle between
+rooms (lazy imports inside functions count); functions stay short; core (the registry) has no
+arrow up into games/ and only games/ imports the package plies.games; kernels load no rules;
+views import their rules only for type checking; only the trainer steps a network; only the
+pool runs workers."""
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -150,14 +152,15 @@ PROTOCOL_WORDS = {("plies.uci", "go")}
 
 
 def _docstrings(tree: ast.Module) -> set[int]:
-    """The ids of the docstring nodes of a module, its classes and functions."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                found.add(id(body[0].value))
-    return found
+    """The ids of the docstring nodes of a module, its classes and functions, and of the
+    docstrings of its constants and attributes (every string standing as a statement)."""
+    return {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    }
 
 
 def _games_named(module: str) -> list[str]:
@@ -192,6 +195,53 @@ def test_front_ends_name_no_game() -> None:
 def test_the_game_name_finder_finds_literals_not_docstrings() -> None:
     assert [found.split()[-1] for found in _games_named("plies.lectures")] == ["'tictactoe'"]
     assert _games_named("plies.uci") == []  # chess is its game; its "go" is a command
+
+
+STATIC_SUFFIXES = (".js", ".css", ".html")
+"""The web app's static files: its pages, scripts and styles."""
+
+
+def _game_words(name: str, text: str) -> list[str]:
+    """Where ``text`` (the web app's file ``name``) names a built-in game as a word, as
+    ``name:line 'game'``: anywhere in a static file, comments included; in a Python module,
+    in its string literals (docstrings aside: they may say which game a capability finds)."""
+    from plies.registry import BUILT_IN
+
+    word = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, BUILT_IN)) + r")(?!\w)")
+    if name.endswith(STATIC_SUFFIXES):
+        lines = list(enumerate(text.splitlines(), start=1))
+    else:
+        tree = ast.parse(text)
+        skipped = _docstrings(tree)
+        lines = [
+            (node.lineno, node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in skipped
+        ]
+    return [f"{name}:{number} {found!r}" for number, line in lines for found in word.findall(line)]
+
+
+def test_the_web_names_no_game_even_as_a_word() -> None:
+    """The web app draws boards by their kind and look and finds games by capability: no
+    route, field, page, script or style of it names a built-in game, not even inside a word
+    list, a path or a class name (``/analyse/connect4``, ``.go-board``)."""
+    web = PACKAGE / "web"
+    named = [
+        found
+        for path in sorted(web.rglob("*"))
+        if path.suffix in (".py", *STATIC_SUFFIXES)
+        for found in _game_words(str(path.relative_to(web)), path.read_text(encoding="utf-8"))
+    ]
+    assert not named, f"the web app names games: {named}"
+
+
+def test_the_game_word_finder_reads_static_files_whole_and_python_literals() -> None:
+    script = 'const a = "/api/x/connect4";\n// come and go\nconst b = "gone", c = "go_on";\n'
+    assert _game_words("x.js", script) == ["x.js:1 'connect4'", "x.js:2 'go'"]
+    module = '"""Solves connect4."""\n# chess\nROUTE = f"/api/{name}/chess-board"\n"""nim"""\n'
+    assert _game_words("x.py", module) == ["x.py:3 'chess'"]
 
 
 def _front_end_breaks(module: str) -> set[tuple[str, str]]:

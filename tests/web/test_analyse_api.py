@@ -19,8 +19,8 @@ from plies.web.app import create_app
 from plies.web.boards import board_view, move_paths
 from plies.web.workload import Budgets
 
-C4 = "/api/analyse/connect4"
-CHESS = "/api/analyse/chess"
+C4 = "/api/analyse/solved"
+CHESS = "/api/analyse/evaluated"
 QUICK = "52753311433677442422121"
 """Connect Four positions the solver answers in well under a second."""
 FULL_COLUMNS = "2252576253462244111563365343671351441"
@@ -223,7 +223,7 @@ def test_chess_evaluation_line_and_statistics(client: TestClient) -> None:
     assert answer["nodes"] > 0 and answer["nps"] > 0 and 0.3 < answer["seconds"] < 5
     depths = [it["depth"] for it in answer["iterations"]]
     assert depths[:2] == [1, 2] and answer["iterations"][-1]["nodes"] == answer["nodes"]
-    assert answer["view"]["kind"] == "chess"
+    assert answer["view"]["kind"] == "picture"
 
 
 def test_chess_move_played_first_and_startpos(client: TestClient) -> None:

@@ -25,7 +25,7 @@ def analyse(page: Any, server: str) -> Any:
 
 
 def column_scores(page: Any) -> list[str]:
-    return page.locator("#c4-columns tbody td:nth-child(2)").all_inner_texts()
+    return page.locator("#solved-columns tbody td:nth-child(2)").all_inner_texts()
 
 
 def expected_scores(position: str) -> list[str]:
@@ -37,93 +37,95 @@ def expected_scores(position: str) -> list[str]:
 def test_connect4_by_clicking_and_pasting(analyse: Any, screenshot: Any) -> None:
     page = analyse
     assert page.locator("header a.here").inner_text() == "Analyse"
-    page.locator("#c4-auto").uncheck()
+    page.locator("#solved-auto").uncheck()
     for column in "44":  # quick clicks: the second plays on from the first, answered or not
-        page.locator(f'#c4-board [data-target="col{column}"]').click()
-    page.wait_for_function("document.getElementById('c4-position').value === '44'")
-    assert page.locator('#c4-board [data-piece="O"]').count() == 1
-    assert "press Solve" in page.locator("#c4-result").inner_text()
+        page.locator(f'#solved-board [data-target="col{column}"]').click()
+    page.wait_for_function("document.getElementById('solved-position').value === '44'")
+    assert page.locator('#solved-board [data-piece="O"]').count() == 1
+    assert "press Solve" in page.locator("#solved-result").inner_text()
     assert "position=44" in page.url
-    page.locator("#c4-undo").click()
-    page.wait_for_function("document.getElementById('c4-position').value === '4'")
+    page.locator("#solved-undo").click()
+    page.wait_for_function("document.getElementById('solved-position').value === '4'")
 
-    page.locator("#c4-position").fill(QUICK)
-    page.locator("#c4-analyse").click()
-    page.locator("#c4-columns").wait_for()
+    page.locator("#solved-position").fill(QUICK)
+    page.locator("#solved-analyse").click()
+    page.locator("#solved-columns").wait_for()
     assert column_scores(page) == expected_scores(QUICK)
-    page.locator("#c4-auto").check()
-    page.locator('#c4-board [data-target="col1"]').click()
+    page.locator("#solved-auto").check()
+    page.locator('#solved-board [data-target="col1"]').click()
     page.wait_for_function(
-        f"document.getElementById('c4-position').value === '{QUICK}1'"
-        " && document.getElementById('c4-columns') !== null"
+        f"document.getElementById('solved-position').value === '{QUICK}1'"
+        " && document.getElementById('solved-columns') !== null"
     )
     assert column_scores(page) == expected_scores(QUICK + "1")
-    headline = page.locator("#c4-headline").inner_text()
+    headline = page.locator("#solved-headline").inner_text()
     assert headline.startswith("O to move: score +") and "O wins with its stone number" in headline
-    assert page.locator("#c4-columns tr.best").count() >= 1
+    assert page.locator("#solved-columns tr.best").count() >= 1
     assert "position=" + QUICK + "1" in page.url
     screenshot(page, "analyse-connect4")
 
 
 def test_connect4_position_from_the_url_and_time_running_out(page: Any, server: str) -> None:
-    page.goto(server + f"/analyse?game=connect4&position={QUICK}&seconds=1")
-    page.locator("#c4-columns").wait_for()
-    assert page.locator("#c4-time").input_value() == "1"
+    page.goto(server + f"/analyse?tab=solved&position={QUICK}&seconds=1")
+    page.locator("#solved-columns").wait_for()
+    assert page.locator("#solved-time").input_value() == "1"
     assert column_scores(page) == expected_scores(QUICK)
-    page.locator("#c4-position").fill("12")  # early, and not in the opening book
-    page.locator("#c4-analyse").click()
-    page.locator("#c4-message").wait_for(timeout=20_000)
-    assert "not solved within 1 s" in page.locator("#c4-message").inner_text()
+    page.locator("#solved-position").fill("12")  # early, and not in the opening book
+    page.locator("#solved-analyse").click()
+    page.locator("#solved-message").wait_for(timeout=20_000)
+    assert "not solved within 1 s" in page.locator("#solved-message").inner_text()
     assert page.locator("#error").is_hidden()
 
 
 def test_bad_input_shows_the_banner_and_the_page_goes_on(analyse: Any) -> None:
     page = analyse
-    page.locator("#c4-position").fill("4449")
-    page.locator("#c4-analyse").click()
+    page.locator("#solved-position").fill("4449")
+    page.locator("#solved-analyse").click()
     page.locator("#error").wait_for()
     assert "'9' is not a column" in page.locator("#error").inner_text()
-    page.locator("#c4-position").fill(QUICK)
-    page.locator("#c4-analyse").click()
-    page.locator("#c4-columns").wait_for()
+    page.locator("#solved-position").fill(QUICK)
+    page.locator("#solved-analyse").click()
+    page.locator("#solved-columns").wait_for()
     assert page.locator("#error").is_hidden()
 
-    page.evaluate("document.getElementById('chess-time').value = '1'")
-    page.locator("#tab-chess").click()
-    page.locator('#chess-board [data-board="chess"]').wait_for()
+    page.evaluate("document.getElementById('evaluated-time').value = '1'")
+    page.locator("#tab-evaluated").click()
+    page.locator('#evaluated-board [data-kind="picture"]').wait_for()
     page.locator("#fen").fill("8/8/8/8/8/8/8/8 w - - 0 1")
-    page.locator("#chess-analyse").click()
+    page.locator("#evaluated-analyse").click()
     page.wait_for_function("!document.getElementById('error').hidden")
     assert "impossible position" in page.locator("#error").inner_text()
-    assert page.locator('#chess-board [data-board="chess"]').count() == 1
+    assert page.locator('#evaluated-board [data-kind="picture"]').count() == 1
 
 
 def test_chess_fen_evaluated_and_played_on(page: Any, server: str, screenshot: Any) -> None:
-    page.goto(server + "/analyse?game=chess&seconds=1&fen=7k/8/6K1/8/8/8/8/R7 w - - 0 1")
-    page.locator("#chess-eval").wait_for()
-    assert page.locator("#chess-eval").inner_text() == "Evaluation White mates in 1"
-    assert page.locator("#chess-best").inner_text() == "Ra8#"
+    page.goto(server + "/analyse?tab=evaluated&seconds=1&fen=7k/8/6K1/8/8/8/8/R7 w - - 0 1")
+    page.locator("#evaluated-headline").wait_for()
+    assert page.locator("#evaluated-headline").inner_text() == "Evaluation White mates in 1"
+    assert page.locator("#evaluated-best").inner_text() == "Ra8#"
 
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     page.locator("#fen").fill(fen)
-    page.locator("#chess-analyse").click()
+    page.locator("#evaluated-analyse").click()
     page.wait_for_function(
-        "document.querySelector('#chess-line') !== null"
+        "document.querySelector('#evaluated-line') !== null"
         " && document.getElementById('fen').value.startsWith('r1bqkbnr/pppp1ppp/2n5')"
     )
-    assert "(White's view)" in page.locator("#chess-eval").inner_text()
-    assert page.locator("#chess-line").inner_text().startswith("3. ")
-    assert page.locator("#chess-iterations tbody tr").count() >= 2
-    assert "game=chess" in page.url and "fen=" in page.url
+    assert "(White's view)" in page.locator("#evaluated-headline").inner_text()
+    assert page.locator("#evaluated-line").inner_text().startswith("3. ")
+    assert page.locator("#evaluated-iterations tbody tr").count() >= 2
+    assert "tab=evaluated" in page.url and "fen=" in page.url
     screenshot(page, "analyse-chess")
 
-    page.locator('#chess-board [data-target="f1"]').click()
-    page.locator('#chess-board [data-target="b5"]').click()
+    page.locator('#evaluated-board [data-target="f1"]').click()
+    page.locator('#evaluated-board [data-target="b5"]').click()
     page.wait_for_function("document.getElementById('fen').value.includes(' b KQkq')")
-    last = page.locator("#chess-board .last").evaluate_all("ns => ns.map(n => n.dataset.target)")
+    last = page.locator("#evaluated-board .last").evaluate_all(
+        "ns => ns.map(n => n.dataset.target)"
+    )
     assert sorted(last) == ["b5", "f1"]
-    assert "Black to move" in page.locator("#chess-result").inner_text()
-    page.locator("#chess-back").click()
+    assert "Black to move" in page.locator("#evaluated-result").inner_text()
+    page.locator("#evaluated-back").click()
     page.wait_for_function(f"document.getElementById('fen').value === '{fen}'")
 
 

@@ -8,13 +8,15 @@ import json
 import random
 import re
 from collections import Counter
-from typing import Any
+from pathlib import Path
+from typing import Any, get_args
 
 import chess
 import pytest
 
 from plies.game import CHANCE, random_move
 from plies.games import make_game
+from plies.games.grid import Colour, Piece, Surface
 from plies.games.tree import parse_tree, tree_game
 from plies.web.boards import board_view, move_paths
 
@@ -62,11 +64,11 @@ def targets(view: dict[str, Any]) -> set[str]:
         if view["cell_targets"]:
             ids |= {cell["id"] for row in view["cells"] for cell in row if cell["id"]}
         ids |= set(view.get("column_targets", []))
-    elif kind == "nim":
+    elif kind == "heaps":
         ids |= {object_ for heap in view["heaps"] for object_ in heap["objects"]}
-    elif kind == "chess":
-        ids |= set(chess.SQUARE_NAMES)
-    elif kind == "backgammon":
+    elif kind == "picture":
+        ids |= {name for row in view["squares"] for name in row}
+    elif kind == "points":
         ids |= {point["id"] for point in view["points"]} | {"bar", "off"}
     return ids
 
@@ -76,11 +78,11 @@ def pieces(view: dict[str, Any]) -> Counter[str]:
     kind = view["kind"]
     if kind == "grid":
         return Counter(cell["piece"] for row in view["cells"] for cell in row if cell["piece"])
-    if kind == "chess":
+    if kind == "picture":
         return Counter(piece["piece"] for piece in view["pieces"])
-    if kind == "nim":
+    if kind == "heaps":
         return Counter({"object": sum(heap["size"] for heap in view["heaps"])})
-    assert kind == "backgammon"
+    assert kind == "points"
     counts: Counter[str] = Counter()
     for point in view["points"]:
         if point["side"]:
@@ -182,7 +184,38 @@ def test_views_and_paths_over_random_games(spec: str, seed: int) -> None:
         assert view["status"].startswith("game over") == view["over"]
         assert pieces(view) == own_pieces(game, state)
         assert set(view["last"]) <= targets(view) | _cells(view)
+        check_look(view)
         check_paths(game, state, view)
+
+
+def check_look(view: dict[str, Any]) -> None:
+    """A grid's or a points board's look is in the words boards.js draws by, and gives every
+    piece drawn its colour."""
+    if view["kind"] == "grid":
+        look = view["look"]
+        assert look["surface"] in get_args(Surface) and look["piece"] in get_args(Piece)
+        assert look["labels"] in ("top", "bottom", "around")
+        assert set(pieces(view)) <= set(look["colours"])
+    elif view["kind"] == "points":
+        assert set(view["look"]["colours"]) == set(view["bar"])
+    else:
+        return
+    assert set(view["look"]["colours"].values()) <= set(get_args(Colour))
+
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "plies" / "web" / "static"
+
+
+def test_boards_js_and_css_know_every_word_of_a_look() -> None:
+    script = (STATIC / "boards.js").read_text(encoding="utf-8")
+    style = (STATIC / "boards.css").read_text(encoding="utf-8")
+    for table, words in (("SURFACES", get_args(Surface)), ("PIECES", get_args(Piece))):
+        body = script[script.index(f"const {table} = {{") :]
+        body = body[: body.index("\n};")]
+        keys = set(re.findall(r"^  (?:async )?([a-z]+)[(:]", body, re.MULTILINE))
+        assert keys == set(words), (table, keys)
+    assert all(f".surface-{surface} " in style for surface in get_args(Surface))
+    assert all(f".{colour} " in style for colour in get_args(Colour))
 
 
 def _cells(view: dict[str, Any]) -> set[str]:
@@ -269,8 +302,10 @@ def test_chess_view_svg_check_and_last_move() -> None:
     assert view["svg"].startswith("<svg") and "check" in view["svg"]
     assert view["size"] == 2 * view["margin"] + 8 * view["square"]
     assert move_paths(game, state) == []
+    assert view["squares"][0][:2] == ["a8", "b8"] and view["squares"][7][7] == "h1"
     flipped = board_view(game, before, flipped=True)
-    assert flipped["flipped"] is True and flipped["svg"] != board_view(game, before)["svg"]
+    assert flipped["squares"][0][:2] == ["h1", "g1"] and flipped["squares"][7][7] == "a8"
+    assert flipped["svg"] != board_view(game, before)["svg"]
 
 
 def test_chess_paths_are_uci_squares_and_castling_is_the_king_move() -> None:
@@ -285,7 +320,7 @@ def test_nim_clicks_the_first_object_taken() -> None:
     game = make_game("nim:heaps=3-4")
     state = game.initial_state()
     view = board_view(game, state)
-    assert view["kind"] == "nim"
+    assert view["kind"] == "heaps"
     assert view["heaps"][0] == {"id": "h1", "size": 3, "objects": ["h1o1", "h1o2", "h1o3"]}
     paths = {m["notation"]: m["path"] for m in move_paths(game, state)}
     assert paths["1:3"] == ["h1o1"]
@@ -347,7 +382,15 @@ def test_go_points_stars_pass_and_score() -> None:
     last = game.parse_action(before, "C1")
     state = game.result(before, last)
     view = board_view(game, state, last)
-    assert (view["kind"], view["style"], view["explain_illegal"]) == ("grid", "go", True)
+    assert (view["kind"], view["explain_illegal"]) == ("grid", True)
+    assert view["look"] == {
+        "surface": "lines",
+        "piece": "stone",
+        "colours": {"B": "black", "W": "white"},
+        "labels": "around",
+        "cell": 50,
+        "span": 520,
+    }
     rows = ["".join(cell["piece"] or "." for cell in row) for row in view["cells"]]
     assert rows == [".....", ".....", ".WB..", ".BWW.", "..B.."]
     assert view["cells"][4][2] == {"id": "C1", "piece": "B", "star": False}

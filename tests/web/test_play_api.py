@@ -392,7 +392,7 @@ def test_bad_requests_are_answered_4xx(client: TestClient) -> None:
 
 def test_the_api_is_documented_with_its_error_shape(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    for route in ("/api/sessions", "/api/trees/analyse", "/api/analyse/connect4"):
+    for route in ("/api/sessions", "/api/trees/analyse", "/api/analyse/solved"):
         responses = paths[route]["post"]["responses"]
         assert {"400", "422"} <= set(responses)
         assert responses["422"]["content"]["application/json"]["schema"]["$ref"].endswith(

@@ -1,8 +1,9 @@
 """Routes of the Analyse page: any game's position analysed by what its game has
 (``/analyse``: a perfect solver's exact score of every move, else the engine's iterative
 deepening on the game's evaluation, chosen by capability in :func:`analyser_of`), and the
-first pages' two: the exact score of every Connect Four column (Pons's solver) and the
-engine's evaluation and line of a chess position, each within a time budget.
+first pages' two: the exact score of every column of the solved game (``/analyse/solved``:
+Connect Four, Pons's solver) and the engine's evaluation and line of a FEN
+(``/analyse/evaluated``: chess), each within a time budget.
 
 The two first routes name no game either: each serves the first registered game with the
 capabilities it needs (:func:`solved_game`: a perfect solver and a position notation, which
@@ -39,7 +40,7 @@ from plies.registry import make_game, registered_games
 from plies.search import Limits, SearchResult, iterate
 from plies.solvers import MoveScores, score_moves
 from plies.web.boards import board_view, move_paths
-from plies.web.sessions import Sessions, sessions_of
+from plies.web.sessions import GAME_SPEC, Sessions, sessions_of
 
 router = APIRouter(tags=["analyse"])
 
@@ -147,7 +148,7 @@ def _check_seconds(seconds: float, store: Sessions) -> None:
 
 
 @router.post(
-    "/analyse/connect4",
+    "/analyse/solved",
     response_model=Connect4Analysis,
     summary="Solve a Connect Four position: its score and every column's",
 )
@@ -310,9 +311,9 @@ class ChessAnalysis(BaseModel):
 
 
 @router.post(
-    "/analyse/chess",
+    "/analyse/evaluated",
     response_model=ChessAnalysis,
-    summary="Evaluate a chess position with the engine",
+    summary="Evaluate a FEN position with the engine, in pawns",
 )
 async def analyse_chess(body: ChessRequest, request: Request) -> ChessAnalysis:
     """The plies engine (iterative deepening alpha-beta with PeSTO's evaluation) searches the
@@ -427,7 +428,7 @@ ANY_MAX_SECONDS = 60.0
 class GameRequest(BaseModel):
     """A position of any game with a perfect solver or an evaluation."""
 
-    game: str = Field(max_length=200, description="a game spec: othello, connect4:width=6")
+    game: str = Field(max_length=200, description=GAME_SPEC)
     position: str = Field(
         "",
         max_length=2000,

@@ -135,7 +135,7 @@ def create_app(
         title="plies",
         version=__version__,
         description="Adversarial search in the browser: alpha-beta exercises, games against "
-        "any agent with the search shown live, Connect Four and chess analysis.",
+        "any agent with the search shown live, positions solved or evaluated.",
     )
 
     for spec in games:

@@ -1,23 +1,26 @@
 """Boards for the pages: a position of any game as JSON to draw (:func:`board_view`) and the
 clicks that make each legal move (:func:`move_paths`), both read by ``static/boards.js``.
 
-Every view has ``game`` (the game's name), ``kind`` (how to draw it: ``grid``, ``nim``,
-``chess``, ``backgammon``, or ``text`` for a game plies cannot draw), ``to_move`` (the
-player to move, ``chance`` before a roll of the dice, None at the end), ``status``
-(a line: who moves, or how the game ended), ``over``, ``position`` (the game's position
-notation, or None), ``facts`` (label and value pairs shown under the board), ``buttons``
-(targets off the board, such as ``pass``: ``{"id", "label"}``), ``last`` (the ids the last
-move touched), ``pairs`` and ``explain_illegal``. A move's path is the ids of the targets
-clicked to make it, in order; where ``pairs`` is true (backgammon) the path is (from, to)
-pairs, entered in any order. Where ``explain_illegal`` is true (Go), a click on a target that
-starts no legal move is sent as a move too, so that the game's answer says why it is illegal.
+Every view has ``game`` (the game's name), ``kind`` (the kind of board: ``grid``, ``heaps``,
+``picture`` (the game's own picture, its squares laid over it), ``points``, or ``text`` for a
+game plies cannot draw), ``to_move`` (the player to move, ``chance`` before a roll of the dice,
+None at the end), ``status`` (a line: who moves, or how the game ended), ``over``, ``position``
+(the game's position notation, or None), ``facts`` (label and value pairs shown under the
+board), ``buttons`` (targets off the board, such as ``pass``: ``{"id", "label"}``), ``last``
+(the ids the last move touched), ``pairs`` and ``explain_illegal``. A ``grid`` and ``points``
+describe how they look in their ``look`` (:class:`plies.games.grid.Look`): the page draws a
+board by its kind and its look, never by the game's name. A move's path is the ids of the
+targets clicked to make it, in order; where ``pairs`` is true (backgammon) the path is (from,
+to) pairs, entered in any order. Where ``explain_illegal`` is true (Go), a click on a target
+that starts no legal move is sent as a move too, so that the game's answer says why it is
+illegal.
 
 >>> from plies.registry import make_game
 >>> game = make_game("connect4")
 >>> state = game.parse_position("44")
 >>> view = board_view(game, state)
->>> view["kind"], view["style"], view["status"], view["column_targets"][:2]
-('grid', 'connect4', 'X to move', ['col1', 'col2'])
+>>> view["kind"], view["look"]["surface"], view["status"], view["column_targets"][:2]
+('grid', 'rack', 'X to move', ['col1', 'col2'])
 >>> move_paths(game, state)[0]
 {'notation': '4', 'path': ['col4']}
 """

@@ -21,7 +21,14 @@ from plies.registry import game_spec, make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
 from plies.spec import spec_name
 from plies.web.analyse import listed_analyser
-from plies.web.sessions import TEXTBOOK_NODES, GameSession, Sessions, sessions_of, shipped_models
+from plies.web.sessions import (
+    GAME_SPEC,
+    TEXTBOOK_NODES,
+    GameSession,
+    Sessions,
+    sessions_of,
+    shipped_models,
+)
 
 router = APIRouter(tags=["play"])
 
@@ -42,7 +49,7 @@ evaluation for a depth) and their tree from the start is within the server's bud
 class NewSession(BaseModel):
     """A game to start: its spec, who plays each side, and optionally where it starts."""
 
-    game: str = Field(description="a game spec, such as connect4 or tictactoe:m=4,n=4,k=3")
+    game: str = Field(description=GAME_SPEC)
     players: dict[str, str] = Field(
         default_factory=dict,
         description="an agent spec (or 'human') per player, such as {'X': 'human', "
@@ -52,7 +59,7 @@ class NewSession(BaseModel):
     record: str | None = Field(
         None,
         max_length=MOST_RECORD_CHARACTERS,
-        description="a game to go on from: plies' JSON record of it (a session's record.json), "
+        description="a game to continue: plies' JSON record of it (a session's record.json), "
         "its moves replayed from its start; its game must be the one asked for",
     )
     seed: int | None = Field(None, ge=0, lt=2**63, description="seeds the agents and the dice")

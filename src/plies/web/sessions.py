@@ -58,6 +58,11 @@ from plies.web.boards import board_view, move_paths
 from plies.web.reports import search_json, visit_tree_json
 from plies.web.workload import Budgets, NewGameLimit, Workload, give_memory_back
 
+GAME_SPEC = (
+    "a game spec: a game's name as /api/games lists it, its options after a colon "
+    "(name:key=value,...)"
+)
+"""What a request's game spec is, as the routes' fields describe it."""
 TEXTBOOK_NODES = 800_000
 """The most positions a textbook search may visit from the start (a few seconds); minimax on
 tic-tac-toe visits 549,946."""

@@ -16,12 +16,13 @@ _LEG = re.compile(r"(bar|[0-9]+)((?:/(?:[0-9]+|off)\*?)+)(?:\(([0-9])\))?")
 
 
 class BackgammonView:
-    """``points``: White's points 1 to 24 as ``{"id", "label", "count", "side"}`` (ids ``p1``
-    to ``p24`` in White's numbering, labels in the numbering of the side to move, or of the side
-    at the bottom before the opening roll); ``top`` and ``bottom``: the ids left to right, the
-    bar between the sixth and seventh; ``bottom_side`` (whose home board is bottom right);
-    ``bar``, ``off`` and ``pips`` by side; ``dice``. The targets are the points, ``bar`` and
-    ``off`` (the mover's), and ``pass``."""
+    """A ``points`` view: ``look`` (``{"colours"}``, each side's checkers' colour); ``points``:
+    White's points 1 to 24 as ``{"id", "label", "count", "side"}`` (ids ``p1`` to ``p24`` in
+    White's numbering, labels in the numbering of the side to move, or of the side at the bottom
+    before the opening roll); ``top`` and ``bottom``: the ids left to right, the bar between the
+    sixth and seventh; ``bottom_side`` (whose home board is bottom right); ``bar``, ``off`` and
+    ``pips`` by side; ``dice``. The targets are the points, ``bar`` and ``off`` (the mover's),
+    and ``pass``."""
 
     def __init__(
         self,
@@ -53,7 +54,8 @@ class BackgammonView:
         top, bottom = (lower, upper) if flipped else (upper, lower)
         pips = {self.sides[side]: self._pips(state, side) for side in (0, 1)}
         view: Json = {
-            "kind": "backgammon",
+            "kind": "points",
+            "look": {"colours": {self.sides[0]: "white", self.sides[1]: "black"}},
             "points": points,
             "top": [f"p{p}" for p in top],
             "bottom": [f"p{p}" for p in bottom],

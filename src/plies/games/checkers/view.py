@@ -6,10 +6,14 @@ from __future__ import annotations
 import collections
 from typing import TYPE_CHECKING
 
-from plies.games.grid import SIDE_NAMES, Json, grid_view, letters, sides_status
+from plies.games.grid import SIDE_COLOURS, SIDE_NAMES, Json, Look, grid_view, letters, sides_status
 
 if TYPE_CHECKING:
     from plies.games.checkers.rules import Checkers, CheckersState
+
+
+LOOK = Look("checkered", "man", SIDE_COLOURS)
+"""The dark squares numbered, black and white men and kings."""
 
 
 class CheckersView:
@@ -30,7 +34,7 @@ class CheckersView:
         order = range(7, -1, -1) if flipped else range(8)
         cells = [[_cell(row, col, pieces) for col in order] for row in order]
         files = letters(8)
-        view = grid_view("checkers", cells, [files[c] for c in order], [str(8 - r) for r in order])
+        view = grid_view(LOOK, cells, [files[c] for c in order], [str(8 - r) for r in order])
         counts = collections.Counter(pieces.values())
         view["facts"] = [
             [

@@ -20,8 +20,10 @@ SQUARE = 45
 
 
 class ChessView:
-    """``svg`` (``margin`` and ``square`` are its geometry, in the units of its ``size``),
-    ``flipped``, and ``pieces`` (``{"square", "piece"}``, the piece as its FEN letter)."""
+    """A ``picture`` view: ``svg``, python-chess's picture of the board (``margin`` and
+    ``square`` are its geometry, in the units of its ``size``), ``squares`` (the squares' names
+    row by row as drawn, from the top left: the click targets), and ``pieces``
+    (``{"square", "piece"}``, the piece as its FEN letter)."""
 
     def __init__(self, game: Chess) -> None:
         self.game = game
@@ -44,13 +46,15 @@ class ChessView:
         facts = [["move", str(board.fullmove_number)]]
         if check is not None:
             facts.append(["check", chess.square_name(check)])
+        files = range(7, -1, -1) if flipped else range(8)
+        ranks = range(8) if flipped else range(7, -1, -1)
         return {
-            "kind": "chess",
+            "kind": "picture",
             "svg": picture,
             "margin": MARGIN,
             "square": SQUARE,
             "size": 2 * MARGIN + 8 * SQUARE,
-            "flipped": flipped,
+            "squares": [[chess.square_name(chess.square(f, r)) for f in files] for r in ranks],
             "pieces": pieces,
             "facts": facts,
             "last": [] if last is None else _squares(last),

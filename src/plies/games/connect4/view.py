@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plies.games.grid import Json, grid_view
+from plies.games.grid import Json, Look, grid_view
 
 if TYPE_CHECKING:
     from plies.games.connect4.rules import ConnectFour, ConnectFourState
+
+
+LOOK = Look("rack", "disc", {"X": "red", "O": "yellow"}, "bottom", cell=64, span=460)
+"""The upright rack, red X and yellow O dropped down its columns."""
 
 
 class ConnectFourView:
@@ -36,7 +40,7 @@ class ConnectFourView:
             for r in reversed(range(game.height))
         ]
         labels = [str(c + 1) for c in range(game.width)]
-        view = grid_view("connect4", cells, labels, [], cell_targets=False)
+        view = grid_view(LOOK, cells, labels, [], cell_targets=False)
         view["column_targets"] = [f"col{label}" for label in labels]
         if last is not None:
             height = (state.mask >> (last * stride) & ((1 << game.height) - 1)).bit_length()

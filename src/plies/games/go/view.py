@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plies.games.grid import SIDE_NAMES, Json, grid_view, sides_status
+from plies.games.grid import SIDE_COLOURS, SIDE_NAMES, Json, Look, grid_view, sides_status
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from plies.games.go.rules import Go, GoState
+
+
+LOOK = Look("lines", "stone", SIDE_COLOURS, "around", cell=50, span=520)
+"""Black and white stones on the lines' crossings, coordinates all round."""
 
 
 class GoView:
@@ -41,7 +45,7 @@ class GoView:
             for row in reversed(range(size))
         ]
         rows = [str(row + 1) for row in reversed(range(size))]
-        view = grid_view("go", cells, self.columns[:size], rows)
+        view = grid_view(LOOK, cells, self.columns[:size], rows)
         view["explain_illegal"] = True
         if game.is_terminal(state):
             black, white = game.area(state.board)

@@ -11,7 +11,8 @@ if TYPE_CHECKING:
 
 
 class NimView:
-    """``heaps``: each ``{"id", "size", "objects"}``, the objects' ids first to last."""
+    """A ``heaps`` view: ``heaps``, each ``{"id", "size", "objects"}``, the objects' ids first
+    to last."""
 
     def __init__(self, game: Nim) -> None:
         self.game = game
@@ -25,7 +26,7 @@ class NimView:
             }
             for heap, size in enumerate(state.heaps)
         ]
-        return {"kind": "nim", "heaps": heaps, "facts": [["objects", str(sum(state.heaps))]]}
+        return {"kind": "heaps", "heaps": heaps, "facts": [["objects", str(sum(state.heaps))]]}
 
     def path(self, state: NimState, action: tuple[int, int], notation: str) -> list[str]:
         heap, count = action

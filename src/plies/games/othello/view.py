@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plies.games.grid import Json, grid_view, letters, sides_status
+from plies.games.grid import SIDE_COLOURS, Json, Look, grid_view, letters, sides_status
 
 if TYPE_CHECKING:
     from plies.games.othello.rules import Othello, OthelloState
+
+
+LOOK = Look("felt", "disc", SIDE_COLOURS)
+"""Black and white discs on green."""
 
 
 class OthelloView:
@@ -23,7 +27,7 @@ class OthelloView:
             [{"id": f"{files[c]}{r + 1}", "piece": _disc(state, 8 * r + c)} for c in range(8)]
             for r in range(8)
         ]
-        view = grid_view("othello", cells, files, [str(r + 1) for r in range(8)])
+        view = grid_view(LOOK, cells, files, [str(r + 1) for r in range(8)])
         view["facts"] = [
             ["black", str(state.black.bit_count())],
             ["white", str(state.white.bit_count())],

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plies.games.grid import Json, grid_view, letters
+from plies.games.grid import Json, Look, grid_view, letters
 
 if TYPE_CHECKING:
     from plies.games.tictactoe.rules import Board, TicTacToe
     from plies.games.tictactoe.three import TicTacToe3
+
+
+LOOK = Look("paper", "mark", {"X": "blue", "O": "red", "Y": "green"}, cell=96, span=420)
+"""Marks on paper: X blue, O red, Y green (the three-player game's)."""
 
 
 class TicTacToeView:
@@ -31,7 +35,7 @@ class TicTacToeView:
             ]
             for r in range(game.m)
         ]
-        view = grid_view("tictactoe", cells, letters(game.n), [str(r + 1) for r in range(game.m)])
+        view = grid_view(LOOK, cells, letters(game.n), [str(r + 1) for r in range(game.m)])
         view["last"] = [] if last is None else [grid.format_action(state, last)]
         view["facts"] = [["k in a row", str(game.k)]]
         return view

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plies.games.grid import Json, grid_view
+from plies.games.grid import Json, Look, grid_view
 
 if TYPE_CHECKING:
     from plies.games.tiles.rules import TileGame, TileState
+
+
+LOOK = Look("blocks", "token", {"A": "blue", "B": "red"}, "bottom", cell=64, span=640)
+"""A row of squares, A and B as lettered tokens, the squares numbered below."""
 
 
 class TileView:
@@ -25,7 +29,7 @@ class TileView:
                 for i in squares
             ]
         ]
-        view = grid_view("tiles", cells, [str(i) for i in squares], [])
+        view = grid_view(LOOK, cells, [str(i) for i in squares], [])
         if not self.game.is_terminal(state):
             view["buttons"] = [{"id": self.stay, "label": "stay"}]
         if state.stays:

@@ -1,14 +1,16 @@
-// The Analyse page: Connect Four positions solved column by column, chess positions evaluated
-// by the engine, and any game's positions analysed by what its game has (its perfect solver or
-// the engine). The URL holds the position (?game=connect4&position=4453, ?game=chess&fen=...
-// or ?game=othello&position=...&tab=any), so an analysis can be shared.
+// The Analyse page: the positions of the game with a perfect solver solved column by column
+// (the "solved" tab), the positions of the game scored in centipawns evaluated by the engine
+// from their FEN ("evaluated"), each game found by the server by capability, and any game's
+// positions analysed by what its game has (its perfect solver or the engine: "any"). The URL
+// holds the tab and the position (?tab=solved&position=4453, ?tab=evaluated&fen=... or
+// ?tab=any&game=NAME&position=...), so an analysis can be shared.
 import { api, el, guarded } from "/static/common.js";
 import { renderBoard } from "/static/boards.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const TABS = ["connect4", "chess", "any"];
-const latest = { connect4: 0, chess: 0, any: 0 }; // each tab's newest request: older answers are dropped
+const TABS = ["solved", "evaluated", "any"];
+const latest = { solved: 0, evaluated: 0, any: 0 }; // each tab's newest request: older answers are dropped
 
 function remember(entries) {
   const url = new URLSearchParams(entries);
@@ -27,34 +29,34 @@ function pending(box, text) {
   box.replaceChildren(el("p", { class: "pending" }, text));
 }
 
-// Connect Four ------------------------------------------------------------------------------
+// Solved ------------------------------------------------------------------------------------
 
-const c4 = { position: "", requested: "", busy: null };
+const solved = { position: "", requested: "", busy: null };
 
 /** Draw ``position`` and, if ``solve``, solve it; keeps the last good position on an error. */
-async function analyseConnect4(position, solve = true) {
-  const ticket = ++latest.connect4;
-  c4.requested = position; // a click before the answer comes plays on from here
-  const seconds = Number($("c4-time").value);
-  if (solve) pending($("c4-result"), `solving… (up to ${seconds} s)`);
+async function analyseSolved(position, solve = true) {
+  const ticket = ++latest.solved;
+  solved.requested = position; // a click before the answer comes plays on from here
+  const seconds = Number($("solved-time").value);
+  if (solve) pending($("solved-result"), `solving… (up to ${seconds} s)`);
   const answer = await guarded(() =>
-    api("/api/analyse/connect4", { position, seconds, solve }));
-  if (ticket !== latest.connect4) return;
+    api("/api/analyse/solved", { position, seconds, solve }));
+  if (ticket !== latest.solved) return;
   if (!answer) {
-    c4.requested = c4.position;
-    $("c4-position").value = c4.position;
-    if (solve) $("c4-result").replaceChildren();
+    solved.requested = solved.position;
+    $("solved-position").value = solved.position;
+    if (solve) $("solved-result").replaceChildren();
     return;
   }
-  c4.position = answer.position;
-  $("c4-position").value = answer.position;
-  if (!$("connect4").hidden) remember({ game: "connect4", position: answer.position, seconds });
-  renderBoard($("c4-board"), answer.view, answer.moves, {
-    onMove: (column) => analyseConnect4(c4.requested + column, $("c4-auto").checked),
+  solved.position = answer.position;
+  $("solved-position").value = answer.position;
+  if (!$("solved").hidden) remember({ tab: "solved", position: answer.position, seconds });
+  renderBoard($("solved-board"), answer.view, answer.moves, {
+    onMove: (column) => analyseSolved(solved.requested + column, $("solved-auto").checked),
     lastMove: answer.position.slice(-1) || null,
   });
-  if (solve || answer.over) showConnect4(answer);
-  else $("c4-result").replaceChildren(el("p", { class: "muted" }, `${answer.status}: press Solve.`));
+  if (solve || answer.over) showSolved(answer);
+  else $("solved-result").replaceChildren(el("p", { class: "muted" }, `${answer.status}: press Solve.`));
 }
 
 function scoreClass(score) {
@@ -65,22 +67,22 @@ function signed(score) {
   return score === null ? "–" : score > 0 ? `+${score}` : String(score);
 }
 
-function showConnect4(answer) {
-  const box = $("c4-result");
+function showSolved(answer) {
+  const box = $("solved-result");
   const say = (meaning) => meaning.replace(/^the side to move/, answer.to_move);
   if (answer.over) {
     box.replaceChildren(el("p", { class: "headline" }, answer.status));
     return;
   }
-  const parts = [el("p", { class: "headline", id: "c4-headline" },
+  const parts = [el("p", { class: "headline", id: "solved-headline" },
     `${answer.to_move} to move`,
     answer.solved ? [": score ", el("strong", { class: scoreClass(answer.score) }, signed(answer.score)),
       ` – ${say(answer.meaning)}`] : null)];
   if (answer.best.length) {
     parts.push(el("p", {}, `Best column${answer.best.length > 1 ? "s" : ""}: `,
-      el("strong", { id: "c4-best" }, answer.best.join(", "))));
+      el("strong", { id: "solved-best" }, answer.best.join(", "))));
   }
-  if (answer.message) parts.push(el("p", { class: "notice", id: "c4-message" }, answer.message));
+  if (answer.message) parts.push(el("p", { class: "notice", id: "solved-message" }, answer.message));
   if (answer.solved) parts.push(columnTable(answer, say));
   parts.push(el("p", { class: "muted" },
     `${answer.stones} stones · ${answer.nodes.toLocaleString("en")} positions in ${answer.seconds} s`));
@@ -94,19 +96,19 @@ function columnTable(answer, say) {
     el("td", { class: `num ${scoreClass(column.score)}` }, column.playable ? signed(column.score) : "full"),
     el("td", {}, !column.playable ? "the column is full"
       : column.meaning ? say(column.meaning) : "not solved in time"));
-  return el("table", { class: "data", id: "c4-columns" },
+  return el("table", { class: "data", id: "solved-columns" },
     el("thead", {}, el("tr", {}, ["column", "score", "with perfect play"].map((h) => el("th", {}, h)))),
     el("tbody", {}, answer.columns.map(row)));
 }
 
-function setUpConnect4() {
-  $("c4-form").addEventListener("submit", (event) => {
+function setUpSolved() {
+  $("solved-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    analyseConnect4($("c4-position").value.trim());
+    analyseSolved($("solved-position").value.trim());
   });
-  $("c4-undo").addEventListener("click", () =>
-    analyseConnect4(c4.position.slice(0, -1), $("c4-auto").checked));
-  $("c4-clear").addEventListener("click", () => analyseConnect4("", false));
+  $("solved-undo").addEventListener("click", () =>
+    analyseSolved(solved.position.slice(0, -1), $("solved-auto").checked));
+  $("solved-clear").addEventListener("click", () => analyseSolved("", false));
 }
 
 /** The engine's iterations as a table (depth, score coloured by ``tone``, nodes, time, line). */
@@ -121,32 +123,32 @@ function iterationsTable(id, iterations, tone) {
       el("td", { class: "mono" }, it.pv.join(" "))))));
 }
 
-// Chess -------------------------------------------------------------------------------------
+// Evaluated ---------------------------------------------------------------------------------
 
-const chess = { fen: "startpos", back: [] };
+const evaluated = { fen: "startpos", back: [] };
 
 /** Analyse ``fen``, after ``move`` when one is given. */
-async function analyseChess(fen, move = null) {
-  const ticket = ++latest.chess;
-  const seconds = Number($("chess-time").value);
-  pending($("chess-result"), `the engine is thinking… (${seconds} s)`);
-  const answer = await guarded(() => api("/api/analyse/chess", { fen, move, seconds }));
-  if (ticket !== latest.chess) return;
+async function analyseEvaluated(fen, move = null) {
+  const ticket = ++latest.evaluated;
+  const seconds = Number($("evaluated-time").value);
+  pending($("evaluated-result"), `the engine is thinking… (${seconds} s)`);
+  const answer = await guarded(() => api("/api/analyse/evaluated", { fen, move, seconds }));
+  if (ticket !== latest.evaluated) return;
   if (!answer) {
-    $("fen").value = chess.fen;
-    $("chess-result").replaceChildren();
+    $("fen").value = evaluated.fen;
+    $("evaluated-result").replaceChildren();
     return;
   }
-  if (answer.fen !== chess.fen && chess.fen !== "startpos") chess.back.push(chess.fen);
-  chess.fen = answer.fen;
+  if (answer.fen !== evaluated.fen && evaluated.fen !== "startpos") evaluated.back.push(evaluated.fen);
+  evaluated.fen = answer.fen;
   $("fen").value = answer.fen;
-  $("chess-back").disabled = chess.back.length === 0;
-  if (!$("chess").hidden) remember({ game: "chess", fen: answer.fen, seconds });
-  renderBoard($("chess-board"), answer.view, answer.moves, {
-    onMove: (san) => analyseChess(chess.fen, san),
+  $("evaluated-back").disabled = evaluated.back.length === 0;
+  if (!$("evaluated").hidden) remember({ tab: "evaluated", fen: answer.fen, seconds });
+  renderBoard($("evaluated-board"), answer.view, answer.moves, {
+    onMove: (san) => analyseEvaluated(evaluated.fen, san),
     lastMove: move,
   });
-  showChess(answer);
+  showEvaluated(answer);
 }
 
 function evaluation(answer) {
@@ -155,8 +157,8 @@ function evaluation(answer) {
   return `${white.text} (White's view)`;
 }
 
-function showChess(answer) {
-  const box = $("chess-result");
+function showEvaluated(answer) {
+  const box = $("evaluated-result");
   if (answer.over) {
     box.replaceChildren(el("p", { class: "headline" }, answer.status));
     return;
@@ -165,29 +167,29 @@ function showChess(answer) {
   const bad = (score) => (score.mate !== null ? score.mate < 0 : score.pawns < -0.3);
   const tone = (score) => (good(score) ? "good" : bad(score) ? "bad" : "draw");
   box.replaceChildren(
-    el("p", { class: "headline", id: "chess-eval" }, "Evaluation ",
+    el("p", { class: "headline", id: "evaluated-headline" }, "Evaluation ",
       el("strong", { class: tone(answer.white) }, evaluation(answer))),
     el("p", {}, `${answer.to_move} to move: `, el("strong", { class: tone(answer.score) }, answer.score.text),
-      ` · best move `, el("strong", { class: "mono", id: "chess-best" }, answer.best || "–")),
-    el("p", { class: "line mono", id: "chess-line" }, answer.line),
+      ` · best move `, el("strong", { class: "mono", id: "evaluated-best" }, answer.best || "–")),
+    el("p", { class: "line mono", id: "evaluated-line" }, answer.line),
     el("p", { class: "muted" },
       `depth ${answer.depth} (selective ${answer.seldepth}) · ${answer.nodes.toLocaleString("en")} nodes · ` +
       `${answer.nps.toLocaleString("en")} nodes/s · ${answer.seconds} s`),
-    iterationsTable("chess-iterations", answer.iterations, tone));
+    iterationsTable("evaluated-iterations", answer.iterations, tone));
 }
 
-function setUpChess() {
-  $("chess-form").addEventListener("submit", (event) => {
+function setUpEvaluated() {
+  $("evaluated-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    analyseChess($("fen").value.trim() || "startpos");
+    analyseEvaluated($("fen").value.trim() || "startpos");
   });
-  $("chess-back").addEventListener("click", () => {
-    if (!chess.back.length) return;
-    const fen = chess.back.pop();
-    chess.fen = fen; // going back is no new step to return from
-    analyseChess(fen);
+  $("evaluated-back").addEventListener("click", () => {
+    if (!evaluated.back.length) return;
+    const fen = evaluated.back.pop();
+    evaluated.fen = fen; // going back is no new step to return from
+    analyseEvaluated(fen);
   });
-  $("chess-start").addEventListener("click", () => analyseChess("startpos"));
+  $("evaluated-start").addEventListener("click", () => analyseEvaluated("startpos"));
 }
 
 // Any game ----------------------------------------------------------------------------------
@@ -268,7 +270,7 @@ async function setUpAny(chosen) {
   const analysable = games.filter((game) => game.analyser !== null);
   $("any-game").replaceChildren(...analysable.map((game) =>
     el("option", { value: game.name }, `${game.name} (${game.analyser})`)));
-  const name = chosen ? chosen.split(":")[0] : "othello";
+  const name = chosen ? chosen.split(":")[0] : null;  // else the first listed
   if (analysable.some((game) => game.name === name)) $("any-game").value = name;
   if (chosen && chosen !== name) $("any-spec").value = chosen;
   $("any-game").addEventListener("change", () => {
@@ -291,35 +293,35 @@ async function setUpAny(chosen) {
 // Start -------------------------------------------------------------------------------------
 
 function start() {
-  setUpConnect4();
-  setUpChess();
-  const tab = params.get("tab") === "any" ? "any"
-    : params.get("game") === "chess" || params.has("fen") ? "chess" : "connect4";
+  setUpSolved();
+  setUpEvaluated();
+  const asked = params.get("tab");
+  const tab = TABS.includes(asked) ? asked : params.has("fen") ? "evaluated" : "solved";
   const ready = setUpAny(tab === "any" ? params.get("game") : null);
   for (const name of TABS) {
     $(`tab-${name}`).addEventListener("click", async () => {
       showTab(name);
-      if (name === "chess" && !$("chess-board").hasChildNodes()) analyseChess(chess.fen);
+      if (name === "evaluated" && !$("evaluated-board").hasChildNodes()) analyseEvaluated(evaluated.fen);
       if (name === "any" && !$("any-board").hasChildNodes()) {
         await ready;
         analyseAny(any.position);
       }
-      if (name === "connect4") remember({ game: "connect4", position: c4.position, seconds: $("c4-time").value });
-      else if (name === "chess") remember({ game: "chess", fen: chess.fen, seconds: $("chess-time").value });
+      if (name === "solved") remember({ tab: name, position: solved.position, seconds: $("solved-time").value });
+      else if (name === "evaluated") remember({ tab: name, fen: evaluated.fen, seconds: $("evaluated-time").value });
       else remember({ tab: "any", game: anyGame(), position: any.position, seconds: $("any-time").value });
     });
   }
   const seconds = params.get("seconds");
-  const select = $({ chess: "chess-time", connect4: "c4-time", any: "any-time" }[tab]);
+  const select = $(`${tab}-time`);
   if (seconds && [...select.options].some((o) => o.value === seconds)) select.value = seconds;
   showTab(tab);
-  if (tab === "chess") {
-    analyseChess(params.get("fen") || "startpos");
+  if (tab === "evaluated") {
+    analyseEvaluated(params.get("fen") || "startpos");
   } else if (tab === "any") {
     ready.then(() => analyseAny(params.get("position") || ""));
   } else {
     const position = params.get("position") || "";
-    analyseConnect4(position, position !== "");
+    analyseSolved(position, position !== "");
   }
 }
 

@@ -1,5 +1,6 @@
-// Boards of every game, drawn from the JSON of plies.web.boards (board_view) and played by
-// clicking the targets of move_paths: a move is the path of target ids clicked to make it.
+// Boards of every game, drawn from the JSON of plies.web.boards (board_view) by the kind of
+// board and the look the view describes (never by the game's name), and played by clicking the
+// targets of move_paths: a move is the path of target ids clicked to make it.
 import { el, svg } from "/static/common.js";
 
 /**
@@ -133,7 +134,7 @@ class Picker {
     this.chooser.replaceChildren();
     this.chooser.hidden = complete.length === 0;
     if (complete.length) {
-      this.chooser.append(el("span", { class: "muted" }, next.size ? "play, or go on:" : "choose:"),
+      this.chooser.append(el("span", { class: "muted" }, next.size ? "play, or keep clicking:" : "choose:"),
         ...complete.map((move) => el("button", { type: "button", "data-choice": move.notation }, move.notation)));
     }
   }
@@ -184,149 +185,162 @@ function caption(view, lastMove) {
 
 // Grids -------------------------------------------------------------------------------------
 
-const GRID_LOOK = {
-  tictactoe: { base: 96, span: 420 },
-  connect4: { base: 64, span: 460 },
-  othello: { base: 56, span: 450 },
-  checkers: { base: 56, span: 450 },
-  tiles: { base: 64, span: 640 },
-  go: { base: 50, span: 520 },
-};
-
+/** A grid of cells drawn as its ``look`` says (plies.games.grid.Look): its surface under the
+ * cells, its pieces, and its coordinates. */
 function drawGrid(view) {
-  const look = GRID_LOOK[view.style] || GRID_LOOK.tictactoe;
-  const size = Math.max(16, Math.min(look.base, Math.floor(look.span / Math.max(view.columns, view.rows))));
-  const around = view.style === "go"; // coordinates on all four sides
-  const below = view.style === "connect4" || view.style === "tiles"; // column labels under the grid
-  const left = around ? 26 : view.row_labels.length ? 22 : 6;
-  const top = view.style === "connect4" ? 6 : 22;
-  const bottom = below || around ? 24 : 6;
-  const width = left + view.columns * size + (around ? 26 : 6);
-  const height = top + view.rows * size + bottom;
-  const picture = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`, width, height, class: `grid grid-${view.style}`, "data-to-move": view.to_move || undefined,
-  });
+  const look = view.look;
+  const size = Math.max(16, Math.min(look.cell, Math.floor(look.span / Math.max(view.columns, view.rows))));
+  const [left, top, right, bottom] = margins(look.labels, view.row_labels.length > 0);
   const frame = { x: left, y: top, width: view.columns * size, height: view.rows * size };
-  const drawCell = CELLS[view.style] || CELLS.tictactoe;
-  if (view.style === "connect4") {
-    picture.append(svg("rect", { ...frame, x: left - 4, y: top - 4, width: frame.width + 8, height: frame.height + 8, rx: 10, class: "c4-frame" }));
-  } else if (view.style === "go") {
-    picture.append(goBoard(view, frame, size, width, height));
-  } else {
-    picture.append(svg("rect", { ...frame, class: "grid-back" }));
-  }
+  const width = left + frame.width + right;
+  const height = top + frame.height + bottom;
+  const picture = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, width, height, class: `grid surface-${look.surface}`,
+  });
+  const surface = SURFACES[look.surface] || SURFACES.paper;
+  const drawPiece = PIECES[look.piece] || PIECES.mark;
+  const mover = look.colours[view.to_move];
+  if (look.piece === "stone") picture.append(shades(look.colours));
+  picture.append(...surface.under(frame, size, width, height));
   view.cells.forEach((row, r) => row.forEach((cell, c) => {
     const node = svg("g", { transform: `translate(${left + c * size},${top + r * size})`, "data-cell": cell.id || undefined });
     if (view.cell_targets && cell.id) node.setAttribute("data-target", cell.id);
-    drawCell(node, cell, size);
+    node.append(...surface.ground(cell, size));
+    if (cell.label) node.append(svg("text", { x: 3, y: 11, class: "cell-label" }, cell.label));
+    if (cell.star) node.append(svg("circle", { cx: size / 2, cy: size / 2, r: Math.max(2.5, size * 0.1), class: "star" }));
+    if (cell.piece) node.append(...drawPiece(cell, size, size * surface.room, look.colours[cell.piece] || ""));
+    node.append(...surface.marks(cell, size, mover));
     picture.append(node);
   }));
-  if (view.style === "connect4") {
-    view.column_targets.forEach((id, c) => picture.append(svg("rect", {
-      x: left + c * size, y: top - 4, width: size, height: frame.height + 8, class: "column-target", "data-target": id,
-    })));
-  }
-  const underY = top + frame.height + 17;
-  for (const y of around ? [15, underY] : [below ? underY : 15]) {
-    view.column_labels.forEach((label, c) => picture.append(svg("text", {
-      x: left + (c + 0.5) * size, y, class: "coord", "text-anchor": "middle",
-    }, label)));
-  }
-  for (const [x, anchor] of around ? [[left - 7, "end"], [left + frame.width + 7, "start"]] : [[left - 7, "end"]]) {
-    view.row_labels.forEach((label, r) => picture.append(svg("text", {
-      x, y: top + (r + 0.5) * size + 4, class: "coord", "text-anchor": anchor,
-    }, label)));
-  }
+  (view.column_targets || []).forEach((id, c) => picture.append(svg("rect", {
+    x: left + c * size, y: top - 4, width: size, height: frame.height + 8, class: "column-target", "data-target": id,
+  })));
+  picture.append(...coordinates(view, frame, size));
   return picture;
 }
 
-/** Go's wooden board under the cells: the lines through their middles and the stones' shading. */
-function goBoard(view, frame, size, width, height) {
+/** The room left round the cells for the coordinates: [left, top, right, bottom]. */
+function margins(labels, rowLabels) {
+  if (labels === "around") return [26, 22, 26, 24];
+  const left = rowLabels ? 22 : 6;
+  return labels === "bottom" ? [left, 6, 6, 24] : [left, 22, 6, 6];
+}
+
+/** The column labels above or below the cells (both ``around``), the row labels to the left
+ * (both sides ``around``). */
+function coordinates(view, frame, size) {
+  const around = view.look.labels === "around";
+  const under = frame.y + frame.height + 17;
+  const ys = around ? [15, under] : [view.look.labels === "bottom" ? under : 15];
+  const xs = around ? [[frame.x - 7, "end"], [frame.x + frame.width + 7, "start"]] : [[frame.x - 7, "end"]];
+  return [
+    ...ys.flatMap((y) => view.column_labels.map((label, c) => svg("text", {
+      x: frame.x + (c + 0.5) * size, y, class: "coord", "text-anchor": "middle",
+    }, label))),
+    ...xs.flatMap(([x, anchor]) => view.row_labels.map((label, r) => svg("text", {
+      x, y: frame.y + (r + 0.5) * size + 4, class: "coord", "text-anchor": anchor,
+    }, label))),
+  ];
+}
+
+/** A circle in the middle of a cell of ``size``, of radius ``share`` of it. */
+function dot(size, share, cls) {
+  return svg("circle", { cx: size / 2, cy: size / 2, r: size * share, class: cls });
+}
+
+const square = (cell, size) => [svg("rect", { width: size, height: size, class: "cell" })];
+const back = (frame) => [svg("rect", { ...frame, class: "grid-back" })];
+const nothing = () => [];
+
+/** The surfaces (``look.surface``): ``under`` the cells (given the cells' frame, the cell's
+ * size and the picture's), each cell's ``ground``, the ``marks`` over its piece (given the
+ * mover's colour), and ``room``, a piece's radius there as a share of the cell. */
+const SURFACES = {
+  paper: { room: 0.26, under: back, ground: square, marks: nothing },
+  felt: {
+    room: 0.41, under: back, ground: square,
+    marks: (cell, size) => [...(cell.piece ? [] : [dot(size, 0.11, "hint")]), dot(size, 0.08, "last-mark")],
+  },
+  checkered: {
+    room: 0.38, under: back,
+    ground: (cell, size) => [svg("rect", { width: size, height: size, class: cell.dark ? "cell dark" : "cell light" })],
+    marks: (cell, size) => (cell.id ? [dot(size, 0.12, "hint")] : []),
+  },
+  rack: {
+    room: 0.38,
+    under: (frame) => [svg("rect", {
+      x: frame.x - 4, y: frame.y - 4, width: frame.width + 8, height: frame.height + 8, rx: 10, class: "rack-frame",
+    })],
+    ground: (cell, size) => [dot(size, 0.38, "hole")],
+    marks: nothing,
+  },
+  blocks: {
+    room: 0.32, under: nothing, marks: nothing,
+    ground: (cell, size) => [svg("rect", { x: 2, y: 2, width: size - 4, height: size - 4, rx: 6, class: "cell" })],
+  },
+  lines: {
+    room: 0.47, under: ruled, ground: square,
+    marks: (cell, size, mover) => [cell.piece ? dot(size, 0.2, "last-mark") : dot(size, 0.47, `ghost ${mover || ""}`)],
+  },
+};
+
+/** A wooden board under the cells, ruled through their middles. */
+function ruled(frame, size, width, height) {
   const half = size / 2;
   const [x0, y0] = [frame.x + half, frame.y + half];
   const [x1, y1] = [frame.x + frame.width - half, frame.y + frame.height - half];
   const lines = [];
-  for (let c = 0; c < view.columns; c++) lines.push(`M${x0 + c * size},${y0} V${y1}`);
-  for (let r = 0; r < view.rows; r++) lines.push(`M${x0},${y0 + r * size} H${x1}`);
-  const shade = (player) => svg("radialGradient", { id: `go-stone-${player}`, cx: "35%", cy: "30%", r: "75%" },
-    svg("stop", { offset: "0%", class: "light" }), svg("stop", { offset: "100%", class: "dark" }));
-  return svg("g", { class: "go-board" },
-    svg("defs", {}, shade("B"), shade("W")),
-    svg("rect", { width, height, rx: 6, class: "grid-back" }),
-    svg("path", { d: lines.join(" "), class: "go-lines" }),
-    svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, class: "go-edge" }));
+  for (let c = 0; c < Math.round(frame.width / size); c++) lines.push(`M${x0 + c * size},${y0} V${y1}`);
+  for (let r = 0; r < Math.round(frame.height / size); r++) lines.push(`M${x0},${y0 + r * size} H${x1}`);
+  return [svg("rect", { width, height, rx: 6, class: "grid-back" }),
+    svg("path", { d: lines.join(" "), class: "rules" }),
+    svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, class: "rules-edge" })];
 }
 
-const CELLS = {
-  tictactoe(node, cell, size) {
-    node.append(svg("rect", { width: size, height: size, class: "cell" }));
-    if (!cell.piece) return;
-    const m = size * 0.24;
-    const piece = svg("g", { class: `mark mark-${cell.piece}`, "data-piece": cell.piece });
-    if (cell.piece === "X") {
-      piece.append(svg("path", { d: `M${m},${m} L${size - m},${size - m} M${size - m},${m} L${m},${size - m}` }));
-    } else if (cell.piece === "O") {
-      piece.append(svg("circle", { cx: size / 2, cy: size / 2, r: size / 2 - m }));
-    } else if (cell.piece === "Y") {
-      piece.append(svg("path", { d: `M${m},${m} L${size / 2},${size / 2} L${size - m},${m} M${size / 2},${size / 2} L${size / 2},${size - m}` }));
-    } else {
-      piece.append(svg("text", { x: size / 2, y: size / 2 + size * 0.15, "text-anchor": "middle", "font-size": size * 0.45 }, cell.piece));
-    }
+/** The pieces (``look.piece``): ``cell``'s piece of radius ``r`` in a cell of ``size``, its
+ * ``colour`` a class. */
+const PIECES = {
+  mark(cell, size, r, colour) {
+    const [m, c] = [size / 2 - r, size / 2];
+    const strokes = {
+      X: `M${m},${m} L${size - m},${size - m} M${size - m},${m} L${m},${size - m}`,
+      Y: `M${m},${m} L${c},${c} L${size - m},${m} M${c},${c} L${c},${size - m}`,
+    };
+    const piece = svg("g", { class: `mark ${colour}`, "data-piece": cell.piece });
+    if (cell.piece === "O") piece.append(svg("circle", { cx: c, cy: c, r }));
+    else if (strokes[cell.piece]) piece.append(svg("path", { d: strokes[cell.piece] }));
+    else piece.append(svg("text", { x: c, y: c + size * 0.15, "text-anchor": "middle", "font-size": size * 0.45 }, cell.piece));
     piece.style.strokeWidth = Math.max(2, size * 0.09);
-    node.append(piece);
+    return [piece];
   },
-  connect4(node, cell, size) {
-    node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.38, class: "hole" }));
-    if (cell.piece) {
-      node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.38, class: `disc disc-${cell.piece}`, "data-piece": cell.piece }));
-    }
+  disc: (cell, size, r, colour) => [
+    svg("circle", { cx: size / 2, cy: size / 2, r, class: `disc ${colour}`, "data-piece": cell.piece })],
+  man(cell, size, r, colour) {
+    const c = size / 2;
+    const piece = svg("g", { class: `man ${colour}`, "data-piece": cell.piece, "data-king": cell.king ? "true" : undefined },
+      svg("circle", { cx: c, cy: c + 2, r, class: "rim" }),
+      svg("circle", { cx: c, cy: c, r, class: "top" }),
+      svg("circle", { cx: c, cy: c, r: r * 0.71, class: "ring" }));
+    if (cell.king) piece.append(crown(size));
+    return [piece];
   },
-  othello(node, cell, size) {
-    node.append(svg("rect", { width: size, height: size, class: "cell" }));
-    if (cell.piece) {
-      node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.41, class: `disc disc-${cell.piece}`, "data-piece": cell.piece }));
-    } else {
-      node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.11, class: "hint" }));
-    }
-    node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.08, class: "last-mark" }));
-  },
-  checkers(node, cell, size) {
-    node.append(svg("rect", { width: size, height: size, class: cell.dark ? "cell dark" : "cell light" }));
-    if (!cell.dark) return;
-    node.append(svg("text", { x: 3, y: 11, class: "square-number" }, cell.label));
-    if (cell.piece) {
-      const piece = svg("g", { class: `man man-${cell.piece}`, "data-piece": cell.piece, "data-king": cell.king ? "true" : undefined });
-      piece.append(svg("circle", { cx: size / 2, cy: size / 2 + 2, r: size * 0.38, class: "rim" }),
-        svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.38, class: "top" }),
-        svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.27, class: "ring" }));
-      if (cell.king) piece.append(crown(size));
-      node.append(piece);
-    }
-    node.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.12, class: "hint" }));
-  },
-  go(node, cell, size) {
-    const middle = size / 2;
-    const stone = { cx: middle, cy: middle, r: size * 0.47 };
-    node.append(svg("rect", { width: size, height: size, class: "point" }));
-    if (cell.star) node.append(svg("circle", { cx: middle, cy: middle, r: Math.max(2.5, size * 0.1), class: "star" }));
-    if (!cell.piece) {
-      node.append(svg("circle", { ...stone, class: "ghost" }));
-      return;
-    }
-    node.append(svg("circle", { ...stone, cx: middle + 1, cy: middle + 1.5, class: "shadow" }),
-      svg("circle", { ...stone, class: `stone stone-${cell.piece}`, "data-piece": cell.piece }),
-      svg("circle", { cx: middle, cy: middle, r: size * 0.2, class: "last-mark" }));
-  },
-  tiles(node, cell, size) {
-    node.append(svg("rect", { x: 2, y: 2, width: size - 4, height: size - 4, rx: 6, class: "cell" }));
-    if (cell.piece) {
-      const token = svg("g", { class: `token token-${cell.piece}`, "data-piece": cell.piece });
-      token.append(svg("circle", { cx: size / 2, cy: size / 2, r: size * 0.32 }),
-        svg("text", { x: size / 2, y: size / 2 + size * 0.12, "text-anchor": "middle", "font-size": size * 0.34 }, cell.piece));
-      node.append(token);
-    }
+  stone: (cell, size, r, colour) => [
+    svg("circle", { cx: size / 2 + 1, cy: size / 2 + 1.5, r, class: "shadow" }),
+    svg("circle", { cx: size / 2, cy: size / 2, r, class: `stone ${colour}`, "data-piece": cell.piece })],
+  token(cell, size, r, colour) {
+    const c = size / 2;
+    return [svg("g", { class: `token ${colour}`, "data-piece": cell.piece },
+      svg("circle", { cx: c, cy: c, r }),
+      svg("text", { x: c, y: c + size * 0.12, "text-anchor": "middle", "font-size": size * 0.34 }, cell.piece))];
   },
 };
+
+/** The stones' shading, a gradient a colour (``stone-black``...), styled by boards.css. */
+function shades(colours) {
+  return svg("defs", {}, [...new Set(Object.values(colours))].map((colour) =>
+    svg("radialGradient", { id: `stone-${colour}`, cx: "35%", cy: "30%", r: "75%" },
+      svg("stop", { offset: "0%", class: "light" }), svg("stop", { offset: "100%", class: "dark" }))));
+}
 
 function crown(size) {
   const s = size / 56;
@@ -339,9 +353,10 @@ function crown(size) {
   });
 }
 
-// Nim ---------------------------------------------------------------------------------------
+// Heaps -------------------------------------------------------------------------------------
 
-function drawNim(view) {
+/** Heaps of sticks: a click takes a stick and every one after it. */
+function drawHeaps(view) {
   const perLine = 25;
   const step = 16;
   const lineHeight = 58;
@@ -349,7 +364,7 @@ function drawNim(view) {
   const lines = view.heaps.map((heap) => Math.max(1, Math.ceil(heap.size / perLine)));
   const height = lines.reduce((a, b) => a + b, 0) * lineHeight + 10;
   const width = left + perLine * step + 60;
-  const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "nim" });
+  const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "heaps" });
   let y = 8;
   for (const [h, heap] of view.heaps.entries()) {
     const row = svg("g", { "data-heap": heap.id });
@@ -379,105 +394,106 @@ function markTaking(row, index, on) {
   sticks.forEach((stick, i) => stick.classList.toggle("taking", active && i >= index));
 }
 
-// Chess -------------------------------------------------------------------------------------
+// Pictures ----------------------------------------------------------------------------------
 
-function drawChess(view) {
-  const box = el("div", { class: "chess" });
+/** The game's own picture of its board, with its squares (``view.squares``, row by row from the
+ * top left) laid over it as the click targets. */
+function drawPicture(view) {
+  const box = el("div", { class: "picture" });
   box.innerHTML = view.svg;
-  const overlay = el("div", { class: "chess-overlay" });
+  const overlay = el("div", { class: "picture-overlay" });
   const pieces = new Map(view.pieces.map((p) => [p.square, p.piece]));
   const unit = 100 / view.size;
-  for (let rank = 0; rank < 8; rank++) {
-    for (let file = 0; file < 8; file++) {
-      const name = "abcdefgh"[file] + (rank + 1);
-      const column = view.flipped ? 7 - file : file;
-      const row = view.flipped ? rank : 7 - rank;
-      const square = el("div", { class: "square", "data-target": name, "data-piece": pieces.get(name) });
-      square.style.left = `${(view.margin + column * view.square) * unit}%`;
-      square.style.top = `${(view.margin + row * view.square) * unit}%`;
-      square.style.width = square.style.height = `${view.square * unit}%`;
-      overlay.append(square);
-    }
-  }
+  view.squares.forEach((names, row) => names.forEach((name, column) => {
+    const square = el("div", { class: "square", "data-target": name, "data-piece": pieces.get(name) });
+    square.style.left = `${(view.margin + column * view.square) * unit}%`;
+    square.style.top = `${(view.margin + row * view.square) * unit}%`;
+    square.style.width = square.style.height = `${view.square * unit}%`;
+    overlay.append(square);
+  }));
   box.append(overlay);
   return box;
 }
 
-// Backgammon --------------------------------------------------------------------------------
+// Points ------------------------------------------------------------------------------------
 
-const BG = { point: 40, bar: 40, tray: 46, edge: 12, depth: 176, gap: 56, checker: 34 };
+const TABLE = { point: 40, bar: 40, tray: 46, edge: 12, depth: 176, gap: 56, checker: 34 };
 
-function drawBackgammon(view) {
-  const { point, bar, tray, edge, depth, gap } = BG;
+/** A board of 24 points in four quarters, a bar between them and a tray for the men borne off
+ * (``view.look.colours``: each side's men's colour), and the dice. */
+function drawPoints(view) {
+  const { point, bar, tray, edge, depth, gap } = TABLE;
+  const colours = view.look.colours;
   const inner = 12 * point + bar;
   const width = edge * 2 + inner + tray + edge;
   const height = edge * 2 + 2 * depth + gap + 28;
   const top = edge + 14;
   const bottom = top + 2 * depth + gap;
-  const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "backgammon" });
-  picture.append(svg("rect", { width, height, rx: 10, class: "bg-frame" }),
-    svg("rect", { x: edge, y: top, width: inner, height: bottom - top, class: "bg-felt" }));
+  const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "points" });
+  picture.append(svg("rect", { width, height, rx: 10, class: "table-frame" }),
+    svg("rect", { x: edge, y: top, width: inner, height: bottom - top, class: "table-felt" }));
   const points = new Map(view.points.map((p) => [p.id, p]));
   const xOf = (i) => edge + i * point + (i >= 6 ? bar : 0);
-  view.top.forEach((id, i) => picture.append(drawPoint(points.get(id), xOf(i), top, 1, i)));
-  view.bottom.forEach((id, i) => picture.append(drawPoint(points.get(id), xOf(i), bottom, -1, i + 1)));
+  view.top.forEach((id, i) => picture.append(drawPoint(points.get(id), xOf(i), top, 1, i, colours)));
+  view.bottom.forEach((id, i) => picture.append(drawPoint(points.get(id), xOf(i), bottom, -1, i + 1, colours)));
   const barX = edge + 6 * point;
-  const sides = [view.bottom_side, view.bottom_side === "White" ? "Black" : "White"];
-  const mover = view.to_move === "White" || view.to_move === "Black" ? view.to_move : null;
+  const sides = [view.bottom_side, ...Object.keys(colours).filter((side) => side !== view.bottom_side)];
+  const mover = view.to_move in colours ? view.to_move : null;
   const middle = (top + bottom) / 2;
-  picture.append(svg("rect", { x: barX, y: top, width: bar, height: bottom - top, class: "bg-bar" }));
-  for (const [k, side] of sides.entries()) {  // the bottom side's bar checkers below the middle
-    const zone = svg("g", { class: "bg-bar-zone", "data-target": side === mover ? "bar" : undefined });
+  picture.append(svg("rect", { x: barX, y: top, width: bar, height: bottom - top, class: "table-bar" }));
+  for (const [k, side] of sides.entries()) {  // the bottom side's men on the bar below the middle
+    const zone = svg("g", { class: "table-bar-zone", "data-target": side === mover ? "bar" : undefined });
     zone.append(svg("rect", { x: barX, y: k ? top : middle, width: bar, height: (bottom - top) / 2, class: "zone" }));
-    stack(zone, side, view.bar[side], barX + bar / 2, k ? middle - 24 : middle + 24, k ? -1 : 1);
+    stack(zone, side, colours[side], view.bar[side], barX + bar / 2, k ? middle - 24 : middle + 24, k ? -1 : 1);
     picture.append(zone);
   }
   const trayX = edge + inner + 8;
   for (const [k, side] of sides.entries()) {
-    const zone = svg("g", { class: "bg-off", "data-target": side === mover ? "off" : undefined });
+    const zone = svg("g", { class: "table-off", "data-target": side === mover ? "off" : undefined });
     const y = k ? top : middle + 4;
     zone.append(svg("rect", { x: trayX, y, width: tray - 8, height: (bottom - top) / 2 - 4, rx: 4, class: "zone" }));
     for (let n = 0; n < view.off[side]; n++) {
       zone.append(svg("rect", {
         x: trayX + 3, y: k ? y + 4 + n * 10 : y + (bottom - top) / 2 - 18 - n * 10, width: tray - 14, height: 8, rx: 2,
-        class: `slab checker-${side}`, "data-piece": side,
+        class: `slab ${colours[side]}`, "data-piece": side,
       }));
     }
     picture.append(zone);
   }
-  drawDice(picture, view, edge + 9 * point + bar, middle, mover);
+  drawDice(picture, view, edge + 9 * point + bar, middle, colours[mover]);
   return picture;
 }
 
-function drawPoint(point, x, base, direction, index) {
-  const { point: w, depth } = BG;
+function drawPoint(point, x, base, direction, index, colours) {
+  const { point: w, depth } = TABLE;
   const tip = base + direction * depth * 0.92;
-  const node = svg("g", { class: "bg-point", "data-target": point.id });
+  const node = svg("g", { class: "table-point", "data-target": point.id });
   node.append(svg("path", { d: `M${x},${base} L${x + w / 2},${tip} L${x + w},${base} Z`, class: index % 2 ? "tri-a" : "tri-b" }),
     svg("rect", { x, y: direction > 0 ? base : base - depth, width: w, height: depth, class: "zone" }),
-    svg("text", { x: x + w / 2, y: direction > 0 ? base - 4 : base + 13, class: "bg-label", "text-anchor": "middle" }, point.label));
-  if (point.side) stack(node, point.side, point.count, x + w / 2, base + direction * (BG.checker / 2 + 1), direction);
+    svg("text", { x: x + w / 2, y: direction > 0 ? base - 4 : base + 13, class: "table-label", "text-anchor": "middle" }, point.label));
+  if (point.side) stack(node, point.side, colours[point.side], point.count, x + w / 2, base + direction * (TABLE.checker / 2 + 1), direction);
   return node;
 }
 
-function stack(node, side, count, x, y, direction) {
-  const r = BG.checker / 2 - 1;
+function stack(node, side, colour, count, x, y, direction) {
+  const r = TABLE.checker / 2 - 1;
   for (let i = 0; i < Math.min(count, 5); i++) {
-    node.append(svg("circle", { cx: x, cy: y + direction * i * (BG.checker - 2), r, class: `checker checker-${side}`, "data-piece": side }));
+    node.append(svg("circle", { cx: x, cy: y + direction * i * (TABLE.checker - 2), r, class: `checker ${colour}`, "data-piece": side }));
   }
   if (count > 5) {
-    node.append(svg("text", { x, y: y + direction * 4 * (BG.checker - 2) + 5, class: `stack-count count-${side}`, "text-anchor": "middle" }, String(count)));
+    node.append(svg("text", { x, y: y + direction * 4 * (TABLE.checker - 2) + 5, class: `stack-count ${colour}`, "text-anchor": "middle" }, String(count)));
   }
 }
 
 const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]] };
 
-function drawDice(picture, view, x, y, mover) {
+/** The dice, coloured as the mover's men (``colour``). */
+function drawDice(picture, view, x, y, colour) {
   const size = 30;
   const dice = view.dice || [];
   dice.forEach((value, i) => {
     const left = x + (i - dice.length / 2) * (size + 8) + 4;
-    const die = svg("g", { class: `die die-${mover || "none"}`, "data-die": value });
+    const die = svg("g", { class: `die ${colour || ""}`, "data-die": value });
     die.append(svg("rect", { x: left, y: y - size / 2, width: size, height: size, rx: 5 }));
     for (const [a, b] of PIPS[value] || []) {
       die.append(svg("circle", { cx: left + 7 + a * 8, cy: y - size / 2 + 7 + b * 8, r: 2.7, class: "pip" }));
@@ -485,7 +501,7 @@ function drawDice(picture, view, x, y, mover) {
     picture.append(die);
   });
   if (dice.length === 2 && dice[0] === dice[1]) {
-    picture.append(svg("text", { x: x + size + 14, y: y + 5, class: "bg-label" }, "×2"));
+    picture.append(svg("text", { x: x + size + 14, y: y + 5, class: "table-label" }, "×2"));
   }
 }
 
@@ -498,4 +514,4 @@ function drawText(view, legal) {
       el("button", { type: "button", class: "secondary", "data-target": move.path[0] }, move.notation))) : null);
 }
 
-const DRAWINGS = { grid: drawGrid, nim: drawNim, chess: drawChess, backgammon: drawBackgammon, text: drawText };
+const DRAWINGS = { grid: drawGrid, heaps: drawHeaps, picture: drawPicture, points: drawPoints, text: drawText };

@@ -51,7 +51,7 @@ function gameSpec() {
   return options ? `${$("game").value}:${options}` : $("game").value;
 }
 
-/** Start a game (``record``: plies' JSON record of a game to go on from, its moves replayed). */
+/** Start a game (``record``: plies' JSON record of a game to continue, its moves replayed). */
 async function startGame(event, record = null) {
   event.preventDefault();
   const players = {};
@@ -357,7 +357,8 @@ async function main() {
     $("game").value = name;
     $("options").value = options;
   } else {
-    $("game").value = gameEntry("connect4") ? "connect4" : page.games[0].name;
+    // the first game with a perfect solver, whose default opponent never errs; else the first
+    $("game").value = (page.games.find((g) => g.analyser === "solver") || page.games[0]).name;
   }
   renderSeats(Object.fromEntries([...params.entries()]));
   $("game").addEventListener("change", () => { $("options").value = ""; renderSeats(); });

@@ -614,7 +614,7 @@ function renderEditTools() {
 }
 
 /** The tree as JSON that the server reads back: labels only where the tree names them,
- * so that the others are named afresh as nodes come and go. */
+ * so that the others are named afresh as nodes are added and removed. */
 function treeJson(node) {
   const out = {};
   if (node.named) out.label = node.label;
