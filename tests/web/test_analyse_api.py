@@ -282,3 +282,16 @@ def test_default_budgets_apply(client: TestClient, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(Connect4Solver, "decide", spy)
     client.post(C4, json={"position": QUICK})
     assert seen and 4 < seen[0] <= analyse.CONNECT4_SECONDS
+
+
+def test_the_earlier_addresses_still_answer(client: TestClient) -> None:
+    """/api/analyse/connect4 and /api/analyse/chess, the addresses the README gave before the
+    routes were named for their capabilities, answer as the new ones do."""
+    solved = client.post("/api/analyse/connect4", json={"position": "44", "solve": False})
+    assert solved.status_code == 200, solved.text
+    again = client.post(C4, json={"position": "44", "solve": False}).json()
+    assert {**solved.json(), "seconds": 0} == {**again, "seconds": 0}
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    evaluated = client.post("/api/analyse/chess", json={"fen": start, "seconds": 0.1})
+    assert evaluated.status_code == 200, evaluated.text
+    assert evaluated.json()["fen"] == start

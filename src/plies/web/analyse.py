@@ -662,3 +662,22 @@ def _engine_score(game: Any, report: SearchResult[Any]) -> EngineScore:
         return EngineScore(value=report.score, pawns=pawns, forced=None, text=f"{pawns:+.2f}")
     value = report.score + 0.0  # never -0.0
     return EngineScore(value=value, pawns=None, forced=None, text=f"{value:+.2f}")
+
+
+def named_router() -> APIRouter:
+    """The first two analyses under their games' names too (``/analyse/<name>``: the
+    addresses of earlier releases, which scripts may use), each name that of the game its
+    capability finds (:func:`solved_game`, :func:`evaluated_game`)."""
+    named = APIRouter(tags=["analyse"])
+    for game, endpoint, model in (
+        (solved_game(), analyse_connect4, Connect4Analysis),
+        (evaluated_game(), analyse_chess, ChessAnalysis),
+    ):
+        named.add_api_route(
+            f"/analyse/{game.name}",
+            endpoint,
+            methods=["POST"],
+            response_model=model,
+            include_in_schema=False,
+        )
+    return named

@@ -169,7 +169,7 @@ def create_app(
     async def http_error(request: Request, error: HTTPException) -> JSONResponse:
         return error_answer(error.status_code, str(error.detail))
 
-    for router in (trees.router, play.router, analyse.router):
+    for router in (trees.router, play.router, analyse.router, analyse.named_router()):
         app.include_router(router, prefix="/api", responses=ERRORS)
     app.add_api_websocket_route("/{path:path}", no_socket_here)  # after every real socket
 
