@@ -122,21 +122,26 @@ def _mistake_figures(
 
 def move_judge(game: Game[Any, Any]) -> Callable[[Any, Any], bool]:
     """A function telling whether a move is a mistake in a state, by the game's perfect
-    solver (:mod:`plies.mistakes`' rule); positions already judged are remembered."""
+    solver (:mod:`plies.mistakes`' rule): the outcome the move leaves its mover (the solved
+    score of the position after it, or the end's result) is worse than the position's. Each
+    position is solved once (``decide``: its opening book answers early positions at once)."""
     solver = require(game, HasPerfectSolver, "a ladder judged by perfect play").perfect_solver()
     if solver is None:
         raise UnsupportedGameError(f"game '{game.name}' is out of its perfect solver's reach")
-    slots = {label: slot for slot, label in enumerate(solver.slot_labels())}
-    known: dict[Any, list[int | None]] = {}
+    known: dict[Any, int] = {}
+
+    def outcome(state: Any, player: str) -> int:
+        """The sign of ``state``'s value for ``player`` with perfect play."""
+        if game.is_terminal(state):
+            others = [game.utility(state, p) for p in game.players if p != player]
+            return _sign(int(game.utility(state, player) - max(others)))
+        if state not in known:
+            known[state] = _sign(solver.decide(state, keep_table=True).score)
+        return known[state] if game.to_move(state) == player else -known[state]
 
     def is_mistake(state: Any, move: Any) -> bool:
-        scores = known.get(state)
-        if scores is None:
-            scores = known[state] = solver.analyze(state)
-        best = max(score for score in scores if score is not None)
-        score = scores[slots[game.format_action(state, move)]]
-        assert score is not None, "the record's move is legal"
-        return _sign(score) < _sign(best)
+        mover = game.to_move(state)
+        return outcome(game.result(state, move), mover) < outcome(state, mover)
 
     return is_mistake
 
