@@ -120,8 +120,6 @@ class KeptGame:
     seed: int
     moves: tuple[KeptMove, ...] = ()
     standing: Standing = Standing()
-    created: str = ""
-    updated: str = ""
 
 
 def default_games_file() -> Path:
@@ -237,8 +235,8 @@ class GameStore:
         try:
             with self.lock:
                 row = self.db.execute(
-                    "SELECT id, owner, game, players, start, seed, finished, result, loser, why, "
-                    "created, updated FROM games WHERE id = ?",
+                    "SELECT id, owner, game, players, start, seed, finished, result, loser, why "
+                    "FROM games WHERE id = ?",
                     (game_id,),
                 ).fetchone()
                 moves = self.db.execute(
@@ -278,7 +276,7 @@ def _insert_moves(
 def _kept_game(row: Sequence[Any], moves: Sequence[Sequence[Any]]) -> KeptGame:
     """A row of ``games`` and its moves read back; ValueError or TypeError for a row plies
     did not write."""
-    game_id, owner, game, players, start, seed, finished, result, loser, why = row[:10]
+    game_id, owner, game, players, start, seed, finished, result, loser, why = row
     seats = json.loads(players)
     if not isinstance(seats, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in seats.items()
@@ -297,8 +295,6 @@ def _kept_game(row: Sequence[Any], moves: Sequence[Sequence[Any]]) -> KeptGame:
         seed,
         tuple(KeptMove(str(p), str(m), float(s)) for p, m, s in moves),
         Standing(bool(finished), result, loser, why),
-        str(row[10]),
-        str(row[11]),
     )
 
 
