@@ -16,7 +16,8 @@ From the repository root::
    session's state). Every answer's status is counted: 429 and 503 are the server saying
    "busy"; a 5xx other than 503 is an error.
 4. Nobody watches: the server's CPU seconds over a quiet window once every game has paused.
-5. Expiry: the server runs with ``--idle-minutes 1``; its memory once every game is dropped.
+5. Expiry: the server runs with ``--idle-minutes 1`` and ``--no-db`` (a dropped game is gone,
+   not read back from the games file); its memory once every game is dropped.
 
 Steps 2 to 5 run ``--cycles`` times on the same server: memory after each cycle's expiry is
 compared with the start and with the first cycle's (the process keeps what its first cycle
@@ -90,6 +91,7 @@ class Server:
                 str(idle_minutes),
                 "--new-games-per-minute",
                 "1000000",
+                "--no-db",
             ],
             env=env,
             stdout=subprocess.DEVNULL,
@@ -132,13 +134,17 @@ def request(
     path: str,
     body: dict[str, Any] | None = None,
     connection: http.client.HTTPConnection | None = None,
+    token: str = "",
 ) -> tuple[int, Any]:
-    """One request; the status and the answer's JSON (None for a page)."""
+    """One request (with a game's owner ``token``); the status and the answer's JSON (None
+    for a page)."""
     own = connection is None
     connection = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     try:
         data = None if body is None else json.dumps(body)
         headers = {} if body is None else {"Content-Type": "application/json"}
+        if token:
+            headers["X-Plies-Token"] = token
         connection.request(method, path, data, headers)
         answer = connection.getresponse()
         text = answer.read()
@@ -170,10 +176,11 @@ class Tally:
                 self.refusals[f"{status} {what}: {message[:90]}"] += 1
 
 
-def create(port: int, game: str, players: dict[str, str], tally: Tally) -> str | None:
+def create(port: int, game: str, players: dict[str, str], tally: Tally) -> tuple[str, str] | None:
+    """A new game's id and owner token."""
     status, answer = request(port, "POST", "/api/sessions", {"game": game, "players": players})
     tally.count(status, f"create {game}", answer)
-    return answer["id"] if status == 201 else None
+    return (answer["id"], answer["token"]) if status == 201 else None
 
 
 def analyse(port: int, path: str, body: dict[str, Any], tally: Tally) -> None:
@@ -182,7 +189,7 @@ def analyse(port: int, path: str, body: dict[str, Any], tally: Tally) -> None:
 
 
 def drive(
-    port: int, sessions: list[str], until: float, tally: Tally, seed: int, pause: float
+    port: int, sessions: list[tuple[str, str]], until: float, tally: Tally, seed: int, pause: float
 ) -> None:
     """Play a person's moves in ``sessions`` round after round (a round every ``pause``
     seconds at most: people take a moment), with an analysis now and then."""
@@ -190,7 +197,7 @@ def drive(
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     while time.monotonic() < until:
         began = time.monotonic()
-        for session_id in sessions:
+        for session_id, token in sessions:
             if time.monotonic() >= until:
                 break
             status, state = request(port, "GET", f"/api/sessions/{session_id}", None, connection)
@@ -199,13 +206,18 @@ def drive(
                 continue
             if state["finished"] or state["error"]:
                 status, answer = request(
-                    port, "POST", f"/api/sessions/{session_id}/new", {}, connection
+                    port, "POST", f"/api/sessions/{session_id}/new", {}, connection, token
                 )
                 tally.count(status, "new", answer)
             elif state["legal"]:
                 move = chooser.choice(state["legal"])["notation"]
                 status, answer = request(
-                    port, "POST", f"/api/sessions/{session_id}/move", {"move": move}, connection
+                    port,
+                    "POST",
+                    f"/api/sessions/{session_id}/move",
+                    {"move": move},
+                    connection,
+                    token,
                 )
                 tally.count(status, "move", answer)
             if chooser.random() < 0.02:
@@ -251,10 +263,11 @@ def cycle(server: Server, args: argparse.Namespace, number: int) -> float:
         create(server.port, *AGAINST_PEOPLE[i % len(AGAINST_PEOPLE)], tally)
         for i in range(args.active)
     ]
-    ids = [session for session in active if session is not None]
+    owned = [session for session in active if session is not None]
+    ids = [session_id for session_id, _ in owned]
     until = time.monotonic() + args.seconds
     peak = [server.rss_mb()]
-    shares = [ids[d :: args.drivers] for d in range(args.drivers)]
+    shares = [owned[d :: args.drivers] for d in range(args.drivers)]
     threads = [
         threading.Thread(target=drive, args=(server.port, share, until, tally, d, args.pause))
         for d, share in enumerate(shares)

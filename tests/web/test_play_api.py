@@ -23,6 +23,7 @@ from plies.web import sessions as sessions_module
 from plies.web.app import create_app
 from plies.web.workload import Budgets
 from tests.conftest import register_resigner
+from tests.web.conftest import OwnerClient
 
 
 @pytest.fixture(autouse=True)
@@ -81,7 +82,7 @@ def test_every_suggested_agent_is_seated_and_none_past_the_think_time() -> None:
     (none is refused as too slow, as alphabeta:depth=4 on Go would be); a server with a
     shorter think time suggests no longer move."""
     budgets = Budgets(new_games_per_minute=10_000, think_seconds=2)
-    with TestClient(create_app(budgets=budgets)) as client:
+    with OwnerClient(create_app(budgets=budgets)) as client:
         games = client.get("/api/games").json()
         for entry in games:
             person, opponent = entry["players"][:2]
@@ -165,7 +166,7 @@ def test_stop_makes_the_engine_move_at_once(client: TestClient) -> None:
 
 
 def test_the_web_time_limit_stops_a_search_without_one() -> None:
-    with TestClient(create_app(budgets=Budgets(think_seconds=0.5))) as client:
+    with OwnerClient(create_app(budgets=Budgets(think_seconds=0.5))) as client:
         session = create(client, "othello", B="mcts:iterations=100000000", W="human")
         session = wait_for(client, session["id"], lambda s: len(s["moves"]) == 1, seconds=10)
         assert session["moves"][0]["seconds"] < 5
@@ -178,7 +179,7 @@ def test_the_web_time_limit_stops_a_search_without_one() -> None:
 def test_stopping_a_textbook_search_abandons_it_and_new_game_goes_on() -> None:
     # minimax walks all of tic-tac-toe: about 2 s here, many more on a loaded machine, so the
     # server's time limit is set far beyond it (the limit would stop the search as Stop does)
-    with TestClient(create_app(budgets=Budgets(think_seconds=600))) as client:
+    with OwnerClient(create_app(budgets=Budgets(think_seconds=600))) as client:
         session = create(client, "tictactoe", X="minimax", O="human")
         assert client.post(f"/api/sessions/{session['id']}/stop").status_code == 200
         stopped = wait_for(client, session["id"], lambda s: s["error"] is not None)
@@ -289,7 +290,8 @@ def test_the_live_socket_streams_changes_and_the_search(client: TestClient) -> N
         client.post(f"/api/sessions/{session['id']}/undo")
         assert socket.receive_json()["type"] == "state"
     with client.websocket_connect("/api/sessions/nope/live") as socket:
-        assert socket.receive_json() == {"type": "error", "error": "no game session 'nope'"}
+        frame = socket.receive_json()
+        assert frame == {"type": "error", "error": "no game session 'nope' on this server"}
 
 
 @pytest.mark.parametrize(
@@ -471,7 +473,7 @@ def test_browsers_name_only_shipped_models_and_the_operators_folder(tmp_path: An
     folder.mkdir()
     (Path(tmp_path) / "secret.pt").write_bytes(b"he")
     (folder / "mine.pt").write_bytes(b"he")  # inside the folder: opened, and refused as no model
-    with TestClient(create_app(models=folder)) as client:
+    with OwnerClient(create_app(models=folder)) as client:
         answers = {}
         for model in ["../secret.pt", str(Path(tmp_path) / "secret.pt"), "/etc/passwd",
                       "~/.bashrc", "nothing", "mine.pt", "tictactoe"]:  # fmt: skip
@@ -554,7 +556,7 @@ def test_a_record_with_dice_replays_its_rolls() -> None:
     agents = seat_agents(game, dict.fromkeys(game.players, "random"), seed=4)
     played = play_game(game, agents, chance=random.Random(4), max_plies=30)
     text = game_text(played, "json", dict.fromkeys(game.players, "random"), "test")
-    with TestClient(create_app()) as client:
+    with OwnerClient(create_app()) as client:
         body = {"game": "backgammon", "players": dict.fromkeys(game.players, "human")}
         answer = client.post("/api/sessions", json={**body, "record": text})
         assert answer.status_code == 201, answer.text

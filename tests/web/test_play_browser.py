@@ -1,5 +1,6 @@
 """The Play page in headless Chromium: games played by clicking, the search shown live, the
-game kept across a reload, bad input shown in the page."""
+game kept across a reload and a restart of the server, watched from another browser, bad input
+shown in the page."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ import chess.pgn
 import pytest
 
 from plies.web import sessions as sessions_module
+from plies.web.app import create_app
 from tests.conftest import register_resigner
+from tests.web.conftest import _free_port, serving
 
 
 @pytest.fixture(autouse=True)
@@ -223,24 +226,95 @@ def test_every_board_is_playable_by_clicking(
     screenshot(page, f"play-{game}")
 
 
-def test_a_second_tab_follows_the_same_game_live(page: Any, browser: Any, server: str) -> None:
+def test_another_browser_given_the_link_watches_live(
+    page: Any, browser: Any, server: str, screenshot: Any
+) -> None:
     start(page, "connect4", X="human", O="engine:depth=2")
     wait_for_my_move(page)
-    other = browser.new_context(base_url=server).new_page()
+    assert page.is_hidden("#watching")
+    other = browser.new_context(base_url=server).new_page()  # no token: it watches
     try:
         other.goto(page.url)
-        other.wait_for_selector('#board [data-target="col4"]')
-        page.click('#board [data-target="col4"]')  # played in the first tab...
+        other.wait_for_selector("#watching:not([hidden])")
+        page.click('#board [data-target="col4"]')  # played in the first browser...
         other.wait_for_function(  # ...seen in the second, with the engine's reply
             "() => document.querySelectorAll('#moves li').length === 2"
         )
         other.wait_for_function(
-            "() => /your move/.test(document.getElementById('status').textContent)"
+            "() => /X \\(a person\\) to move/.test(document.getElementById('status').textContent)"
         )
-        other.click('#board [data-target="col3"]')  # and the other way round
-        page.wait_for_function("() => document.querySelectorAll('#moves li').length === 4")
+        for control in ("#undo", "#restart", "#stop", "#move-input"):
+            assert other.is_disabled(control), control
+        other.click('#board [data-target="col3"]')  # nothing happens: it only watches
+        screenshot(other, "play-watching")
+        page.click('#board [data-target="col5"]')
+        other.wait_for_function("() => document.querySelectorAll('#moves li').length === 4")
+        assert [m["notation"] for m in session_of(page, server)["moves"][::2]] == ["4", "5"]
+        assert other.is_hidden("#error")
     finally:
         other.context.close()
+
+
+def test_a_finished_games_link_reopens_it_read_only(page: Any, browser: Any, server: str) -> None:
+    start(page, "tictactoe", X="alphabeta", O="alphabeta")
+    page.wait_for_function("() => /Game over/.test(document.getElementById('status').textContent)")
+    link = page.get_attribute("#game-link", "href")
+    assert link == f"/play?session={session_of(page, server)['id']}"
+    other = browser.new_context(base_url=server).new_page()
+    try:
+        other.goto(link)
+        other.wait_for_function(
+            "() => document.getElementById('status').textContent === 'Game over: draw'"
+        )
+        assert other.locator("#moves li").count() == 9 and other.is_visible("#watching")
+        assert other.is_disabled("#undo") and other.is_disabled("#restart")
+        assert other.locator("#downloads a[download]").all_inner_texts() == ["JSON"]
+    finally:
+        other.context.close()
+
+
+def test_a_server_restarted_mid_game_and_the_game_resumed(
+    browser: Any, tmp_path: Path, screenshot: Any
+) -> None:
+    """The server stops between two moves and a new one starts on the same games file: the
+    open page goes on (its next move reopens the game, its live socket reconnects), and a
+    reload finds every move."""
+    db, port = tmp_path / "games.sqlite", _free_port()
+    context = browser.new_context(base_url=f"http://127.0.0.1:{port}")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(15_000)
+    first = create_app(db=db)
+    try:
+        with serving(first, port):
+            start(page, "connect4", X="human", O="engine:depth=2")
+            for column, played in (("4", 2), ("3", 4)):
+                wait_for_my_move(page)
+                page.click(f'#board [data-target="col{column}"]')
+                page.wait_for_function(
+                    "n => document.querySelectorAll('#moves li').length === n", arg=played
+                )
+            wait_for_my_move(page)
+            moves = page.inner_text("#moves")
+        first.state.sessions.close()
+        second = create_app(db=db)
+        with serving(second, port):
+            page.click('#board [data-target="col5"]')  # the page as it was: the game goes on
+            page.wait_for_function("() => document.querySelectorAll('#moves li').length === 6")
+            wait_for_my_move(page)
+            page.reload()
+            page.wait_for_function("() => document.querySelectorAll('#moves li').length === 6")
+            assert page.inner_text("#moves").startswith(moves)
+            assert page.is_hidden("#watching") and page.is_hidden("#error")
+            wait_for_my_move(page)
+            screenshot(page, "play-after-restart")
+            page.click('#board [data-target="col2"]')  # and on, after the reload
+            page.wait_for_function("() => document.querySelectorAll('#moves li').length === 8")
+        second.state.sessions.close()
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def test_stop_makes_the_thinking_agent_move_now(page: Any, server: str) -> None:
@@ -283,7 +357,7 @@ def test_a_game_is_downloaded_as_pgn_and_json_and_goes_on_from_it(
     page.press("#move-input", "Enter")
     page.wait_for_function("() => document.querySelectorAll('#moves li').length >= 2")
     wait_for_my_move(page)
-    assert page.locator("#downloads a").all_inner_texts() == ["JSON", "PGN"]
+    assert page.locator("#downloads a[download]").all_inner_texts() == ["JSON", "PGN"]
     with page.expect_download() as waiting:
         page.click("#download-pgn")
     download = waiting.value

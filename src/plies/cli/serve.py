@@ -11,6 +11,7 @@ import click
 from plies.cli.output import Number
 from plies.errors import PliesError
 from plies.spec import NumberRange
+from plies.web.store import StoreError, default_games_file
 from plies.web.workload import Budgets, prepare_server_process
 
 PORTS = click.IntRange(1, 65535)
@@ -59,6 +60,19 @@ def _check_free(host: str, port: int) -> None:
     "ones; no other file on the server is ever opened as a model.",
 )
 @click.option(
+    "--db",
+    type=click.Path(path_type=Path),
+    help="The SQLite file that keeps every game, in progress and finished, so that a reload "
+    "or a restart loses no move and a game's link reopens it [default: "
+    "$XDG_DATA_HOME/plies/web-games.sqlite, else ~/.local/share/plies/web-games.sqlite]. "
+    "A file that is not plies' games file, or cannot be written, stops the server.",
+)
+@click.option(
+    "--no-db",
+    is_flag=True,
+    help="Keep games in memory only: a restart, or a game idle for --idle-minutes, loses them.",
+)
+@click.option(
     "--think-seconds",
     type=Number(THINK_SECONDS),
     default=DEFAULTS.think_seconds,
@@ -86,7 +100,8 @@ def _check_free(host: str, port: int) -> None:
     type=Number(IDLE_MINUTES),
     default=DEFAULTS.idle_minutes,
     show_default=True,
-    help="Games nobody has looked at for this long are dropped.",
+    help="Games nobody has looked at for this long leave the server's memory (a kept game "
+    "comes back when asked for; with --no-db it is lost).",
 )
 @click.option(
     "--new-games-per-minute",
@@ -100,6 +115,8 @@ def serve(
     port: int,
     games: tuple[str, ...],
     models: Path | None,
+    db: Path | None,
+    no_db: bool,
     think_seconds: float,
     analysis_seconds: float,
     thinkers: int,
@@ -108,7 +125,8 @@ def serve(
 ) -> None:
     """Serve the web app: alpha-beta exercises with step-by-step traces and quizzes, every
     game against any agent with its search shown live, and Connect Four and chess analysis.
-    Open the address it prints in a browser; the JSON API is documented at /docs.
+    Every game is kept in a SQLite file (--db), so a restart loses none and a game's link
+    reopens it. Open the address it prints in a browser; the JSON API is documented at /docs.
     Ctrl-C stops it."""
     try:
         import uvicorn
@@ -127,11 +145,20 @@ def serve(
         idle_minutes=idle_minutes,
         new_games_per_minute=int(new_games_per_minute),
     )
-    app = create_app(games, models, budgets)
-    prepare_server_process()
     _check_free(host, port)
+    db = _games_file(db, no_db)
+    try:
+        app = create_app(games, models, budgets, db)
+    except StoreError as error:
+        raise PliesError(f"--db: {error}; give another file, or --no-db to keep no games") from None
+    prepare_server_process()
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"plies web app: open http://{shown}:{port}/ in a browser (Ctrl-C stops it)")
+    sessions = app.state.sessions
+    if sessions.store is None:
+        click.echo("games are kept in memory only (--no-db): a restart loses them")
+    else:
+        click.echo(f"games are kept in {db} ({sessions.store.count()} so far)")
     uvicorn.run(
         app,
         host=host,
@@ -140,3 +167,23 @@ def serve(
         ws_max_size=WS_MAX_BYTES,
         ws_ping_interval=20,
     )
+    sessions.close()
+
+
+def _games_file(db: Path | None, no_db: bool) -> Path | None:
+    """The games file to open (the default one's folder made if need be), or None."""
+    if no_db:
+        if db is not None:
+            raise PliesError("give --db FILE or --no-db, not both")
+        return None
+    if db is not None:
+        return db
+    path = default_games_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise PliesError(
+            f"cannot make the folder of the games file {str(path.parent)!r} "
+            f"({error.strerror}): give --db FILE, or --no-db to keep no games"
+        ) from None
+    return path

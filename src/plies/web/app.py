@@ -42,7 +42,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         "description": "bad input: an unknown game or agent, an illegal "
         "move, a malformed tree, position or FEN, a number out of range",
     },
-    404: {"model": Problem, "description": "no such game session (it may have ended)"},
+    403: {
+        "model": Problem,
+        "description": "a move, Undo, New game or Stop without the game's owner token "
+        "(X-Plies-Token: only the browser that started the game plays in it)",
+    },
+    404: {"model": Problem, "description": "no such game session"},
     413: {"model": Problem, "description": "a request body over 1 MiB"},
     422: {"model": Problem, "description": "a request body of the wrong shape or type"},
     429: {
@@ -121,15 +126,22 @@ async def no_socket_here(websocket: WebSocket, path: str) -> None:
 
 
 def create_app(
-    games: Sequence[str] = (), models: Path | None = None, budgets: Budgets | None = None
+    games: Sequence[str] = (),
+    models: Path | None = None,
+    budgets: Budgets | None = None,
+    db: Path | None = None,
 ) -> FastAPI:
     """The application with every router, the static files and the error handlers; ``games``
     are the specs of games named by module path (a developer's own) that it serves besides
     the registered ones, each built once now so that a bad one fails at the start; ``models``
     is a folder whose ``.pt`` files browsers may name as models besides the shipped ones;
-    ``budgets`` are the server's limits (:class:`~plies.web.workload.Budgets`)."""
+    ``budgets`` are the server's limits (:class:`~plies.web.workload.Budgets`); ``db`` is the
+    SQLite file that keeps every game (:class:`~plies.web.store.GameStore`, checked now: a
+    :class:`~plies.web.store.StoreError` if it cannot be used), None to keep them in memory
+    only."""
     from plies.web import analyse, play, trees
     from plies.web.sessions import Sessions
+    from plies.web.store import GameStore
 
     app = FastAPI(
         title="plies",
@@ -144,7 +156,8 @@ def create_app(
         make_game(spec)
     if models is not None and not models.is_dir():
         raise SpecError(f"--models {str(models)[:80]!r} is not a folder")
-    app.state.sessions = Sessions(served=games, models=models, budgets=budgets)
+    store = None if db is None else GameStore(db)
+    app.state.sessions = Sessions(served=games, models=models, budgets=budgets, store=store)
 
     @app.exception_handler(BusyError)
     async def busy(request: Request, error: BusyError) -> JSONResponse:

@@ -1,6 +1,10 @@
 """Routes of the Play page: the games and agents there are, game sessions (create, move,
 undo, new game, stop the thinking agent, the search behind a move) and the live WebSocket
-that sends every change and the thinking agent's search as it goes."""
+that sends every change and the thinking agent's search as it goes.
+
+Creating a game answers the token of its owner; moving, Undo, New game and Stop need it, in
+the :data:`TOKEN_HEADER` header (403 without it). Looking at a game, its records, the search
+behind its moves and its live socket need only its id: anyone given the link watches."""
 
 from __future__ import annotations
 
@@ -31,6 +35,9 @@ from plies.web.sessions import (
 )
 
 router = APIRouter(tags=["play"])
+
+TOKEN_HEADER = "X-Plies-Token"
+"""The header that carries a game's owner token (answered by ``POST /api/sessions``)."""
 
 PACES = (1.0, 5.0)
 """Seconds a move of the clocked agents the Play page suggests (those within the server's think
@@ -70,9 +77,32 @@ class Move(BaseModel):
 
 
 def _session(request: Request, session_id: str) -> GameSession:
-    session = sessions_of(request).get(session_id)
+    store = sessions_of(request)
+    session = store.get(session_id)
     if session is None:
-        raise HTTPException(404, f"no game session {session_id!r} (it may have ended)")
+        raise HTTPException(404, _unknown(session_id, store.store is not None))
+    return session
+
+
+def _unknown(session_id: str, kept: bool) -> str:
+    """The answer for a game that is not here."""
+    name = one_line(repr(session_id), 100)
+    if kept:
+        return f"no game session {name} on this server"
+    return f"no game session {name} (this server keeps no games: it may have ended)"
+
+
+def _owned(request: Request, session_id: str) -> GameSession:
+    """The session, if the request carries its owner's token; else 403."""
+    session = _session(request, session_id)
+    token = request.headers.get(TOKEN_HEADER)
+    if not session.owned_by(token):
+        which = "without its token" if token is None else "with another game's token"
+        raise HTTPException(
+            403,
+            f"only the browser that started this game plays in it ({TOKEN_HEADER} header); "
+            f"this request came {which}: it may watch the game",
+        )
     return session
 
 
@@ -187,7 +217,9 @@ def _agents() -> list[dict[str, Any]]:
 def create_session(body: NewSession, request: Request) -> dict[str, Any]:
     """Seat the players (every spec checked, including that a textbook search to the end of
     the game is quick enough for the web) and start; an agent that moves first starts
-    thinking at once."""
+    thinking at once. The answer is the session with its ``token``: sent back in the
+    ``X-Plies-Token`` header, it lets this browser alone move, undo, stop the agent and start
+    again (nobody else can; the server keeps only its hash)."""
     client = "" if request.client is None else request.client.host
     position, moves = body.position, []
     if body.record is not None:
@@ -198,8 +230,8 @@ def create_session(body: NewSession, request: Request) -> dict[str, Any]:
             raise SpecError("give a start position or a record, not both")
         position, moves = read.start, read.moves
     store = sessions_of(request)
-    session = store.create(body.game, body.players, position, body.seed, client, moves)
-    return session.snapshot()
+    session, token = store.create(body.game, body.players, position, body.seed, client, moves)
+    return {**session.snapshot(), "token": token}
 
 
 @router.get("/sessions/{session_id}", summary="A game: board, legal moves, moves, thinking")
@@ -211,28 +243,28 @@ def get_session(session_id: str, request: Request) -> JSONResponse:
 
 @router.post("/sessions/{session_id}/move", summary="Play a human's move")
 def play_move(session_id: str, body: Move, request: Request) -> dict[str, Any]:
-    session = _session(request, session_id)
+    session = _owned(request, session_id)
     session.play(body.move)
     return session.snapshot()
 
 
 @router.post("/sessions/{session_id}/undo", summary="Take back the last human move")
 def undo(session_id: str, request: Request) -> dict[str, Any]:
-    session = _session(request, session_id)
+    session = _owned(request, session_id)
     session.undo()
     return session.snapshot()
 
 
 @router.post("/sessions/{session_id}/new", summary="Start the game again")
 def new_game(session_id: str, request: Request) -> dict[str, Any]:
-    session = _session(request, session_id)
+    session = _owned(request, session_id)
     session.new_game()
     return session.snapshot()
 
 
 @router.post("/sessions/{session_id}/stop", summary="Make the thinking agent move now")
 def stop(session_id: str, request: Request) -> dict[str, Any]:
-    session = _session(request, session_id)
+    session = _owned(request, session_id)
     session.stop()
     return session.snapshot()
 
@@ -293,11 +325,15 @@ async def live(websocket: WebSocket, session_id: str) -> None:
     A page that reads slowly gets the latest of each kind, not every one (nothing queues up
     behind it); one that does not read for :data:`SEND_SECONDS` is closed. What a page sends is
     read and ignored."""
-    session = websocket.app.state.sessions.get(session_id)
+    store: Sessions = websocket.app.state.sessions
     await websocket.accept()
+    try:  # a kept game is read back and replayed: off the event loop
+        session = await asyncio.to_thread(store.get, session_id)
+        problem = None if session is not None else _unknown(session_id, store.store is not None)
+    except PliesError as error:
+        session, problem = None, one_line(str(error))
     if session is None:
-        unknown = one_line(repr(session_id), 100)
-        await websocket.send_json({"type": "error", "error": f"no game session {unknown}"})
+        await websocket.send_json({"type": "error", "error": problem})
         await websocket.close(code=4404)
         return
     loop = asyncio.get_running_loop()

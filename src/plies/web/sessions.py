@@ -17,12 +17,20 @@ What a server's sessions cost is bounded (:mod:`plies.web.workload`):
 - Agents keep nothing between moves (tables and trees are dropped once a move is played); the
   perfect solvers and the networks are the server's, shared
   (:class:`~plies.agents.shared.SharedMemory`).
-- Sessions nobody looks at for :attr:`~plies.web.workload.Budgets.idle_minutes` are dropped.
+- Sessions nobody looks at for :attr:`~plies.web.workload.Budgets.idle_minutes` are dropped
+  from memory; a server that keeps its games (:mod:`plies.web.store`) reads one back, its
+  moves replayed, when it is asked for again.
+
+Each game belongs to the browser that started it: it alone holds the token (its hash is kept)
+that lets it move, undo, stop the agent or start again; everyone else given the game's id
+(unguessable) watches.
 """
 
 from __future__ import annotations
 
 import gc
+import hashlib
+import hmac
 import random
 import secrets
 import threading
@@ -56,6 +64,7 @@ from plies.search import SearchResult
 from plies.spec import parse_spec, spec_name
 from plies.web.boards import board_view, move_paths
 from plies.web.reports import search_json, visit_tree_json
+from plies.web.store import GameStore, Keeper, KeptGame, Standing
 from plies.web.workload import Budgets, NewGameLimit, Workload, give_memory_back
 
 GAME_SPEC = (
@@ -77,6 +86,10 @@ PACE = 0.4
 """Seconds between two agents' moves, so that people watching can follow."""
 SWEEP_SECONDS = 10.0
 """How often the idle sessions are looked for (at most; more often with a short idle time)."""
+ID_BYTES = 16
+"""Random bytes of a game's id (128 bits: ids cannot be guessed)."""
+TOKEN_BYTES = 24
+"""Random bytes of the token that lets the browser that started a game play in it."""
 
 Listener = Callable[[dict[str, Any]], None]
 """Receives every event of a session (called from any thread: it must only hand it over)."""
@@ -183,7 +196,10 @@ class GameSession:
         :func:`~plies.play.play_game`)."""
         self.notes: list[TurnNotes] = []
         """What the browsers are shown of each of the record's turns."""
-        self.version = 0
+        self.version = time.time_ns() // 1000
+        """Grows by one with every change; it starts at the time the session is made, in
+        microseconds, so that a game reopened after a restart of the server is at a later
+        version than any its pages were shown before."""
         self.thinking: Thinking | None = None
         self.agents_busy = threading.Lock()
         """Held by the thread whose agent thinks: an agent thinks in one thread at a time
@@ -198,13 +214,18 @@ class GameSession:
         """An agent is to move but nobody watches: it starts when someone looks again."""
         self._drawn: tuple[int, dict[str, Any]] | None = None
         """The version last drawn and what :meth:`snapshot` shows of it that does not change."""
+        self.owner = ""
+        """The hash of the token that lets its browser act in the game (:meth:`owned_by`)."""
+        self.keeper: Keeper | None = None
+        """Writes the game to the server's store, if it keeps its games (:meth:`keep_in`)."""
         self._replay(moves)
 
-    def _replay(self, moves: Sequence[str]) -> None:
-        """Play ``moves`` (a record's, in the game's notation, chance's included) from the
-        start, as if they had been played here; a :class:`SpecError` naming the first that
-        cannot be."""
-        for number, notation in enumerate(moves, 1):
+    def _replay(self, moves: Sequence[str], seconds: Sequence[float] = ()) -> None:
+        """Play ``moves`` (a record's, in the game's notation, chance's included, each taking
+        ``seconds``, 0 where none are given) from the start, as if they had been played here;
+        a :class:`SpecError` naming the first that cannot be."""
+        times = [*seconds, *[0.0] * (len(moves) - len(seconds))]
+        for number, (notation, took) in enumerate(zip(moves, times, strict=True), 1):
             state = self.record.state
             if self.record.finished:
                 raise SpecError(f"record: the game is over before move {number}")
@@ -212,8 +233,58 @@ class GameSession:
                 action = self.game.parse_action(state, notation)
             except PliesError as error:
                 raise SpecError(f"record: move {number} ({notation[:20]!r}): {error}") from None
-            self.record.play(self.game.to_move(state), action, 0.0, None)
+            self.record.play(self.game.to_move(state), action, took, None)
             self.notes.append(TurnNotes())
+
+    # Whose game, and where it is kept ---------------------------------------------------------
+
+    def owned_by(self, token: str | None) -> bool:
+        """Whether ``token`` is the one given to the browser that started the game."""
+        return token is not None and hmac.compare_digest(token_hash(token), self.owner)
+
+    def keep_in(self, store: GameStore) -> None:
+        """Keep the game in ``store`` from now on, its moves so far written now (a failure
+        is shown, and tried again at the next change)."""
+        with self.lock:
+            kept = KeptGame(
+                self.id, self.owner, self.game_spec, dict(self.specs), self.position, self.seed
+            )
+            self.keeper = Keeper(store, kept, added=False)
+            self._keep()
+
+    def reopen(self, kept: KeptGame, store: GameStore) -> None:
+        """Go on with ``kept`` (this session made from its game, seats, start and seed): its
+        moves replayed, its loss if it had one, written to ``store`` as it goes on."""
+        with self.lock:
+            self._replay([m.move for m in kept.moves], [m.seconds for m in kept.moves])
+            if kept.standing.loser is not None:
+                self.record.loss = Loss(kept.standing.loser, kept.standing.why or RESIGNS)
+            self.owner = kept.owner
+            self.keeper = Keeper(store, kept, added=True)
+
+    def all_kept(self) -> bool:
+        """Whether the whole game is in the server's store, written now if it was not (True
+        when the server keeps no games: then nothing more can be done)."""
+        with self.lock:
+            return self._keep()
+
+    def _keep(self) -> bool:
+        """Write the game's changes to the store (:class:`~plies.web.store.Keeper`)."""
+        return self.keeper is None or self.keeper.write(self.record.turns, self._standing())
+
+    def _standing(self) -> Standing:
+        finished, loss = self.record.finished, self.record.loss
+        return Standing(
+            finished,
+            self.record.outcome() if finished else None,
+            None if loss is None else loss.player,
+            None if loss is None else loss.why,
+        )
+
+    def _moves_changed(self, ply: int) -> None:
+        """The moves from ``ply`` on were played or taken back (or the game's end changed)."""
+        if self.keeper is not None:
+            self.keeper.changed(ply)
 
     def _seat(self) -> dict[str, Agent | None]:
         """An agent for every seat that is not a human's (None), seated as every front end
@@ -276,6 +347,8 @@ class GameSession:
                 "error": self.error,
                 "paused": self.paused,
                 "version": self.version,
+                "kept": self.keeper is not None and self.keeper.first is None,
+                "keep_error": None if self.keeper is None else self.keeper.error,
             }
 
     def _position_json(self) -> dict[str, Any]:
@@ -360,7 +433,8 @@ class GameSession:
             listener(event)
 
     def _changed(self) -> None:
-        """A new version: every listener gets the whole session."""
+        """A new version, written to the store: every listener gets the whole session."""
+        self._keep()
         self.version += 1
         if self.listeners:  # the snapshot (a chess board's picture) is made only for someone
             self._publish({"type": "state", "session": self.snapshot()})
@@ -391,6 +465,7 @@ class GameSession:
                 raise SpecError("nothing to undo: no human move has been played")
             self._cancel_thinking()
             self.record.take_back(target)
+            self._moves_changed(target)
             del self.notes[target:]
             self.error = None
             self._changed()
@@ -401,6 +476,7 @@ class GameSession:
         with self.lock:
             self._cancel_thinking()
             self.record = GameRecord(self.game, self.start, self.start)
+            self._moves_changed(0)
             self.notes = []
             self.error = None
             self.forget_pending = True
@@ -468,6 +544,7 @@ class GameSession:
         """The per-move step (:meth:`GameRecord.play`: checked legal), and what is shown of
         it, with the thinking agent's lines."""
         self.record.play(player, action, seconds, result)
+        self._moves_changed(len(self.record.turns) - 1)
         notes = shown or TurnNotes()
         if thinking is not None:
             notes.lines = thinking.lines
@@ -554,6 +631,7 @@ class GameSession:
             self.thinking = None
             if resigned:
                 self.record.loss = Loss(thinking.player, RESIGNS)
+                self._moves_changed(len(self.record.turns))
                 self._changed()
                 return
             if failure is None:
@@ -614,17 +692,21 @@ class GameSession:
 
 class Sessions:
     """Every session of the app, by id, within the server's :class:`Budgets`: sessions nobody
-    has looked at for :attr:`~Budgets.idle_minutes` are dropped (looked for every few seconds,
-    in a thread of their own), and the least recently used unwatched one when
-    :attr:`~Budgets.max_sessions` are kept."""
+    has looked at for :attr:`~Budgets.idle_minutes` are dropped from memory (looked for every
+    few seconds, in a thread of their own), and the least recently used unwatched one when
+    :attr:`~Budgets.max_sessions` are in memory. With a ``store``, every game is kept in it as
+    it goes, and one asked for that is not in memory is read back from it."""
 
     def __init__(
         self,
         served: Sequence[str] = (),
         models: Path | None = None,
         budgets: Budgets | None = None,
+        store: GameStore | None = None,
     ) -> None:
         self.budgets = budgets or Budgets()
+        self.store = store
+        """Where the games are kept (``plies serve --db``); None: in memory only."""
         self.served = tuple(spec.strip() for spec in served)
         """The games named by module path that the operator serves (``plies serve --game``);
         a browser may start these and the registered games, and no other module."""
@@ -652,8 +734,9 @@ class Sessions:
         seed: int | None = None,
         client: str = "",
         moves: Sequence[str] = (),
-    ) -> GameSession:
-        """A new session, its agents seated (specs checked) and started if they move first;
+    ) -> tuple[GameSession, str]:
+        """A new session, its agents seated (specs checked) and started if they move first,
+        and the token that lets its browser act in it (kept as a hash only);
         :class:`~plies.errors.RateLimitError` past ``client``'s new games a minute,
         :class:`~plies.errors.BusyError` when the server is full of watched games."""
         self.new_games.take(client)
@@ -661,14 +744,9 @@ class Sessions:
         players = {player: self.admit_model(spec) for player, spec in players.items()}
         self.sweep()
         with self.lock:
-            if len(self.sessions) >= self.budgets.max_sessions and not self._make_room():
-                raise BusyError(
-                    f"the server is full ({len(self.sessions)} games, every one watched): "
-                    "try again in a minute",
-                    60,
-                )
+            self._check_room()
         session = GameSession(
-            secrets.token_urlsafe(9),
+            secrets.token_urlsafe(ID_BYTES),
             game_spec,
             players,
             position,
@@ -678,17 +756,32 @@ class Sessions:
             self.shared,
             moves,
         )
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        session.owner = token_hash(token)
+        if self.store is not None:
+            session.keep_in(self.store)
         with self.lock:
             self.sessions[session.id] = session
             self._start_sweeper()
         session.start_play()
-        return session
+        return session, token
+
+    def _check_room(self) -> None:
+        """Room for one more session in memory (the least recently used unwatched one
+        dropped if need be), else :class:`~plies.errors.BusyError`."""
+        if len(self.sessions) >= self.budgets.max_sessions and not self._make_room():
+            raise BusyError(
+                f"the server is full ({len(self.sessions)} games, every one watched): "
+                "try again in a minute",
+                60,
+            )
 
     def _make_room(self) -> bool:
-        """Drop the least recently used session nobody watches; False when all are watched."""
+        """Drop the least recently used session nobody watches (and whose game is kept, if
+        the server keeps games); False when there is none."""
         now = time.monotonic()
         for session in self.sessions.values():
-            if not session.watched(now):
+            if not session.watched(now) and session.all_kept():
                 self._drop(session)
                 return True
         return False
@@ -705,7 +798,11 @@ class Sessions:
     def _drop_idle(self) -> int:
         idle = time.monotonic() - self.budgets.idle_minutes * 60
         with self.lock:
-            old = [s for s in self.sessions.values() if s.touched < idle and not s.listeners]
+            old = [
+                s
+                for s in self.sessions.values()
+                if s.touched < idle and not s.listeners and s.all_kept()
+            ]
             for session in old:
                 self._drop(session)
         return len(old)
@@ -766,15 +863,66 @@ class Sessions:
 
     def get(self, session_id: str) -> GameSession | None:
         """The session (looked at now: not idle, and its game resumed if it had paused for
-        want of watchers), or None."""
+        want of watchers), read back from the store if it is kept there and not in memory;
+        None if there is no such game."""
         with self.lock:
             session = self.sessions.get(session_id)
             if session is not None:
                 self.sessions.move_to_end(session_id)
                 session.touched = time.monotonic()
+        if session is None and self.store is not None:
+            session = self._reopen(session_id)
         if session is not None:
             session.resume()
         return session
+
+    def _reopen(self, session_id: str) -> GameSession | None:
+        """The kept game ``session_id`` back in memory, its moves replayed and its agent
+        thinking if it is to move; None if none is kept; a :class:`SpecError` if it cannot
+        be played on here (its game no longer served, an agent that cannot be seated)."""
+        assert self.store is not None
+        kept = self.store.load(session_id)
+        if kept is None:
+            return None
+        try:
+            self.check_served(kept.game)
+            session = GameSession(
+                kept.id,
+                kept.game,
+                kept.players,
+                kept.start,
+                kept.seed,
+                self.budgets,
+                self.workload,
+                self.shared,
+            )
+            session.reopen(kept, self.store)
+        except PliesError as error:
+            raise SpecError(
+                f"game {kept.id!r} is kept here but cannot be reopened: {error}"
+            ) from None
+        with self.lock:
+            if session_id in self.sessions:  # reopened by another request meanwhile
+                session.close()
+                return self.sessions[session_id]
+            self._check_room()
+            self.sessions[session_id] = session
+            self._start_sweeper()
+        session.start_play()
+        return session
+
+    def close(self) -> None:
+        """Stop every session's thinking and close the store (the app is done)."""
+        with self.lock:
+            for session in list(self.sessions.values()):
+                self._drop(session)
+        if self.store is not None:
+            self.store.close()
+
+
+def token_hash(token: str) -> str:
+    """What is kept of an owner's token: its SHA-256, in hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def sessions_of(request: Any) -> Sessions:

@@ -1,8 +1,9 @@
 // What every page shares: calling the JSON API and showing its errors in the page.
 
-/** Call the API; resolves to the JSON answer, rejects with an Error carrying its message. */
-export async function api(path, body = undefined, method = undefined) {
-  const options = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
+/** Call the API (``headers`` added to the request); resolves to the JSON answer, rejects with
+ * an Error carrying its message and the answer's ``status``. */
+export async function api(path, body = undefined, method = undefined, headers = {}) {
+  const options = { method: method || (body === undefined ? "GET" : "POST"), headers: { ...headers } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -21,7 +22,9 @@ export async function api(path, body = undefined, method = undefined) {
     data = null;
   }
   if (!response.ok) {
-    throw new Error((data && data.error) || `the server answered ${response.status}`);
+    const error = new Error((data && data.error) || `the server answered ${response.status}`);
+    error.status = response.status;
+    throw error;
   }
   return data;
 }

@@ -1,6 +1,9 @@
 // The Play page: start a game session, move by clicking (or typing), follow the AI's search
-// live over a WebSocket, open the search behind any move. The game lives on the server:
-// the page's URL names the session (?session=ID), so a reload or a second tab finds it.
+// live over a WebSocket, open the search behind any move. The game lives on the server (kept
+// in its database, unless it runs with --no-db): the page's URL names the session
+// (?session=ID), so a reload, a second tab or a restarted server finds it. The browser that
+// started a game keeps its owner token (localStorage) and alone plays in it; any other
+// browser given the link watches.
 import { api, el, guarded, showError } from "/static/common.js";
 import { renderBoard } from "/static/boards.js";
 
@@ -13,6 +16,33 @@ const page = {
 };
 
 const $ = (id) => document.getElementById(id);
+
+const TOKEN_HEADER = "X-Plies-Token";
+
+/** The owner token this browser keeps for game ``id``, or null (then it watches). */
+function tokenOf(id) {
+  try {
+    return localStorage.getItem(`plies-token:${id}`);
+  } catch {
+    return null; // storage refused (a private window's settings): this page watches
+  }
+}
+
+function keepToken(id, token) {
+  try {
+    localStorage.setItem(`plies-token:${id}`, token);
+  } catch {
+    showError("this browser keeps no data for the page: after a reload it will only watch the game");
+  }
+}
+
+function forgetToken(id) {
+  try {
+    localStorage.removeItem(`plies-token:${id}`);
+  } catch {
+    // nothing kept, nothing to forget
+  }
+}
 
 function gameEntry(name) {
   return page.games.find((game) => game.name === name);
@@ -63,6 +93,7 @@ async function startGame(event, record = null) {
   try {
     await guarded(async () => {
       const session = await api("/api/sessions", { game: gameSpec(), players, record });
+      keepToken(session.id, session.token);
       history.replaceState(null, "", `/play?session=${session.id}`);
       follow(session);
     });
@@ -138,9 +169,20 @@ function connect(id) {
   };
 }
 
+/** A person's action in the game (move, undo, new, stop), with this browser's owner token;
+ * refused (403) when it has none that fits: the page then watches. */
 async function act(path, body) {
+  const id = page.session.id;
   await guarded(async () => {
-    show(await api(`/api/sessions/${page.session.id}/${path}`, body, "POST"));
+    try {
+      show(await api(`/api/sessions/${id}/${path}`, body, "POST", { [TOKEN_HEADER]: tokenOf(id) || "" }));
+    } catch (error) {
+      if (error.status === 403) {
+        forgetToken(id);
+        render(page.session);
+      }
+      throw error;
+    }
   });
 }
 
@@ -161,7 +203,19 @@ function statusText(session) {
   if (session.thinking && session.thinking.waiting)
     return `${seat.player} (${seat.spec}) waits for a free thinker (the server is busy)…`;
   if (session.thinking) return `${seat.player} (${seat.spec}) is thinking…`;
-  return seat.human ? `${seat.player} to move: your move` : `${seat.player} (${seat.spec}) to move`;
+  if (!seat.human) return `${seat.player} (${seat.spec}) to move`;
+  return tokenOf(session.id) ? `${seat.player} to move: your move` : `${seat.player} (a person) to move`;
+}
+
+/** Whether this page watches the game or plays in it, and whether the server keeps it. */
+function renderOwnership(session) {
+  $("watching").hidden = Boolean(tokenOf(session.id));
+  const kept = $("kept");
+  kept.classList.toggle("bad", Boolean(session.keep_error));
+  if (session.keep_error) kept.textContent = `Not kept on the server: ${session.keep_error}`;
+  else if (!session.kept) kept.textContent = "This server keeps no games: a restart loses this one.";
+  else kept.textContent = "";
+  kept.hidden = !kept.textContent;
 }
 
 /** A link for each text the game is written as (JSON, and PGN or SGF where the game has it). */
@@ -170,7 +224,10 @@ function renderDownloads(session) {
   box.hidden = !session.records.length;
   box.replaceChildren(el("span", { class: "muted" }, "Download:"), ...session.records.map((kind) =>
     el("a", { class: "button secondary", id: `download-${kind}`, download: "",
-      href: `/api/sessions/${session.id}/record.${kind}` }, kind.toUpperCase())));
+      href: `/api/sessions/${session.id}/record.${kind}` }, kind.toUpperCase())),
+    el("a", { id: "game-link", href: `/play?session=${session.id}`,
+      title: "this game's address: it reopens the game, here or in another browser (which watches)" },
+    "Link to this game"));
 }
 
 function render(session) {
@@ -179,15 +236,18 @@ function render(session) {
   status.classList.toggle("over", session.finished);
   status.classList.toggle("bad", Boolean(session.error));
   const last = session.moves.filter((m) => m.player !== "chance").at(-1);
-  renderBoard($("board"), session.board, session.legal, {
+  const mine = Boolean(tokenOf(session.id));
+  const legal = mine ? session.legal : [];
+  renderBoard($("board"), session.board, legal, {
     onMove: (notation) => act("move", { move: notation }),
     lastMove: last ? last.notation : null,
-    disabled: session.legal.length === 0,
+    disabled: legal.length === 0,
   });
-  $("move-input").disabled = session.legal.length === 0;
-  $("undo").disabled = !session.can_undo;
-  $("restart").disabled = false;
-  $("stop").disabled = !(session.thinking && session.thinking.stoppable);
+  $("move-input").disabled = legal.length === 0;
+  $("undo").disabled = !(mine && session.can_undo);
+  $("restart").disabled = !mine;
+  $("stop").disabled = !(mine && session.thinking && session.thinking.stoppable);
+  renderOwnership(session);
   renderDownloads(session);
   renderMoves(session);
   if (session.thinking) {
