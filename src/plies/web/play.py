@@ -19,7 +19,7 @@ from plies.agents import SearchAgent, make_agent, registered_agents
 from plies.capabilities import HasPerfectSolver
 from plies.errors import PliesError, SpecError, one_line
 from plies.game import Game, has_chance
-from plies.game_texts import MEDIA_TYPES, MOST_RECORD_CHARACTERS, read_json_record
+from plies.game_texts import MEDIA_TYPES, MOST_RECORD_CHARACTERS, read_record
 from plies.ladder import HasLadder, measured_levels
 from plies.registry import game_spec, make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
@@ -30,6 +30,7 @@ from plies.web.sessions import (
     TEXTBOOK_NODES,
     GameSession,
     Sessions,
+    Settings,
     sessions_of,
     shipped_models,
 )
@@ -66,10 +67,19 @@ class NewSession(BaseModel):
     record: str | None = Field(
         None,
         max_length=MOST_RECORD_CHARACTERS,
-        description="a game to continue: plies' JSON record of it (a session's record.json), "
-        "its moves replayed from its start; its game must be the one asked for",
+        description="a game to continue, or a position to start from: plies' JSON record (a "
+        "session's record.json), a PGN or SGF game where the game reads them, or a position "
+        "in the game's notation; a record's moves are replayed from its start, and its game "
+        "must be the one asked for",
     )
     seed: int | None = Field(None, ge=0, lt=2**63, description="seeds the agents and the dice")
+    clock: str | None = Field(
+        None,
+        max_length=40,
+        description="a time control, BASE+INC in seconds (300+3: five minutes, three seconds "
+        "added a move); none: untimed",
+    )
+    hints: bool = Field(False, description="the person may ask for hints")
 
 
 class Move(BaseModel):
@@ -223,14 +233,17 @@ def create_session(body: NewSession, request: Request) -> dict[str, Any]:
     client = "" if request.client is None else request.client.host
     position, moves = body.position, []
     if body.record is not None:
-        read = read_json_record(body.record)
+        read = read_record(make_game(body.game), body.record)
         if game_spec(make_game(read.game)) != game_spec(make_game(body.game)):
             raise SpecError(f"the record is a game of {read.game[:80]!r}, not {body.game[:80]!r}")
         if position is not None:
             raise SpecError("give a start position or a record, not both")
         position, moves = read.start, read.moves
     store = sessions_of(request)
-    session, token = store.create(body.game, body.players, position, body.seed, client, moves)
+    settings = Settings(body.clock, body.hints)
+    session, token = store.create(
+        body.game, body.players, position, body.seed, client, moves, settings
+    )
     return {**session.snapshot(), "token": token}
 
 
@@ -266,6 +279,31 @@ def new_game(session_id: str, request: Request) -> dict[str, Any]:
 def stop(session_id: str, request: Request) -> dict[str, Any]:
     session = _owned(request, session_id)
     session.stop()
+    return session.snapshot()
+
+
+@router.post("/sessions/{session_id}/resign", summary="The person resigns")
+def resign(session_id: str, request: Request) -> dict[str, Any]:
+    session = _owned(request, session_id)
+    session.resign()
+    return session.snapshot()
+
+
+@router.post("/sessions/{session_id}/hint", summary="The best move for the person to move")
+def hint(session_id: str, request: Request) -> dict[str, Any]:
+    """The game's strongest analyser's move (a game started with ``hints``), found within the
+    server's think time in its thinking queue: ``{"move", "text", "analyser"}``."""
+    return _owned(request, session_id).hint()
+
+
+@router.post("/sessions/{session_id}/review", summary="Review the finished game")
+def review(session_id: str, request: Request) -> dict[str, Any]:
+    """Start the review of a finished game (once: asked again, a 400): every move judged by
+    the game's strongest analyser in the server's thinking queue. Its progress and result come
+    in the session's ``review`` (and over the live socket as ``review`` events). Anyone who
+    can see the game may ask."""
+    session = _session(request, session_id)
+    session.start_review()
     return session.snapshot()
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import hmac
+import json
 import random
 import secrets
 import threading
@@ -63,7 +64,9 @@ from plies.registry import is_module_path, make_game
 from plies.search import SearchResult
 from plies.spec import parse_spec, spec_name
 from plies.web.boards import board_view, move_paths
+from plies.web.clocks import GameClocks, web_time_control
 from plies.web.reports import search_json, visit_tree_json
+from plies.web.reviews import ReviewJob, hint_for
 from plies.web.store import GameStore, Keeper, KeptGame, Standing
 from plies.web.workload import Budgets, NewGameLimit, Workload, give_memory_back
 
@@ -90,6 +93,8 @@ ID_BYTES = 16
 """Random bytes of a game's id (128 bits: ids cannot be guessed)."""
 TOKEN_BYTES = 24
 """Random bytes of the token that lets the browser that started a game play in it."""
+FLAG_GRACE = 0.05
+"""Seconds past a clock's end before its flag is called (the timer may fire a little early)."""
 
 Listener = Callable[[dict[str, Any]], None]
 """Receives every event of a session (called from any thread: it must only hand it over)."""
@@ -124,6 +129,30 @@ def _start(game: Game[Any, Any], position: str | None) -> Any:
     if game.is_terminal(state):
         raise GameOverError("the game is already over in that position")
     return state
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A game's settings beyond its seats: its time control (``BASE+INC`` in seconds, as
+    :func:`plies.web.clocks.web_time_control` reads it; None: untimed) and whether its person
+    may ask for hints."""
+
+    clock: str | None = None
+    hints: bool = False
+
+    def __post_init__(self) -> None:
+        web_time_control(self.clock)  # a SpecError naming a bad one, before any game
+
+    def to_json(self) -> dict[str, Any]:
+        return {"clock": self.clock, "hints": self.hints}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Settings:
+        """Settings as :meth:`to_json` wrote them (a kept game's)."""
+        clock, hints = data.get("clock"), data.get("hints", False)
+        if not (clock is None or isinstance(clock, str)) or not isinstance(hints, bool):
+            raise SpecError("the game's settings are damaged")
+        return cls(clock, hints)
 
 
 @dataclass
@@ -168,8 +197,10 @@ class GameSession:
         workload: Workload | None = None,
         shared: SharedMemory | None = None,
         moves: Sequence[str] = (),
+        settings: Settings | None = None,
     ) -> None:
         self.id = session_id
+        self.settings = settings or Settings()
         self.budgets = budgets or Budgets()
         self.workload = workload or Workload(self.budgets.thinkers, self.budgets.think_seconds)
         self.shared = shared
@@ -218,6 +249,9 @@ class GameSession:
         """The hash of the token that lets its browser act in the game (:meth:`owned_by`)."""
         self.keeper: Keeper | None = None
         """Writes the game to the server's store, if it keeps its games (:meth:`keep_in`)."""
+        self.clocks = self._new_clocks()
+        self.flag_timer: threading.Timer | None = None
+        self.review = ReviewJob(self.game, self.workload, self._publish)
         self._replay(moves)
 
     def _replay(self, moves: Sequence[str], seconds: Sequence[float] = ()) -> None:
@@ -247,7 +281,13 @@ class GameSession:
         is shown, and tried again at the next change)."""
         with self.lock:
             kept = KeptGame(
-                self.id, self.owner, self.game_spec, dict(self.specs), self.position, self.seed
+                self.id,
+                self.owner,
+                self.game_spec,
+                dict(self.specs),
+                self.position,
+                self.seed,
+                self.settings.to_json(),
             )
             self.keeper = Keeper(store, kept, added=False)
             self._keep()
@@ -259,6 +299,10 @@ class GameSession:
             self._replay([m.move for m in kept.moves], [m.seconds for m in kept.moves])
             if kept.standing.loser is not None:
                 self.record.loss = Loss(kept.standing.loser, kept.standing.why or RESIGNS)
+            if self.clocks is not None and kept.standing.clock is not None:
+                saved = json.loads(kept.standing.clock)
+                self.clocks = GameClocks.restored(saved, self.game.players)
+                self.clocks.running = None  # its turn's clock starts again now
             self.owner = kept.owner
             self.keeper = Keeper(store, kept, added=True)
 
@@ -279,6 +323,7 @@ class GameSession:
             self.record.outcome() if finished else None,
             None if loss is None else loss.player,
             None if loss is None else loss.why,
+            None if self.clocks is None else json.dumps(self.clocks.saved()),
         )
 
     def _moves_changed(self, ply: int) -> None:
@@ -346,6 +391,9 @@ class GameSession:
                 },
                 "error": self.error,
                 "paused": self.paused,
+                "clock": None if self.clocks is None else self.clocks.to_json(),
+                "settings": self.settings.to_json(),
+                "review": self.review.to_json(),
                 "version": self.version,
                 "kept": self.keeper is not None and self.keeper.first is None,
                 "keep_error": None if self.keeper is None else self.keeper.error,
@@ -453,6 +501,8 @@ class GameSession:
                     f"it is not your move: {player} ({self.specs[player]}) plays"
                 )
             action = game.parse_action(state, notation)
+            if self._clock_stopped(player):
+                raise GameOverError(f"the game is over: {self.record.outcome()}")
             self._apply(player, action, 0.0, None, None)
             self._advance()
 
@@ -460,6 +510,8 @@ class GameSession:
         """Take back moves to the last position where a human was to move before their last
         move (stopping an agent that is thinking)."""
         with self.lock:
+            if self.clocks is not None:
+                raise SpecError("a game on the clock has no undo: start an untimed game for that")
             target = self._undo_target()
             if target is None:
                 raise SpecError("nothing to undo: no human move has been played")
@@ -477,6 +529,9 @@ class GameSession:
             self._cancel_thinking()
             self.record = GameRecord(self.game, self.start, self.start)
             self._moves_changed(0)
+            self._cancel_flag()
+            self.clocks = self._new_clocks()
+            self.review = ReviewJob(self.game, self.workload, self._publish)
             self.notes = []
             self.error = None
             self.forget_pending = True
@@ -496,6 +551,45 @@ class GameSession:
         """Stop any thinking for good (the session is dropped)."""
         with self.lock:
             self._cancel_thinking()
+            self._cancel_flag()
+            self.review.stop()
+
+    def resign(self) -> None:
+        """The person resigns: the only person seated, or the one to move when two play."""
+        with self.lock:
+            if self.record.finished:
+                raise GameOverError(f"the game is over: {self.record.outcome()}")
+            people = [p for p in self.game.players if self.agents[p] is None]
+            to_move = self.game.to_move(self.record.state)
+            player = people[0] if len(people) == 1 else to_move if to_move in people else None
+            if player is None:
+                raise SpecError("no person plays in this game: nobody can resign")
+            self._cancel_thinking()
+            self._cancel_flag()
+            self.record.loss = Loss(player, RESIGNS)
+            self._moves_changed(len(self.record.turns))
+            self._changed()
+
+    def hint(self) -> dict[str, Any]:
+        """The best move for the person to move, by the game's strongest analyser within the
+        server's think budget (when the game was started with hints)."""
+        with self.lock:
+            if not self.settings.hints:
+                raise SpecError("hints are off in this game: start one with hints to have them")
+            if self.record.finished:
+                raise GameOverError(f"the game is over: {self.record.outcome()}")
+            state = self.record.state
+            if self.agents.get(self.game.to_move(state), 1) is not None:
+                raise SpecError("a hint is for a person to move")
+        return hint_for(self.game, state, self.workload, self.shared, self.budgets)
+
+    def start_review(self) -> None:
+        """Review the finished game in the server's thinking queue (once a game)."""
+        with self.lock:
+            if not self.record.finished:
+                raise SpecError("a review is for a finished game: finish or resign it first")
+            actions = [turn.action for turn in self.record.turns]
+            self.review.start(self.start, actions, self.shared, self.budgets)
 
     def start_play(self) -> None:
         """Let the agents move if it is their turn (after creation)."""
@@ -532,6 +626,53 @@ class GameSession:
             self.workload.interrupt(self.thinking.watch.stop)
             self.thinking = None
 
+    def _new_clocks(self) -> GameClocks | None:
+        control = web_time_control(self.settings.clock)
+        return None if control is None else GameClocks(control, self.game.players)
+
+    def _start_clock(self, player: str, agent: Agent | None) -> None:
+        """``player``'s turn begins on its clock (an agent is told its time), and the flag
+        falls by itself if the turn outlasts it."""
+        if self.clocks is None or self.clocks.running == player or self.record.finished:
+            return
+        self.clocks.begin(player, agent)
+        self._cancel_flag()
+        left = self.clocks.seconds_to_flag()
+        assert left is not None
+        self.flag_timer = threading.Timer(left + FLAG_GRACE, self._flag_fell)
+        self.flag_timer.daemon = True
+        self.flag_timer.start()
+
+    def _clock_stopped(self, player: str) -> bool:
+        """Stop ``player``'s clock after its move: True when it had run out (the game is then
+        lost on time, and the move not played)."""
+        if self.clocks is None:
+            return False
+        self._cancel_flag()
+        loss = self.clocks.flag() or self.clocks.end(player)
+        if loss is None:
+            return False
+        self._lost_on_time(loss)
+        return True
+
+    def _flag_fell(self) -> None:
+        with self.lock:
+            if self.clocks is not None and not self.record.finished:
+                loss = self.clocks.flag()
+                if loss is not None:
+                    self._lost_on_time(loss)
+
+    def _lost_on_time(self, loss: Loss) -> None:
+        self._cancel_thinking()
+        self.record.loss = loss
+        self._moves_changed(len(self.record.turns))
+        self._changed()
+
+    def _cancel_flag(self) -> None:
+        if self.flag_timer is not None:
+            self.flag_timer.cancel()
+            self.flag_timer = None
+
     def _apply(
         self,
         player: str,
@@ -563,6 +704,7 @@ class GameSession:
         player = game.to_move(state)
         agent = self.agents[player]
         if agent is None:
+            self._start_clock(player, None)
             return
         if not self.watched():
             self.paused = True
@@ -606,6 +748,7 @@ class GameSession:
                     return
                 thinking.waiting = False
                 thinking.began = time.perf_counter()
+                self._start_clock(thinking.player, agent)
                 self._changed()
             timer = threading.Timer(self.budgets.think_seconds, stop.set)
             timer.daemon = True
@@ -629,6 +772,8 @@ class GameSession:
             if self.thinking is not thinking:
                 return  # undone, restarted or dropped while it thought
             self.thinking = None
+            if self._clock_stopped(thinking.player):
+                return
             if resigned:
                 self.record.loss = Loss(thinking.player, RESIGNS)
                 self._moves_changed(len(self.record.turns))
@@ -734,6 +879,7 @@ class Sessions:
         seed: int | None = None,
         client: str = "",
         moves: Sequence[str] = (),
+        settings: Settings | None = None,
     ) -> tuple[GameSession, str]:
         """A new session, its agents seated (specs checked) and started if they move first,
         and the token that lets its browser act in it (kept as a hash only);
@@ -755,6 +901,7 @@ class Sessions:
             self.workload,
             self.shared,
             moves,
+            settings,
         )
         token = secrets.token_urlsafe(TOKEN_BYTES)
         session.owner = token_hash(token)
@@ -895,6 +1042,7 @@ class Sessions:
                 self.budgets,
                 self.workload,
                 self.shared,
+                settings=Settings.from_json(kept.settings),
             )
             session.reopen(kept, self.store)
         except PliesError as error:

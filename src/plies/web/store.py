@@ -22,7 +22,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,8 @@ CREATE TABLE games (
     result TEXT,
     loser TEXT,
     why TEXT,
+    settings TEXT NOT NULL,
+    clock TEXT,
     created TEXT NOT NULL,
     updated TEXT NOT NULL
 );
@@ -70,6 +72,8 @@ COLUMNS = {
         "result",
         "loser",
         "why",
+        "settings",
+        "clock",
         "created",
         "updated",
     },
@@ -97,13 +101,16 @@ class KeptMove:
 
 @dataclass(frozen=True)
 class Standing:
-    """How a kept game stands: over or not, its result, and the player who lost it before
-    its end (resigned) and why, if one did."""
+    """How a kept game stands: over or not, its result, the player who lost it before its
+    end (resigned, or on time) and why, if one did, and its clocks."""
 
     finished: bool = False
     result: str | None = None
     loser: str | None = None
     why: str | None = None
+    clock: str | None = None
+    """The clocks as :meth:`plies.web.clocks.GameClocks.saved` gives them, in JSON (None:
+    untimed)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +125,8 @@ class KeptGame:
     players: dict[str, str]
     start: str | None
     seed: int
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The game's settings beyond its seats (:class:`plies.web.sessions.Settings`)."""
     moves: tuple[KeptMove, ...] = ()
     standing: Standing = Standing()
 
@@ -191,9 +200,10 @@ class GameStore:
         row = (game.id, game.owner, game.game, json.dumps(game.players), game.start, game.seed)
         with self._writing() as db:
             db.execute(
-                "INSERT INTO games (id, owner, game, players, start, seed, finished, result, "
-                f"loser, why, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,{NOW},{NOW})",
-                row + _standing(game.standing),
+                "INSERT INTO games (id, owner, game, players, start, seed, settings, finished, "
+                "result, loser, why, clock, created, updated) "
+                f"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,{NOW},{NOW})",
+                (*row, json.dumps(game.settings), *_standing(game.standing)),
             )
             _insert_moves(db, game.id, 0, game.moves)
 
@@ -206,8 +216,8 @@ class GameStore:
             db.execute("DELETE FROM moves WHERE game = ? AND ply >= ?", (game_id, first_ply))
             _insert_moves(db, game_id, first_ply, moves)
             changed = db.execute(
-                f"UPDATE games SET finished = ?, result = ?, loser = ?, why = ?, updated = {NOW} "
-                "WHERE id = ?",
+                "UPDATE games SET finished = ?, result = ?, loser = ?, why = ?, clock = ?, "
+                f"updated = {NOW} WHERE id = ?",
                 (*_standing(standing), game_id),
             ).rowcount
             if changed != 1:
@@ -235,8 +245,8 @@ class GameStore:
         try:
             with self.lock:
                 row = self.db.execute(
-                    "SELECT id, owner, game, players, start, seed, finished, result, loser, why "
-                    "FROM games WHERE id = ?",
+                    "SELECT id, owner, game, players, start, seed, settings, finished, result, "
+                    "loser, why, clock FROM games WHERE id = ?",
                     (game_id,),
                 ).fetchone()
                 moves = self.db.execute(
@@ -257,8 +267,10 @@ class GameStore:
             self.db.close()
 
 
-def _standing(standing: Standing) -> tuple[int, str | None, str | None, str | None]:
-    return int(standing.finished), standing.result, standing.loser, standing.why
+def _standing(
+    standing: Standing,
+) -> tuple[int, str | None, str | None, str | None, str | None]:
+    return int(standing.finished), standing.result, standing.loser, standing.why, standing.clock
 
 
 def _insert_moves(
@@ -276,8 +288,10 @@ def _insert_moves(
 def _kept_game(row: Sequence[Any], moves: Sequence[Sequence[Any]]) -> KeptGame:
     """A row of ``games`` and its moves read back; ValueError or TypeError for a row plies
     did not write."""
-    game_id, owner, game, players, start, seed, finished, result, loser, why = row
-    seats = json.loads(players)
+    game_id, owner, game, players, start, seed, settings, finished, result, loser, why, clock = row
+    seats, chosen = json.loads(players), json.loads(settings)
+    if not isinstance(chosen, dict):
+        raise ValueError("its settings are not a mapping")
     if not isinstance(seats, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in seats.items()
     ):
@@ -293,8 +307,9 @@ def _kept_game(row: Sequence[Any], moves: Sequence[Sequence[Any]]) -> KeptGame:
         seats,
         start,
         seed,
+        chosen,
         tuple(KeptMove(str(p), str(m), float(s)) for p, m, s in moves),
-        Standing(bool(finished), result, loser, why),
+        Standing(bool(finished), result, loser, why, clock),
     )
 
 
