@@ -191,6 +191,9 @@ def test_mistakes_are_judged_like_the_textbook_search() -> None:
     assert any(judge(state, a) for a in values), "the position offers a mistake"
     for action, value in values.items():
         assert judge(state, action) == (_sign(value) < _sign(best)), action
+    after = game.result(state, next(a for a in values if judge(state, a)))
+    lost = game.result(after, next(a for a in game.actions(after) if judge(after, a) is False))
+    assert all(judge(lost, a) is None for a in game.actions(lost))  # nothing left to lose
 
 
 def _sign(value: float) -> int:
@@ -199,27 +202,28 @@ def _sign(value: float) -> int:
 
 def test_mistake_figures_count_only_the_levels_moves() -> None:
     """A hand-made game from a late position: the level (second player, to move) makes one
-    mistake, then both sides play the judge's best; the figure counts the level's moves
-    alone and that one mistake."""
+    mistake, then both sides play on; the figure counts the level's moves from positions it
+    had not lost (none after its mistake, against perfect play) and that one mistake."""
     game = make_game("connect4")
     level = "engine:depth=1"
     ladder = Ladder((Level("Weak", level, "one move"),), measure="mistakes", default=1)
     judge = move_judge(game)
     state = _endgame(game)
     assert game.to_move(state) == game.players[1]
-    line, level_moves = [], 0
+    line, judged = [], 0
     while not game.is_terminal(state):
         actions = sorted(game.actions(state))
         wanted = not line  # the level's first move is a mistake
-        move = next(a for a in actions if judge(state, a) == wanted)
-        level_moves += game.to_move(state) == game.players[1]
+        move = next(a for a in actions if bool(judge(state, a)) == wanted)
+        if game.to_move(state) == game.players[1] and judge(state, move) is not None:
+            judged += 1
         line.append(game.format_action(state, move))
         state = game.result(state, move)
     seconds = (0.0,) * len(line)
     record = PlayedGame("k", PERFECT, level, 0, 0, ENDGAME, tuple(line), seconds, 1.0, "", 0)
     [figure] = figures(game, ladder, [record])
-    assert (figure.games, figure.moves) == (1, level_moves)
-    assert figure.value == pytest.approx(1 / level_moves, abs=1e-5)
+    assert (figure.games, figure.moves) == (1, judged)
+    assert figure.value == pytest.approx(1 / judged, abs=1e-5)
 
 
 def test_calibration_refuses_a_game_without_a_ladder_or_odd_games() -> None:

@@ -102,12 +102,13 @@ class Figure:
     moves: int = 0
 
     def text(self, measure: Measure, scale: str) -> str:
-        """The figure for a player: ``about 1520 Elo (1440 to 1600), SCALE`` or ``mistakes in
-        3.1% of moves (2.0% to 4.6%), judged by perfect play over N moves``."""
+        """The figure for a player: ``about 1520 Elo (1440 to 1600), SCALE`` or ``a mistake
+        in 3.1% of its moves (2.0% to 4.6%) ...``."""
         if measure == "mistakes":
             return (
-                f"mistakes in {self.value:.1%} of moves ({self.low:.1%} to {self.high:.1%}), "
-                f"judged by perfect play over {self.moves} moves"
+                f"a mistake in {self.value:.1%} of its moves ({self.low:.1%} to "
+                f"{self.high:.1%}) from positions not yet lost, judged by perfect play over "
+                f"{self.moves} such moves"
             )
         return f"about {self.value:.0f} Elo ({self.low:.0f} to {self.high:.0f}), {scale}"
 

@@ -33,12 +33,18 @@ def session_of(page: Any, server: str) -> dict[str, Any]:
         return json.loads(answer.read())  # type: ignore[no-any-return]
 
 
+def choose_players(page: Any, game: str, **players: str) -> None:
+    """On the Play page, choose ``game``'s picture and custom players (agent specs)."""
+    page.click(f'#games [data-game="{game}"]')
+    page.select_option("#opponent", "custom")
+    for player, spec in players.items():
+        page.fill(f'#seats input[data-player="{player}"]', spec)
+
+
 def start(page: Any, game: str, **players: str) -> None:
     """Open the Play page and start ``game`` with these players."""
     page.goto("/play")
-    page.select_option("#game", game)
-    for player, spec in players.items():
-        page.fill(f'#seats input[data-player="{player}"]', spec)
+    choose_players(page, game, **players)
     page.click("#start")
     page.wait_for_url(re.compile(r"session="))
 
@@ -101,7 +107,7 @@ def test_go_against_random_by_clicking_with_illegal_clicks_explained(
     page: Any, server: str, screenshot: Any
 ) -> None:
     page.goto("/play")
-    page.select_option("#game", "go")  # the seats suggest the agents that play Go
+    choose_players(page, "go")  # the seats suggest the agents that play Go
     suggested = page.eval_on_selector_all("#agent-specs option", "nodes => nodes.map(n => n.value)")
     assert suggested == ["human", "mcts:time=1", "mcts:time=5", "random"]
     start(page, "go", B="human", W="random")
@@ -168,8 +174,7 @@ def test_mcts_shows_visits_per_move_and_its_tree(page: Any, server: str, screens
 def test_bad_input_is_shown_in_the_page(page: Any, server: str) -> None:
     start_page = "/play"
     page.goto(start_page)
-    page.select_option("#game", "connect4")
-    page.fill('#seats input[data-player="O"]', "wizard")
+    choose_players(page, "connect4", O="wizard")
     page.click("#start")
     page.wait_for_selector("#error:not([hidden])")
     assert "unknown agent 'wizard'" in page.inner_text("#error")
@@ -377,7 +382,7 @@ def test_a_game_is_downloaded_as_pgn_and_json_and_goes_on_from_it(
     assert document["final"] == session["position"]
     screenshot(page, "play-downloads")
 
-    page.select_option("#game", "othello")  # the record's game is set from the file
+    page.click('#games [data-game="othello"]')  # the record's game is set from the file
     before = page.url
     page.set_input_files("#record-file", waiting.value.path())
     page.wait_for_function("url => location.href !== url", arg=before)
@@ -385,4 +390,4 @@ def test_a_game_is_downloaded_as_pgn_and_json_and_goes_on_from_it(
     again = session_of(page, server)
     assert again["game_name"] == "chess" and again["position"] == session["position"]
     assert [m["notation"] for m in again["moves"]] == sans
-    assert page.locator("#game").input_value() == "chess"
+    assert page.get_attribute('#games [data-game="chess"]', "aria-pressed") == "true"

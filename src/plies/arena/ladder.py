@@ -9,10 +9,11 @@ are the arena's maximum-likelihood Elo with 95% bootstrap intervals over game pa
 levels the anchor never meets are tied in through the ladder's own games.
 
 **Mistake ladders** (games with a perfect solver): each level plays ``games`` games against
-the game's ``perfect`` agent; every move the level made is judged by the solver, as
-:mod:`plies.mistakes` judges a set's (a mistake turns the position's outcome for the mover
-worse: a win drawn or lost, a draw lost). The figure is the share of mistakes with its Wilson
-score interval (Wilson 1927).
+the game's perfect solver (:data:`PERFECT`); every move the level made from a position it had
+not lost yet is judged by the solver, as :mod:`plies.mistakes` judges a set's (a mistake
+turns the position's outcome for the mover worse: a win drawn or lost, a draw lost; from a
+lost position no move is one, so those are not counted). The figure is the share of
+mistakes among the moves judged, with its Wilson score interval (Wilson 1927).
 
 The games are kept in a tournament record (:class:`plies.arena.records.Records`), so an
 interrupted calibration resumes with the same command.
@@ -40,8 +41,9 @@ from plies.ladder import Figure, HasLadder, Ladder, LadderFile
 from plies.openings import random_openings
 from plies.registry import game_identity, make_game
 
-PERFECT = "perfect"
-"""The opponent of a mistakes ladder's levels: the game's perfect solver."""
+PERFECT = "perfect:time=60"
+"""The opponent of a mistakes ladder's levels: the game's perfect solver, with time enough to
+solve every position it meets (a level named ``perfect`` plays with the web's budget)."""
 Z95 = 1.959964
 """The standard normal quantile of a two-sided 95% interval."""
 
@@ -120,11 +122,12 @@ def _mistake_figures(
     return result
 
 
-def move_judge(game: Game[Any, Any]) -> Callable[[Any, Any], bool]:
+def move_judge(game: Game[Any, Any]) -> Callable[[Any, Any], bool | None]:
     """A function telling whether a move is a mistake in a state, by the game's perfect
     solver (:mod:`plies.mistakes`' rule): the outcome the move leaves its mover (the solved
-    score of the position after it, or the end's result) is worse than the position's. Each
-    position is solved once (``decide``: its opening book answers early positions at once)."""
+    score of the position after it, or the end's result) is worse than the position's; None
+    from a lost position, where no move can be. Each position is solved once (``decide``: its
+    opening book answers early positions at once)."""
     solver = require(game, HasPerfectSolver, "a ladder judged by perfect play").perfect_solver()
     if solver is None:
         raise UnsupportedGameError(f"game '{game.name}' is out of its perfect solver's reach")
@@ -139,17 +142,24 @@ def move_judge(game: Game[Any, Any]) -> Callable[[Any, Any], bool]:
             known[state] = _sign(solver.decide(state, keep_table=True).score)
         return known[state] if game.to_move(state) == player else -known[state]
 
-    def is_mistake(state: Any, move: Any) -> bool:
+    def is_mistake(state: Any, move: Any) -> bool | None:
         mover = game.to_move(state)
-        return outcome(game.result(state, move), mover) < outcome(state, mover)
+        before = outcome(state, mover)
+        if before < 0:
+            return None
+        return outcome(game.result(state, move), mover) < before
 
     return is_mistake
 
 
 def _judged_moves(
-    game: Game[Any, Any], record: PlayedGame, spec: str, is_mistake: Callable[[Any, Any], bool]
+    game: Game[Any, Any],
+    record: PlayedGame,
+    spec: str,
+    is_mistake: Callable[[Any, Any], bool | None],
 ) -> list[bool]:
-    """Whether each move ``spec`` made in ``record`` after the opening was a mistake."""
+    """Whether each move ``spec`` made in ``record`` after the opening from a position it had
+    not lost yet was a mistake."""
     start, opening = opening_line(game, record.opening)
     state = start
     for action in opening:
@@ -158,8 +168,9 @@ def _judged_moves(
     for notation in record.moves:
         move = game.parse_action(state, notation)
         mover = record.first if game.to_move(state) == game.players[0] else record.second
-        if mover == spec:
-            judged.append(is_mistake(state, move))
+        verdict = is_mistake(state, move) if mover == spec else None
+        if verdict is not None:
+            judged.append(verdict)
         state = game.result(state, move)
     return judged
 

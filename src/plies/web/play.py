@@ -18,13 +18,15 @@ from pydantic import BaseModel, Field
 from plies.agents import SearchAgent, make_agent, registered_agents
 from plies.capabilities import HasPerfectSolver
 from plies.errors import PliesError, SpecError, one_line
-from plies.game import Game, has_chance
+from plies.game import CHANCE, Game, has_chance
 from plies.game_texts import MEDIA_TYPES, MOST_RECORD_CHARACTERS, read_record
 from plies.ladder import HasLadder, measured_levels
 from plies.registry import game_spec, make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
 from plies.spec import spec_name
 from plies.web.analyse import listed_analyser
+from plies.web.boards import board_view, move_paths
+from plies.web.clocks import PRESETS
 from plies.web.sessions import (
     GAME_SPEC,
     TEXTBOOK_NODES,
@@ -141,9 +143,25 @@ def _games(store: Sessions) -> list[dict[str, Any]]:
                 "agents": suggested_agents(game, store.budgets.think_seconds),
                 "analyser": listed_analyser(game),
                 "levels": ladder_json(game),
+                "start": _start_json(game),
             }
         )
     return games
+
+
+def _start_json(game: Game[Any, Any]) -> dict[str, Any]:
+    """The game's start as the Play page shows it before a game begins: its board, and the
+    moves a person playing first may make there."""
+    state = game.initial_state()
+    legal = [] if game.to_move(state) == CHANCE else move_paths(game, state)
+    return {"board": board_view(game, state), "to_move": game.to_move(state), "legal": legal}
+
+
+@router.get("/time-controls", summary="The time controls the Play page offers")
+def time_controls() -> list[dict[str, str]]:
+    """Each preset as players name it (minutes + seconds a move) and as a time control in
+    seconds (what ``clock`` takes when a game is started)."""
+    return [{"name": name, "clock": clock} for name, clock in PRESETS.items()]
 
 
 def ladder_json(game: Game[Any, Any]) -> list[dict[str, Any]]:
@@ -319,6 +337,15 @@ def download(session_id: str, kind: str, request: Request) -> Response:
         media_type=MEDIA_TYPES[kind],
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
+
+
+@router.get("/sessions/{session_id}/board", summary="The board after a move, or turned round")
+def board(
+    session_id: str, request: Request, ply: int | None = None, flipped: bool = False
+) -> dict[str, Any]:
+    """The board after ``ply`` moves (now when none is given), seen from the other side when
+    ``flipped``: for flipping the board, and for stepping through a finished game."""
+    return _session(request, session_id).board_at(ply, flipped)
 
 
 @router.get("/sessions/{session_id}/moves/{ply}/search", summary="The search behind a move")

@@ -442,6 +442,19 @@ class GameSession:
             "has_tree": bool(notes.tree),
         }
 
+    def board_at(self, ply: int | None, flipped: bool) -> dict[str, Any]:
+        """The board after ``ply`` moves (None: now), turned round if ``flipped``, with the
+        move that led there marked."""
+        with self.lock:
+            turns = self.record.turns
+            ply = len(turns) if ply is None else ply
+            if not 0 <= ply <= len(turns):
+                raise SpecError(f"there is no position after move {ply} ({len(turns)} so far)")
+            state = self.record.state if ply == len(turns) else turns[ply].state
+            moved = [turn.action for turn in turns[:ply] if turn.player != CHANCE]
+            last = moved[-1] if moved else None
+            return {"ply": ply, "board": board_view(self.game, state, last, flipped)}
+
     def record_text(self, kind: str) -> str:
         """The game so far as the text ``kind`` (:func:`plies.game_texts.game_text`), each
         player named by its spec (``human`` for a person)."""

@@ -49,7 +49,11 @@ class Picker {
     this.onMove = onMove || (() => {});
     this.busy = false;
     this.path = [];
+    this.dragFrom = null; // the target a press began on: released on another, a move is dragged
+    this.dragged = false;
     root.addEventListener("click", (event) => this.click(event));
+    root.addEventListener("pointerdown", (event) => this.press(event));
+    root.addEventListener("pointerup", (event) => this.release(event));
     const away = (event) => {  // Escape, or a click outside the board, drops the clicks so far
       if (!root.isConnected) {
         document.removeEventListener("keydown", away);
@@ -78,7 +82,31 @@ class Picker {
     return new Set(this.options(this.path).flatMap((option) => option.next));
   }
 
+  /** A press on a target a move may start from: the start of a drag. */
+  press(event) {
+    const target = event.target.closest("[data-target]");
+    const id = target && this.root.contains(target) ? target.dataset.target : null;
+    this.dragFrom = id !== null && !this.path.length && this.nextTargets().has(id) ? id : null;
+    if (this.dragFrom !== null) event.preventDefault(); // no text selection while dragging
+  }
+
+  /** Released over another target: the two clicks of a move, dragged (click-click works too). */
+  release(event) {
+    const from = this.dragFrom;
+    this.dragFrom = null;
+    if (from === null || this.busy) return;
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const target = under && under.closest("[data-target]");
+    const id = target && this.root.contains(target) ? target.dataset.target : null;
+    if (id === null || id === from) return; // a click: the click handler takes it
+    this.dragged = true; // the click the browser may send after a drag is not one
+    setTimeout(() => { this.dragged = false; }, 0);
+    this.path = [from];
+    this.click({ target });
+  }
+
   click(event) {
+    if (event instanceof Event && this.dragged) return;
     if (this.busy || !this.moves.length) return;
     const choice = event.target.closest("[data-choice]");
     if (choice) return this.finish(choice.dataset.choice);

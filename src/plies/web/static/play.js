@@ -6,13 +6,19 @@
 // browser given the link watches.
 import { api, el, guarded, showError } from "/static/common.js";
 import { renderBoard } from "/static/boards.js";
+import { Setup, keptChoices } from "/static/play-setup.js";
+import { markMoves, renderReview } from "/static/play-review.js";
 
 const page = {
   games: [],
+  setup: null,
   session: null,
   socket: null,
   reconnect: 0,
   updates: 0,
+  flipped: false,
+  clockShown: 0, // when the session's clocks were received (performance.now())
+  viewing: null, // the ply whose board is shown instead of the game's (a review's point)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -56,52 +62,50 @@ function splitSpec(spec) {
   return [name, spec.slice(name.length + 1)];
 }
 
-/** The seat inputs of the chosen game: one agent spec per player, suggesting the agents the
- * server lists for that game. */
-function renderSeats(values = {}) {
-  const entry = gameEntry($("game").value);
-  $("options").placeholder = entry.options === "none" ? "no options" : entry.options;
-  $("agent-specs").replaceChildren(...entry.agents.map((spec) => el("option", { value: spec })));
-  const seats = $("seats");
-  seats.replaceChildren();
-  entry.players.forEach((player, index) => {
-    const fallback = index === 0 ? "human" : entry.default_opponent;
-    seats.append(
-      el("label", { class: "seat" }, player,
-        el("input", {
-          "data-player": player, list: "agent-specs", value: values[player] || fallback,
-          "aria-label": `agent for ${player}`,
-        })),
-    );
-  });
-}
-
-function gameSpec() {
-  const options = $("options").value.trim();
-  return options ? `${$("game").value}:${options}` : $("game").value;
-}
-
-/** Start a game (``record``: plies' JSON record of a game to continue, its moves replayed). */
-async function startGame(event, record = null) {
-  event.preventDefault();
-  const players = {};
-  for (const input of $("seats").querySelectorAll("input")) {
-    players[input.dataset.player] = input.value.trim() || "human";
-  }
+/** Start a game as the setup says (``record``: a record or position to start from, else the
+ * one pasted under "Start from"; ``firstMove``: the person's move made on the start's board). */
+async function startGame(event, record = null, firstMove = null) {
+  if (event) event.preventDefault();
+  const pasted = $("record-text").value.trim();
+  const body = { ...page.setup.request(), record: record ?? (pasted || null) };
   $("start").disabled = true;
   $("status").textContent = "Seating the players…";
   try {
     await guarded(async () => {
-      const session = await api("/api/sessions", { game: gameSpec(), players, record });
+      const session = await api("/api/sessions", body);
       keepToken(session.id, session.token);
       history.replaceState(null, "", `/play?session=${session.id}`);
+      page.flipped = firstSeatIsTheirs(session);
+      $("hint-text").hidden = true;
       follow(session);
+      if (firstMove) await act("move", { move: firstMove });
     });
   } finally {
     $("start").disabled = false;
     if (page.session) $("status").textContent = statusText(page.session);
-    else $("status").textContent = "Choose a game and press Start.";
+    else $("status").textContent = "Choose a game, then move or press Play.";
   }
+}
+
+/** Whether the board is best seen turned round: the person plays the second seat alone. */
+function firstSeatIsTheirs(session) {
+  const people = session.players.filter((p) => p.human);
+  return people.length === 1 && people[0].player === session.players[1]?.player;
+}
+
+/** Before a game: the chosen game's start, on which the person's first move starts it. */
+function showStart() {
+  if (page.session || !page.setup || !page.setup.game) return;
+  const entry = page.setup.entry();
+  const players = page.setup.players();
+  const mine = players[entry.start.to_move] === "human";
+  renderBoard($("board"), entry.start.board, mine ? entry.start.legal : [], {
+    onMove: (notation) => startGame(null, null, notation),
+    disabled: !mine,
+  });
+  $("status").textContent = mine
+    ? `${entry.name}: make your first move to start, or press Play`
+    : `${entry.name}: press Play to start (${entry.start.to_move === "chance" ? "the dice begin" : `${entry.start.to_move} moves first`})`;
 }
 
 /** A downloaded game chosen: its game and options set in the form, then played on from it. */
@@ -117,12 +121,8 @@ async function goOnFrom(event) {
     spec = null; // the server names what is wrong with it
   }
   if (typeof spec === "string") {
-    const [name, ...options] = spec.split(":");
-    if (gameEntry(name)) {
-      $("game").value = name;
-      $("options").value = options.join(":");
-      renderSeats();
-    }
+    const [name, options] = splitSpec(spec);
+    if (gameEntry(name)) page.setup.choose(name, { ...keptChoices(), options });
   }
   await startGame(event, text);
 }
@@ -152,6 +152,11 @@ function connect(id) {
         page.session.thinking.report = event.report;
         page.session.thinking.lines = event.lines;
         renderLive(event.report, page.session.thinking);
+      }
+    } else if (event.type === "review") {
+      if (page.session) {
+        page.session.review = event.review;
+        showReview(page.session);
       }
     } else if (event.type === "error") {
       showError(event.error);
@@ -197,6 +202,8 @@ function show(session) {
 
 function statusText(session) {
   if (session.finished) return `Game over: ${session.result}`;
+  if (session.clock && session.clock.running === null && session.clock.left[session.to_move] === 0)
+    return `${session.to_move}'s time is up`;
   if (session.error) return session.error;
   const seat = session.players.find((p) => p.player === session.to_move);
   if (!seat) return "Rolling the dice…";
@@ -235,18 +242,20 @@ function render(session) {
   status.textContent = statusText(session);
   status.classList.toggle("over", session.finished);
   status.classList.toggle("bad", Boolean(session.error));
-  const last = session.moves.filter((m) => m.player !== "chance").at(-1);
   const mine = Boolean(tokenOf(session.id));
-  const legal = mine ? session.legal : [];
-  renderBoard($("board"), session.board, legal, {
-    onMove: (notation) => act("move", { move: notation }),
-    lastMove: last ? last.notation : null,
-    disabled: legal.length === 0,
-  });
-  $("move-input").disabled = legal.length === 0;
-  $("undo").disabled = !(mine && session.can_undo);
+  const last = session.moves.filter((m) => m.player !== "chance").at(-1);
+  page.viewing = null;
+  drawBoard(session, session.board);
+  if (page.flipped) turnBoard(session, null);
+  const people = session.players.filter((p) => p.human).length;
+  $("undo").disabled = !(mine && session.can_undo && !session.clock);
   $("restart").disabled = !mine;
   $("stop").disabled = !(mine && session.thinking && session.thinking.stoppable);
+  $("resign").disabled = !(mine && people > 0 && !session.finished);
+  $("hint").hidden = !(mine && session.settings && session.settings.hints);
+  $("hint").disabled = session.finished || !session.legal.length;
+  $("review").hidden = !(session.finished && !session.review && session.moves.length > 0);
+  renderClocks(session);
   renderOwnership(session);
   renderDownloads(session);
   renderMoves(session);
@@ -257,31 +266,97 @@ function render(session) {
   } else {
     $("live-who").textContent = "";
   }
-  syncSetup(session);
-}
-
-/** The setup form shows the session's game and players (after a reload, too). */
-function syncSetup(session) {
   const [name, options] = splitSpec(session.game);
-  if (gameEntry(name) && $("game").value !== name) $("game").value = name;
-  if (document.activeElement?.closest("#setup")) return;
-  $("options").value = options;
-  renderSeats(Object.fromEntries(session.players.map((p) => [p.player, p.spec])));
+  page.setup.showSession(session, name, options);
+  showReview(session);
 }
 
+/** The board of ``view`` with the person's moves when it is the game's current board. */
+function drawBoard(session, view) {
+  const last = session.moves.filter((m) => m.player !== "chance").at(-1);
+  const legal = Boolean(tokenOf(session.id)) && page.viewing === null ? session.legal : [];
+  renderBoard($("board"), view, legal, {
+    onMove: (notation) => act("move", { move: notation }),
+    lastMove: page.viewing === null && last ? last.notation : null,
+    disabled: legal.length === 0,
+  });
+  $("move-input").disabled = legal.length === 0;
+}
+
+/** The board after move ``ply`` (null: now), seen from the side the page is turned to. */
+async function turnBoard(session, ply) {
+  const query = `flipped=${page.flipped}` + (ply === null ? "" : `&ply=${ply}`);
+  const found = await api(`/api/sessions/${session.id}/board?${query}`).catch(() => null);
+  if (!found || page.session !== session) return;
+  page.viewing = ply === null || ply === session.moves.length ? null : ply;
+  drawBoard(session, found.board);
+  for (const item of $("moves").children) {
+    item.classList.toggle("viewing", page.viewing !== null && Number(item.dataset.ply) === page.viewing - 1);
+  }
+  if (page.viewing !== null) $("status").textContent = `After move ${ply} (click the last move, or Flip, to come back)`;
+}
+
+/** Moves in numbered pairs for two players (1. e4 e5), nature's rolls beside the move. */
 function renderMoves(session) {
   const list = $("moves");
+  const first = session.players[0].player;
+  const pairs = session.players.length === 2;
+  let number = 0;
+  list.classList.toggle("pairs", pairs);
   list.replaceChildren(
     ...session.moves.map((move) => {
+      if (move.player === first) number += 1;
       const item = el("li", {
-        class: move.player === "chance" ? "chance" : move.search ? "searched" : "",
+        class: [move.player === "chance" ? "chance" : "", move.search ? "searched" : "",
+          pairs && move.player === first ? "first" : ""].filter(Boolean).join(" "),
         "data-ply": move.ply,
-        title: move.search ? "show the search behind this move" : null,
-      }, move.player === "chance" ? `roll ${move.notation}` : `${move.player}: ${move.notation}`);
-      if (move.search) item.addEventListener("click", () => showSearch(move.ply));
+        "data-number": pairs && move.player === first ? number : null,
+        "data-player": move.player,
+        title: move.search ? "show the search behind this move" : `${move.player}'s move`,
+      }, move.player === "chance" ? `(${move.notation})` : pairs ? move.notation : `${move.player}: ${move.notation}`);
+      item.addEventListener("click", () => {
+        if (move.search) showSearch(move.ply);
+        else if (page.session.finished) turnBoard(page.session, move.ply + 1);
+      });
       return item;
     }),
   );
+  const last = list.lastElementChild;
+  if (last) last.classList.add("last-move");
+}
+
+function showReview(session) {
+  renderReview(session.review, session.players.map((p) => p.player), (ply) => turnBoard(session, ply));
+  markMoves(session.review);
+}
+
+/** Both clocks: the time each has, the running one counting down on the page. */
+function renderClocks(session) {
+  const box = $("clocks");
+  box.hidden = !session.clock;
+  page.clockShown = performance.now();
+  if (!session.clock) return;
+  box.replaceChildren(...session.players.map((p) => el("div", {
+    class: "clock" + (session.clock.running === p.player ? " running" : ""), "data-player": p.player,
+  }, el("span", { class: "who" }, p.player), el("span", { class: "time" }, clockText(session.clock.left[p.player])))));
+}
+
+function clockText(seconds) {
+  const left = Math.max(0, seconds);
+  const minutes = Math.floor(left / 60);
+  const rest = left - 60 * minutes;
+  return left < 10 ? `${minutes}:${rest.toFixed(1).padStart(4, "0")}` : `${minutes}:${String(Math.floor(rest)).padStart(2, "0")}`;
+}
+
+function tickClocks() {
+  const session = page.session;
+  if (!session || !session.clock || !session.clock.running || session.finished) return;
+  const player = session.clock.running;
+  const node = $("clocks").querySelector(`.clock[data-player="${CSS.escape(player)}"] .time`);
+  if (!node) return;
+  const seconds = session.clock.left[player] - (performance.now() - page.clockShown) / 1000;
+  node.textContent = clockText(seconds);
+  node.parentElement.classList.toggle("low", seconds < 10);
 }
 
 // The live search panel -------------------------------------------------------------------
@@ -410,18 +485,20 @@ async function main() {
   await guarded(async () => {
     page.games = await api("/api/games");
   });
-  $("game").append(...page.games.map((g) => el("option", { value: g.name, title: g.summary }, g.name)));
+  const clocks = (await api("/api/time-controls").catch(() => [])) || [];
+  page.setup = new Setup(page.games, clocks, showStart);
   const params = new URLSearchParams(location.search);
-  if (params.get("game") && gameEntry(splitSpec(params.get("game"))[0])) {
-    const [name, options] = splitSpec(params.get("game"));
-    $("game").value = name;
-    $("options").value = options;
+  const kept = keptChoices();
+  const asked = params.get("game") ? splitSpec(params.get("game")) : null;
+  if (asked && gameEntry(asked[0])) {
+    const seats = Object.fromEntries([...params.entries()]);
+    const custom = Object.keys(seats).some((key) => gameEntry(asked[0]).players.includes(key));
+    page.setup.choose(asked[0], { options: asked[1], seats, opponent: custom ? "custom" : undefined });
   } else {
-    // the first game with a perfect solver, whose default opponent never errs; else the first
-    $("game").value = (page.games.find((g) => g.analyser === "solver") || page.games[0]).name;
+    // the last game this browser played, else the first with a perfect solver, else the first
+    const fallback = (page.games.find((g) => g.analyser === "solver") || page.games[0]).name;
+    page.setup.choose(gameEntry(kept.game) ? kept.game : fallback, kept.game ? kept : {});
   }
-  renderSeats(Object.fromEntries([...params.entries()]));
-  $("game").addEventListener("change", () => { $("options").value = ""; renderSeats(); });
   $("setup").addEventListener("submit", startGame);
   $("record-file").addEventListener("change", goOnFrom);
   $("type-move").addEventListener("submit", (event) => {
@@ -432,11 +509,32 @@ async function main() {
   $("undo").addEventListener("click", () => act("undo"));
   $("restart").addEventListener("click", () => act("new"));
   $("stop").addEventListener("click", () => act("stop"));
+  $("resign").addEventListener("click", () => {
+    if (confirm("Resign this game?")) act("resign");
+  });
+  $("flip").addEventListener("click", () => {
+    page.flipped = !page.flipped;
+    if (page.session) turnBoard(page.session, page.viewing);
+  });
+  $("hint").addEventListener("click", () => guarded(async () => {
+    $("hint").disabled = true;
+    const id = page.session.id;
+    const hint = await api(`/api/sessions/${id}/hint`, {}, "POST", { [TOKEN_HEADER]: tokenOf(id) || "" });
+    $("hint-text").textContent = hint.move ? `Hint: ${hint.move} (${hint.text}, by the ${hint.analyser})` : "No hint here.";
+    $("hint-text").hidden = false;
+    $("hint").disabled = false;
+  }));
+  $("review").addEventListener("click", () => guarded(async () => {
+    $("review").hidden = true;
+    show(await api(`/api/sessions/${page.session.id}/review`, {}));
+  }));
   $("tree-close").addEventListener("click", () => $("tree-dialog").close());
+  setInterval(tickClocks, 100);
   const id = params.get("session");
   if (id) {
     await guarded(async () => follow(await api(`/api/sessions/${encodeURIComponent(id)}`)));
   }
+  showStart();
 }
 
 main();
