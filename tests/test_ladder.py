@@ -66,7 +66,9 @@ def test_a_shipped_ladder_file_was_written_by_the_calibration(name: str) -> None
     assert ladder_file.command.startswith(f"plies ladder calibrate {name} ")
     assert ladder_file.game == game_identity(game)
     specs = [figure.spec for figure in ladder_file.figures]
-    assert specs == [level.spec for level in game.ladder.levels]
+    references = [reference.spec for reference in game.ladder.references]
+    assert specs == [level.spec for level in game.ladder.levels] + references
+    assert [f.nominal is not None for f in ladder_file.figures] == [s in references for s in specs]
     for figure in ladder_file.figures:
         assert figure.low <= figure.value <= figure.high
         assert figure.games > 0

@@ -61,12 +61,19 @@ class Ladder:
     """A game's levels, weakest first, and how they are measured: ``"elo"`` through games
     among neighbouring levels and against the ``anchor``; ``"mistakes"``, the share of a
     level's moves that perfect play judges mistakes, in games against the game's perfect
-    solver. ``default`` is the level (1-based) a newcomer meets first."""
+    solver. ``default`` is the level (1-based) a newcomer meets first; ``references`` see
+    below."""
 
     levels: tuple[Level, ...]
     measure: Measure = "elo"
     anchor: Anchor | None = None
     default: int = 2
+    references: tuple[Anchor, ...] = ()
+    """More outside players of the anchor's scale (other settings of the same program), each
+    meeting the levels it declares: rated by the games like the levels (not held at their
+    nominal ratings), they tie the strong levels to the scale through games against outside
+    players rather than through the ladder's own games, which inflate Elo gaps between
+    settings of one program; their fitted ratings beside their nominal ones check the scale."""
 
     def __post_init__(self) -> None:
         if not self.levels:
@@ -100,6 +107,8 @@ class Figure:
     high: float
     games: int
     moves: int = 0
+    nominal: float | None = None
+    """A reference player's rating on its own scale (None for a level)."""
 
     def text(self, measure: Measure, scale: str) -> str:
         """The figure for a player: ``about 1520 Elo (1440 to 1600), SCALE`` or ``a mistake

@@ -1,12 +1,15 @@
 """Calibrating a game's strength ladder (:mod:`plies.ladder`) through the arena: the games that
 measure each level, and the figures they give.
 
-**Elo ladders.** Each level meets its neighbours one and two rungs away, and the anchor meets
-the levels it is declared to (every level by default), ``games`` games a pairing in pairs on
-one random opening, colours swapped (:func:`plies.arena.tournament.pair_games`). The ratings
-are the arena's maximum-likelihood Elo with 95% bootstrap intervals over game pairs
-(:func:`plies.arena.ratings.rating_intervals`), the anchor held at its rating on its scale:
-levels the anchor never meets are tied in through the ladder's own games.
+**Elo ladders.** Each level meets its neighbours one and two rungs away, and the anchor and
+the references (other settings of the outside program) meet the levels each is declared to
+(every level by default), ``games`` games a pairing in pairs on one random opening, colours
+swapped (:func:`plies.arena.tournament.pair_games`). The ratings are the arena's
+maximum-likelihood Elo with 95% bootstrap intervals over game pairs
+(:func:`plies.arena.ratings.rating_intervals`), the anchor held at its rating on its scale
+and the references rated like the levels: levels no outside player meets are tied in through
+the ladder's own games, whose gaps between settings of one program run larger than against
+others (self-play inflation), so the references should meet the strong levels.
 
 **Mistake ladders** (games with a perfect solver): each level plays ``games`` games against
 the game's perfect solver (:data:`PERFECT`); every move the level made from a position it had
@@ -51,8 +54,10 @@ Z95 = 1.959964
 def players(ladder: Ladder) -> list[str]:
     """Every spec that plays in the calibration: the levels, then the anchor (or the perfect
     opponent)."""
-    opponent = PERFECT if ladder.measure == "mistakes" else _anchor(ladder).spec
-    return [level.spec for level in ladder.levels] + [opponent]
+    if ladder.measure == "mistakes":
+        return [level.spec for level in ladder.levels] + [PERFECT]
+    outside = [_anchor(ladder), *ladder.references]
+    return [level.spec for level in ladder.levels] + [player.spec for player in outside]
 
 
 def pairings(ladder: Ladder) -> list[tuple[str, str]]:
@@ -60,14 +65,16 @@ def pairings(ladder: Ladder) -> list[tuple[str, str]]:
     specs = [level.spec for level in ladder.levels]
     if ladder.measure == "mistakes":
         return [(spec, PERFECT) for spec in specs if spec != PERFECT]
-    anchor = _anchor(ladder)
-    met = anchor.meets or tuple(range(1, len(specs) + 1))
-    if not all(1 <= number <= len(specs) for number in met):
-        raise PliesError(f"the anchor meets levels {met}, not all on the ladder")
     neighbours = [
         (specs[i], specs[j]) for i in range(len(specs)) for j in (i + 1, i + 2) if j < len(specs)
     ]
-    return neighbours + [(specs[number - 1], anchor.spec) for number in met]
+    outside = []
+    for player in (_anchor(ladder), *ladder.references):
+        met = player.meets or tuple(range(1, len(specs) + 1))
+        if not all(1 <= number <= len(specs) for number in met):
+            raise PliesError(f"{player.name} meets levels {met}, not all on the ladder")
+        outside += [(specs[number - 1], player.spec) for number in met]
+    return neighbours + outside
 
 
 def schedule(
@@ -93,9 +100,18 @@ def figures(game: Game[Any, Any], ladder: Ladder, played: Sequence[PlayedGame]) 
     anchor = _anchor(ladder)
     standings = rating_intervals(results_of(played), anchor.spec, anchor.elo)
     by_spec = {row.name: row for row in standings.players}
+    nominal = {reference.spec: reference.elo for reference in ladder.references}
+    specs = [level.spec for level in ladder.levels] + list(nominal)
     return [
-        Figure(spec, round(row.elo, 1), round(row.low, 1), round(row.high, 1), row.games)
-        for spec in (level.spec for level in ladder.levels)
+        Figure(
+            spec,
+            round(row.elo, 1),
+            round(row.low, 1),
+            round(row.high, 1),
+            row.games,
+            nominal=nominal.get(spec),
+        )
+        for spec in specs
         if (row := by_spec.get(spec)) is not None
     ]
 

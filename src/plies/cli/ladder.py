@@ -119,5 +119,6 @@ def calibrate_command(
         exit_interrupted(f"the games played are kept in {path}: run the same command to go on")
     target = write_ladder_file(run.game, ladder_file, out)
     for figure in ladder_file.figures:
-        click.echo(f"{figure.spec}: {figure.text(ladder_file.measure, ladder_file.scale)}")
+        nominal = "" if figure.nominal is None else f" (nominal {figure.nominal:g})"
+        click.echo(f"{figure.spec}: {figure.text(ladder_file.measure, ladder_file.scale)}{nominal}")
     click.echo(f"{ladder_file.games} games, {ladder_file.hours} hours of play; written to {target}")

@@ -312,6 +312,21 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
             1350,
             "on Stockfish 15.1's UCI_Elo scale (its lowest setting, 1350, at 0.1 s a move)",
         ),
+        references=tuple(
+            Anchor(
+                f"Stockfish 15.1 at UCI_Elo {elo}, 0.1 s a move",
+                f"uci:stockfish,time=0.1,UCI_LimitStrength=true,UCI_Elo={elo}",
+                elo,
+                "Stockfish's UCI_Elo scale",
+                meets,
+            )
+            for elo, meets in (
+                (1700, (2, 3, 4, 5)),
+                (2000, (4, 5, 6, 7)),
+                (2300, (5, 6, 7, 8)),
+                (2600, (7, 8)),
+            )
+        ),
     )
     searchable_to_end = False
     default_opponent = "engine:time=1"
