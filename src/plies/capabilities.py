@@ -612,6 +612,14 @@ class HasSgf(Protocol):
 
 
 @runtime_checkable
+class HasTermination(Protocol):
+    """Why a finished game ended, in the words its players use (chess: ``checkmate``,
+    ``stalemate``, ``threefold repetition``...), for the result a front end shows."""
+
+    def termination(self, state: Any) -> str | None: ...
+
+
+@runtime_checkable
 class HasCentipawns(Protocol):
     """Engine scores in centipawns, the unit chess programs and players read (UCI ``cp``)."""
 

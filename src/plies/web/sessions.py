@@ -48,7 +48,7 @@ from plies.agents import Agent, EngineAgent, agent_kind
 from plies.agents.live import Watch, choose_move
 from plies.agents.shared import SharedMemory
 from plies.agents.textbook import search_cost_problem
-from plies.capabilities import HasPositionNotation
+from plies.capabilities import HasPositionNotation, HasTermination
 from plies.errors import (
     BusyError,
     GameOverError,
@@ -421,7 +421,7 @@ class GameSession:
             "to_move": to_move,
             "legal": move_paths(game, state) if human_to_move and self.thinking is None else [],
             "finished": finished,
-            "result": self.record.outcome() if finished else None,
+            "result": self._result() if finished else None,
             "moves": [
                 self._turn_json(ply, turn, notes)
                 for ply, (turn, notes) in enumerate(zip(self.record.turns, self.notes, strict=True))
@@ -429,6 +429,15 @@ class GameSession:
             "can_undo": self._undo_target() is not None,
             "records": text_formats(game),
         }
+
+    def _result(self) -> str:
+        """How the game ended, with why where the game says (``White wins by checkmate``)."""
+        outcome = self.record.outcome()
+        if self.record.loss is None and isinstance(self.game, HasTermination):
+            why = self.game.termination(self.record.state)
+            if why:
+                return f"{outcome} by {why}" if "wins" in outcome else f"{outcome}: {why}"
+        return outcome
 
     @staticmethod
     def _turn_json(ply: int, turn: Turn, notes: TurnNotes) -> dict[str, Any]:
