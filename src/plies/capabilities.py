@@ -614,7 +614,8 @@ class HasSgf(Protocol):
 @runtime_checkable
 class HasTermination(Protocol):
     """Why a finished game ended, in the words its players use (chess: ``checkmate``,
-    ``stalemate``, ``threefold repetition``...), for the result a front end shows."""
+    ``stalemate``, ``threefold repetition``...; Go: the score), for the result a front end
+    shows."""
 
     def termination(self, state: Any) -> str | None: ...
 

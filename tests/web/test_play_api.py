@@ -569,7 +569,8 @@ def test_a_record_with_dice_replays_its_rolls() -> None:
 @pytest.mark.parametrize(
     ("record", "fragment"),
     [
-        ("not json", "record: not JSON"),
+        ("{not json", "record: not JSON"),
+        ("not a record", "bad FEN 'not a record'"),
         ('{"format": "other"}', "not a plies game record"),
         ('{"format": "plies-game-1", "game": "chess", "moves": [1]}', "'moves' are not a list"),
         ('{"format": "plies-game-1", "game": "othello", "moves": []}', "a game of 'othello'"),

@@ -431,12 +431,13 @@ class GameSession:
         }
 
     def _result(self) -> str:
-        """How the game ended, with why where the game says (``White wins by checkmate``)."""
+        """How the game ended, with why where the game says (``White wins: checkmate``, ``W
+        wins: black 40, white 41 + komi 7.5``)."""
         outcome = self.record.outcome()
         if self.record.loss is None and isinstance(self.game, HasTermination):
             why = self.game.termination(self.record.state)
             if why:
-                return f"{outcome} by {why}" if "wins" in outcome else f"{outcome}: {why}"
+                return f"{outcome}: {why}"
         return outcome
 
     @staticmethod

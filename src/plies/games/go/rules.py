@@ -304,6 +304,15 @@ class Go(WinLossDrawGame[GoState, int]):
                 counts[borders.pop()] += len(region)
         return counts[BLACK], counts[WHITE]
 
+    def termination(self, state: GoState) -> str | None:
+        """The score of a finished game (two passes), Tromp-Taylor's: ``black 41, white 40
+        + komi 7.5`` (every stone on the board counts: dead stones are captured before the
+        passes), or None while it goes on."""
+        if not self.is_terminal(state):
+            return None
+        black, white = self.area(state.board)
+        return f"black {black}, white {white} + komi {self.komi:g}"
+
     def score(self, state: GoState) -> float:
         """Black's area minus white's and the komi: positive when black leads."""
         black, white = self.area(state.board)
