@@ -66,11 +66,11 @@ function graph(result, players, jump) {
 }
 
 function summary(result) {
-  return el("table", { class: "data", "data-panel": "review-summary" },
+  return el("div", { class: "summary" }, el("table", { class: "data", "data-panel": "review-summary" },
     el("tr", {}, ["player", "moves judged", "average loss", "inaccuracies", "mistakes", "blunders"].map((h) => el("th", {}, h))),
     result.players.map((p) => el("tr", {},
       el("td", {}, p.player), el("td", {}, p.judged), el("td", {}, `${(100 * p.average_loss).toFixed(1)}%`),
-      el("td", {}, p.inaccuracies), el("td", {}, p.mistakes), el("td", {}, p.blunders))));
+      el("td", {}, p.inaccuracies), el("td", {}, p.mistakes), el("td", {}, p.blunders)))));
 }
 
 /** Mark the move list's items (``data-ply``) that the review judged, with the better move. */
