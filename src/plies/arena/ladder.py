@@ -80,7 +80,8 @@ def pairings(ladder: Ladder) -> list[tuple[str, str]]:
 def schedule(
     game_spec: str, game: Game[Any, Any], ladder: Ladder, games: int, seed: int
 ) -> list[Scheduled]:
-    """Every calibration game: ``games`` (even) a pairing, pair ``p`` on random opening ``p``."""
+    """Every calibration game: ``games`` (even) a pairing, pair ``p`` on random opening ``p``
+    (cycling through them where the game has fewer distinct openings than pairs)."""
     if games < 2 or games % 2:
         raise PliesError(f"games per pairing must be an even number (game pairs), got {games}")
     openings = random_openings(game, games // 2, game.opening_plies, seed)
@@ -88,7 +89,7 @@ def schedule(
         task
         for pairing in pairings(ladder)
         for pair in range(games // 2)
-        for task in pair_games(game_spec, pairing, pair, openings[pair], seed)
+        for task in pair_games(game_spec, pairing, pair, openings[pair % len(openings)], seed)
     ]
 
 
