@@ -274,3 +274,11 @@ def test_ladder_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
         assert stopped.value.code == 2
         error = capsys.readouterr().err
         assert message in error and len(error.strip().splitlines()) == 1, error
+
+
+def test_openings_cycle_when_a_game_has_fewer_than_the_pairs() -> None:
+    """Tic-tac-toe has nine first moves: twenty pairs a pairing reuse them in turn."""
+    run = calibration("tictactoe", games=40)
+    assert len(run.planned) == 40 * len(pairings(run.ladder))
+    first = [task.opening for task in run.planned[:40:2]]
+    assert len(set(first)) == 9 and first[:9] == first[9:18]
