@@ -27,9 +27,9 @@ from plies.spec import spec_name
 from plies.web.analyse import listed_analyser
 from plies.web.boards import board_view, move_paths
 from plies.web.clocks import PRESETS
+from plies.web.seating import TEXTBOOK_NODES
 from plies.web.sessions import (
     GAME_SPEC,
-    TEXTBOOK_NODES,
     GameSession,
     Sessions,
     Settings,

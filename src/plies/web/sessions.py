@@ -44,10 +44,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from plies.agents import Agent, EngineAgent, agent_kind
+from plies.agents import Agent, agent_kind
 from plies.agents.live import Watch, choose_move
 from plies.agents.shared import SharedMemory
-from plies.agents.textbook import search_cost_problem
 from plies.capabilities import HasPositionNotation, HasTermination
 from plies.errors import (
     BusyError,
@@ -57,9 +56,9 @@ from plies.errors import (
     Resigns,
     SpecError,
 )
-from plies.game import CHANCE, Game, sample_outcome
+from plies.game import CHANCE, sample_outcome
 from plies.game_texts import game_text, text_formats
-from plies.play import RESIGNS, GameRecord, Loss, Turn, seat_agents
+from plies.play import RESIGNS, GameRecord, Loss, Turn
 from plies.registry import is_module_path, make_game
 from plies.search import SearchResult
 from plies.spec import parse_spec, spec_name
@@ -67,6 +66,7 @@ from plies.web.boards import board_view, move_paths
 from plies.web.clocks import GameClocks, web_time_control
 from plies.web.reports import search_json, visit_tree_json
 from plies.web.reviews import ReviewJob, hint_for
+from plies.web.seating import seat_players, start_state
 from plies.web.store import GameStore, Keeper, KeptGame, Standing
 from plies.web.workload import Budgets, NewGameLimit, Workload, give_memory_back
 
@@ -75,14 +75,6 @@ GAME_SPEC = (
     "(name:key=value,...)"
 )
 """What a request's game spec is, as the routes' fields describe it."""
-TEXTBOOK_NODES = 800_000
-"""The most positions a textbook search may visit from the start (a few seconds); minimax on
-tic-tac-toe visits 549,946."""
-TEXTBOOK_SECONDS = 4.0
-"""The longest a textbook search may take from the start, when it has to be tried (each move
-is also held to the server's think time: past it, the search is abandoned)."""
-TABLE_MB = 64
-"""The largest transposition table an engine may have here (made for a move, dropped after)."""
 REPORTS_PER_SECOND = 10
 """Live search reports sent to the browsers at most this often (the last one always)."""
 PACE = 0.4
@@ -98,37 +90,6 @@ FLAG_GRACE = 0.05
 
 Listener = Callable[[dict[str, Any]], None]
 """Receives every event of a session (called from any thread: it must only hand it over)."""
-
-
-_COST_CHECKS: dict[tuple[str, str, str | None], str | None] = {}
-"""The verdicts of :func:`search_cost_problem` by (game spec, agent spec, start position):
-its probe can take seconds."""
-
-
-def check_affordable(agent: Agent, game: Game[Any, Any], state: Any, key: tuple[Any, ...]) -> None:
-    """:class:`SpecError` when ``agent`` is a textbook search too slow for the web from
-    ``state`` (it has no move to play if it is cut short); verdicts are kept under ``key``."""
-    if key not in _COST_CHECKS:
-        if len(_COST_CHECKS) > 256:
-            _COST_CHECKS.clear()
-        _COST_CHECKS[key] = search_cost_problem(
-            agent, game, state, TEXTBOOK_NODES, TEXTBOOK_SECONDS
-        )
-    problem = _COST_CHECKS[key]
-    if problem is not None:
-        raise SpecError(problem)
-
-
-def _start(game: Game[Any, Any], position: str | None) -> Any:
-    """The initial state, or ``position`` in the game's notation."""
-    if position is None or not position.strip():
-        return game.initial_state()
-    if not isinstance(game, HasPositionNotation):
-        raise SpecError(f"{game.name} has no position notation: start from the beginning")
-    state = game.parse_position(position)
-    if game.is_terminal(state):
-        raise GameOverError("the game is already over in that position")
-    return state
 
 
 @dataclass(frozen=True)
@@ -207,7 +168,7 @@ class GameSession:
         self.game_spec = game_spec.strip()
         self.game = make_game(self.game_spec)
         self.position = position
-        self.start = _start(self.game, position)
+        self.start = start_state(self.game, position)
         unknown = sorted(set(players) - set(self.game.players))
         if unknown:
             raise SpecError(
@@ -219,7 +180,16 @@ class GameSession:
         }
         self.seed = secrets.randbits(32) if seed is None else seed
         self.pace = PACE
-        self.agents = self._seat()
+        self.agents = seat_players(
+            self.game,
+            self.game_spec,
+            self.specs,
+            self.start,
+            self.position,
+            self.seed,
+            self.budgets,
+            self.shared,
+        )
         self.lock = threading.RLock()
         self.listeners: list[Listener] = []
         self.record = GameRecord(self.game, self.start, self.start)
@@ -330,41 +300,6 @@ class GameSession:
         """The moves from ``ply`` on were played or taken back (or the game's end changed)."""
         if self.keeper is not None:
             self.keeper.changed(ply)
-
-    def _seat(self) -> dict[str, Agent | None]:
-        """An agent for every seat that is not a human's (None), seated as every front end
-        seats them (:func:`plies.play.seat_agents`), its spec checked: known, no program to
-        start, its options in range, and quick enough for the web."""
-        kinds = {player: agent_kind(spec_name(spec)) for player, spec in self.specs.items()}
-        for player, kind in kinds.items():
-            if kind.runs_program:
-                raise SpecError(
-                    f"{self.specs[player]}: the web app does not run programs on the server"
-                )
-        roles = {player: str(index) for index, player in enumerate(self.game.players)}
-        seated = seat_agents(
-            self.game,
-            self.specs,
-            seed=self.seed,
-            roles=roles,
-            ask=_from_the_page,
-            shared=self.shared,
-            most_seconds=self.budgets.think_seconds,
-        )
-        agents: dict[str, Agent | None] = {}
-        for player, agent in seated.items():
-            spec = self.specs[player]
-            if kinds[player].person:
-                agents[player] = None
-                continue
-            if isinstance(agent, EngineAgent) and agent.options.tt_mb > TABLE_MB:
-                raise SpecError(
-                    f"{spec}: a table of {agent.options.tt_mb:g} MB is more than one player "
-                    f"gets here; give tt={TABLE_MB:g} or less"
-                )
-            check_affordable(agent, self.game, self.start, (self.game_spec, spec, self.position))
-            agents[player] = agent
-        return agents
 
     # What the browsers see --------------------------------------------------------------------
 
@@ -1107,12 +1042,6 @@ def _module_target(spec: str) -> str:
     """``module:Attribute`` of a module-path game spec, without its options."""
     target, _, rest = spec.strip().partition(":")
     return f"{target.strip()}:{rest.partition(':')[0].strip()}"
-
-
-def _from_the_page(game: Game[Any, Any], state: Any) -> Any:
-    """A person's seat: their moves come from the page (:meth:`GameSession.play`), never
-    from a question."""
-    raise AssertionError("the web app asks no one for a move: a person plays from the page")
 
 
 def shipped_models() -> list[str]:
