@@ -11,8 +11,9 @@ From the repository root::
    ``az``, ``engine`` and ``mcts`` (the agent moving first), and games between agents (chess
    engines, Connect Four engines, Go MCTS), which must pause once nobody watches.
 3. ``--active`` games are played for ``--seconds`` by ``--drivers`` threads, a person's moves
-   against the same mix of agents, each game looked at every round, with Connect Four and chess
-   analyses among them; meanwhile a probe times the light requests (the game list, a page, a
+   against the same mix of agents (every other game on a clock, 300+3), each game looked at
+   every round, with Connect Four and chess analyses among them, and half the finished games
+   reviewed (the review runs in the thinking queue; the game is looked at until it is done); meanwhile a probe times the light requests (the game list, a page, a
    session's state). Every answer's status is counted: 429 and 503 are the server saying
    "busy"; a 5xx other than 503 is an error.
 4. Nobody watches: the server's CPU seconds over a quiet window once every game has paused.
@@ -56,6 +57,9 @@ AGAINST_PEOPLE = [
     ("checkers", {"B": "engine:time=0.5", "W": "human"}),
     ("go:size=9", {"B": "mcts:time=0.5", "W": "human"}),
 ]
+CLOCKS = (None, "300+3")
+"""The active games' time controls, in turn: untimed, and five minutes with three seconds a
+move (the server calls a flag that falls, and the agents budget their moves)."""
 BETWEEN_AGENTS = [
     ("chess", {"White": "engine:time=0.5", "Black": "engine:time=0.5"}),
     ("connect4", {"X": "engine:time=0.3", "O": "perfect:time=1"}),
@@ -176,9 +180,12 @@ class Tally:
                 self.refusals[f"{status} {what}: {message[:90]}"] += 1
 
 
-def create(port: int, game: str, players: dict[str, str], tally: Tally) -> tuple[str, str] | None:
-    """A new game's id and owner token."""
-    status, answer = request(port, "POST", "/api/sessions", {"game": game, "players": players})
+def create(
+    port: int, game: str, players: dict[str, str], tally: Tally, clock: str | None = None
+) -> tuple[str, str] | None:
+    """A new game's id and owner token (on ``clock``, a time control, when given)."""
+    body = {"game": game, "players": players, "clock": clock}
+    status, answer = request(port, "POST", "/api/sessions", body)
     tally.count(status, f"create {game}", answer)
     return (answer["id"], answer["token"]) if status == 201 else None
 
@@ -204,7 +211,14 @@ def drive(
             tally.count(status, "get", state)
             if status != 200:
                 continue
-            if state["finished"] or state["error"]:
+            if state["finished"] and state["review"] is None and chooser.random() < 0.5:
+                status, answer = request(
+                    port, "POST", f"/api/sessions/{session_id}/review", {}, connection, token
+                )
+                tally.count(status, "review", answer)
+            elif state["finished"] or state["error"]:
+                if state["review"] and state["review"]["running"]:
+                    continue  # the review is looked at until it is done
                 status, answer = request(
                     port, "POST", f"/api/sessions/{session_id}/new", {}, connection, token
                 )
@@ -259,8 +273,8 @@ def cycle(server: Server, args: argparse.Namespace, number: int) -> float:
         create(server.port, *mix[index % len(mix)], tally)
     print(f"{args.abandoned} abandoned games started: {server.rss_mb():.0f} MB")
 
-    active = [
-        create(server.port, *AGAINST_PEOPLE[i % len(AGAINST_PEOPLE)], tally)
+    active = [  # every other game on a clock (the person's runs out if its driver is slow)
+        create(server.port, *AGAINST_PEOPLE[i % len(AGAINST_PEOPLE)], tally, CLOCKS[i % 2])
         for i in range(args.active)
     ]
     owned = [session for session in active if session is not None]
