@@ -13,9 +13,10 @@ From the repository root::
 3. ``--active`` games are played for ``--seconds`` by ``--drivers`` threads, a person's moves
    against the same mix of agents (every other game on a clock, 300+3), each game looked at
    every round, with Connect Four and chess analyses among them, and half the finished games
-   reviewed (the review runs in the thinking queue; the game is looked at until it is done); meanwhile a probe times the light requests (the game list, a page, a
-   session's state). Every answer's status is counted: 429 and 503 are the server saying
-   "busy"; a 5xx other than 503 is an error.
+   reviewed (the review runs in the thinking queue; the game is looked at until it is done);
+   meanwhile a probe times the light requests (the game list, a page, a session's state).
+   Every answer's status is counted: 429 and 503 are the server saying "busy"; a 5xx other
+   than 503 is an error.
 4. Nobody watches: the server's CPU seconds over a quiet window once every game has paused.
 5. Expiry: the server runs with ``--idle-minutes 1`` and ``--no-db`` (a dropped game is gone,
    not read back from the games file); its memory once every game is dropped.
