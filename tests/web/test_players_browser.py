@@ -84,6 +84,9 @@ def test_arrival_shows_a_board_and_a_ready_opponent_from_the_ladder(
     note = page.inner_text("#level-note")
     assert "Measured:" in note or "Not measured yet" in note
     screenshot(page, "players-arrival")
+    choose(page, "go")  # options as fields with names a player knows
+    assert page.get_attribute('[data-option="size"]', "title") == "lines of the board"
+    assert page.input_value('[data-option="komi"]') == "7.5"
     choose(page, "chess", LOWEST_CHESS)
     assert "Beginner" in page.inner_text("#level-note")
     page.reload()

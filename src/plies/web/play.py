@@ -9,6 +9,7 @@ behind its moves and its live socket need only its id: anyone given the link wat
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
@@ -21,7 +22,7 @@ from plies.errors import PliesError, SpecError, one_line
 from plies.game import CHANCE, Game, has_chance
 from plies.game_texts import MEDIA_TYPES, MOST_RECORD_CHARACTERS, read_record
 from plies.ladder import HasLadder, measured_levels
-from plies.registry import game_spec, make_game, registered_games, spec_entry
+from plies.registry import GameOption, game_spec, make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
 from plies.spec import spec_name
 from plies.web.analyse import listed_analyser
@@ -138,6 +139,7 @@ def _games(store: Sessions) -> list[dict[str, Any]]:
                 "name": name,
                 "summary": entry.summary,
                 "options": entry.usage(),
+                "fields": option_fields(entry.options),
                 "players": list(game.players),
                 "default_opponent": game.default_opponent,
                 "agents": suggested_agents(game, store.budgets.think_seconds),
@@ -147,6 +149,24 @@ def _games(store: Sessions) -> list[dict[str, Any]]:
             }
         )
     return games
+
+
+def option_fields(options: Sequence[GameOption]) -> list[dict[str, Any]]:
+    """The options a player sets, as form fields (name, help, kind, default, choices, range):
+    those that change the game's positions and moves (not its scoring)."""
+    return [
+        {
+            "key": option.key,
+            "help": option.help,
+            "kind": option.kind,
+            "default": option.default,
+            "choices": list(option.choices),
+            "minimum": None if option.allowed is None else option.allowed.minimum,
+            "maximum": None if option.allowed is None else option.allowed.maximum,
+        }
+        for option in options
+        if option.identity
+    ]
 
 
 def _start_json(game: Game[Any, Any]) -> dict[str, Any]:

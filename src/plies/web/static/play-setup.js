@@ -87,7 +87,7 @@ export class Setup {
     if (kept.side && entry.players.includes(kept.side)) $("side").value = kept.side;
     if (kept.clock !== undefined) $("clock").value = kept.clock;
     if (kept.hints !== undefined) $("hints").checked = kept.hints;
-    $("options").value = kept.options || "";
+    this.renderFields(kept.options || "");
     $("options").placeholder = entry.options === "none" ? "no options" : entry.options;
     this.renderSeats(kept.seats || {});
     this.opponentChosen();
@@ -109,6 +109,43 @@ export class Setup {
 
   showCustomClock() {
     $("custom-clock").hidden = $("clock").value !== CUSTOM;
+  }
+
+  /** The game's options as fields (board size, komi...), set from ``options`` (a spec's
+   * ``key=value,...``); what no field shows stays in the free options text. */
+  renderFields(options) {
+    const given = new Map(options.split(",").filter(Boolean).map((pair) => pair.split("=")));
+    const fields = this.entry().fields.map((field) => {
+      const value = given.has(field.key) ? given.get(field.key) : field.default;
+      given.delete(field.key);
+      const common = { "data-option": field.key, "data-default": String(field.default), title: field.help,
+        onchange: () => this.save() };
+      let input;
+      if (field.kind === "choice") {
+        input = el("select", common, field.choices.map((choice) => el("option", { value: choice }, choice)));
+        input.value = value;
+      } else if (field.kind === "flag") {
+        input = el("input", { ...common, type: "checkbox", checked: String(value) === "true" });
+      } else if (field.kind === "text") {
+        input = el("input", { ...common, size: 8, value });
+      } else {
+        input = el("input", { ...common, type: "number", value, class: "option-number",
+          step: field.kind === "int" ? 1 : "any", min: field.minimum, max: field.maximum });
+      }
+      return el("label", {}, field.help, " ", input);
+    });
+    $("fields").replaceChildren(...fields);
+    $("options").value = [...given].map(([key, value]) => `${key}=${value}`).join(",");
+  }
+
+  /** The options set: the fields that differ from their defaults, then the free text. */
+  options() {
+    const set = [...$("fields").querySelectorAll("[data-option]")].map((input) => {
+      const value = input.type === "checkbox" ? String(input.checked) : input.value.trim();
+      return value === input.dataset.default ? null : `${input.dataset.option}=${value}`;
+    }).filter(Boolean);
+    const free = $("options").value.trim();
+    return [...set, ...(free ? [free] : [])].join(",");
   }
 
   /** The seat inputs of custom players: an agent spec per player, the server's suggestions
@@ -150,7 +187,7 @@ export class Setup {
   }
 
   spec() {
-    const options = $("options").value.trim();
+    const options = this.options();
     return options ? `${this.game}:${options}` : this.game;
   }
 
@@ -163,7 +200,7 @@ export class Setup {
     const seats = Object.fromEntries([...$("seats").querySelectorAll("input")].map((i) => [i.dataset.player, i.value]));
     keepChoices({
       game: this.game, opponent: $("opponent").value, side: $("side").value,
-      clock: $("clock").value, hints: $("hints").checked, options: $("options").value, seats,
+      clock: $("clock").value, hints: $("hints").checked, options: this.options(), seats,
     });
     this.changed();
   }
