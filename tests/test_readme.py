@@ -44,6 +44,9 @@ RUN_SLOW = bool(os.environ.get("PLIES_README_SLOW"))
 
 SKIPPED = {
     "plies book build connect4 --plies 10 --out book.sqlite": "builds a book: hours",
+    "plies ladder calibrate chess --db chess-ladder.sqlite": (
+        "350 games against Stockfish: two hours of play"
+    ),
     "plies tournament chess engine:time=0.1 uci:stockfish,UCI_LimitStrength=true,UCI_Elo=1350,"
     "time=0.1 --db chess.sqlite --games 40 --sprt 0,50": "needs Stockfish; minutes of games",
     "plies tournament chess engine mcts uci:stockfish --db blitz.sqlite --time-control 10+0.1": (

@@ -683,6 +683,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasSgf: "SGF notation",
     HasTensorEncoding: "tensor encoding (encode, action_index, symmetries)",
     HasEngineJudge: "an engine that judges moves (engine_judge)",
+    HasTermination: "why a finished game ended (termination)",
     HasCentipawns: "scores in centipawns (score_centipawns)",
     HasBoardView: "board view (board_view)",
 }
