@@ -4,6 +4,11 @@ files the web app reads, and ``plies ladder``."""
 from __future__ import annotations
 
 import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -282,3 +287,54 @@ def test_openings_cycle_when_a_game_has_fewer_than_the_pairs() -> None:
     assert len(run.planned) == 40 * len(pairings(run.ladder))
     first = [task.opening for task in run.planned[:40:2]]
     assert len(set(first)) == 9 and first[:9] == first[9:18]
+
+
+def test_calibration_on_a_ray_cluster_is_checked_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cluster that cannot be reached is one line before any game (the record not made)."""
+    with pytest.raises(SystemExit) as stopped:
+        main(
+            [
+                "ladder",
+                "calibrate",
+                "tictactoe",
+                "--db",
+                str(tmp_path / "g.db"),
+                "--ray",
+                "nowhere:1",
+            ]
+        )
+    assert stopped.value.code == 2
+    assert "cannot reach the Ray cluster" in capsys.readouterr().err
+    assert not (tmp_path / "g.db").exists()
+
+
+def test_a_stopped_calibration_keeps_its_games_and_goes_on(tmp_path: Path) -> None:
+    """SIGTERM (as Ctrl-C): exit 130 with where the games are, no ladder file written; the
+    same command plays only what is missing and writes the figures."""
+    database, out = tmp_path / "g.sqlite", tmp_path / "ladder.json"
+    words = [sys.executable, "-m", "plies", "ladder", "calibrate", "othello", "--games", "2"]
+    words += ["--db", str(database), "--out", str(out)]
+    running = subprocess.Popen(words, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and running.poll() is None:
+        if database.exists() and _games_kept(database) >= 1:
+            break
+        time.sleep(0.1)
+    running.send_signal(signal.SIGTERM)
+    _, error = running.communicate(timeout=60)
+    assert running.returncode == 130, error
+    assert f"kept in {database}" in error and not out.exists()
+    kept = _games_kept(database)
+    finished = subprocess.run(words, capture_output=True, text=True, timeout=600)
+    assert finished.returncode == 0, finished.stderr
+    assert _games_kept(database) == 24 > kept and read_ladder_file(out).games == 24
+
+
+def _games_kept(database: Path) -> int:
+    with sqlite3.connect(database) as connection:
+        try:
+            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+        except sqlite3.OperationalError:  # the table is not made yet
+            return 0

@@ -15,6 +15,7 @@ from plies.cli.output import (
     progress_bar,
     until_interrupted,
 )
+from plies.processes import check_ray_address
 from plies.spec import GAMES, NumberRange
 
 CONCURRENCY = NumberRange(1, 256, integer=True)
@@ -74,9 +75,15 @@ def show_command(game_spec: str, as_json: bool) -> None:
 @click.option(
     "--concurrency",
     type=Number(CONCURRENCY),
-    default=1,
-    show_default=True,
-    help="Games at once, in worker processes.",
+    help="Games at once: worker processes [default: 1, this process], or Ray actors [default: "
+    "the cluster's CPUs].",
+)
+@click.option(
+    "--ray",
+    "ray_address",
+    metavar="ADDRESS|auto|local",
+    help="Play the games on a Ray cluster (its address, auto: the one this machine belongs to, "
+    "local: one started here for the run); only this process writes to --db.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of openings and dice.")
 @click.option(
@@ -85,7 +92,13 @@ def show_command(game_spec: str, as_json: bool) -> None:
     help="Write the ladder file here [default: beside GAME's rules, where the web app reads it].",
 )
 def calibrate_command(
-    game_spec: str, path: Path, games: int, concurrency: int, seed: int, out: Path | None
+    game_spec: str,
+    path: Path,
+    games: int,
+    concurrency: int | None,
+    ray_address: str | None,
+    seed: int,
+    out: Path | None,
 ) -> None:
     """Play GAME's calibration games (kept in --db FILE: Ctrl-C loses nothing and the same
     command resumes), then measure every level and write the ladder file.
@@ -99,24 +112,27 @@ def calibrate_command(
     from plies.ladder import write_ladder_file
 
     run = calibration(game_spec, games, seed)
+    if ray_address is not None:
+        check_ray_address(ray_address)
+    workers = concurrency if ray_address is not None else concurrency or 1
     records = Records(path, game_spec, "")
     try:
         done = len(records.finished_keys() & {task.key for task in run.planned})
         with progress_bar() as bar, until_interrupted(terminate=True) as interruption:
             task = bar.add_task("games", total=len(run.planned), completed=done)
-            played = run.run(records, concurrency)
+            played = run.run(records, workers, ray_address)
             try:
                 for record in played:
                     bar.update(task, advance=1, description=f"{record.first} - {record.second}")
             finally:
                 played.close()
+        if interruption.happened:  # the figures wait for every game: the shipped file stays
+            exit_interrupted(f"the games played are kept in {path}: run the same command to go on")
         words = [game_spec, "--games", str(games), "--seed", str(seed), "--db", path.name]
         command = shlex.join(["plies", "ladder", "calibrate", *words])
         ladder_file = run.ladder_file(records, command)
     finally:
         records.close()
-    if interruption.happened:
-        exit_interrupted(f"the games played are kept in {path}: run the same command to go on")
     target = write_ladder_file(run.game, ladder_file, out)
     for figure in ladder_file.figures:
         nominal = "" if figure.nominal is None else f" (nominal {figure.nominal:g})"
