@@ -187,14 +187,11 @@ def test_connect4_against_the_perfect_level(page: Any) -> None:
 def test_go_passed_to_its_scored_end(page: Any) -> None:
     open_play(page)
     choose(page, "go")
-    page.click('#board [data-target="E5"]')
-    page.wait_for_url(re.compile(r"session="))
-    moves_shown(page, 2)
+    play_and_wait(page, '#board [data-target="E5"]')  # the first move starts the game
     for _ in range(60):
-        your_move(page)
         if "Game over" in page.inner_text("#status"):
             break
-        page.click('#board button[data-target="pass"]')
+        play_and_wait(page, '#board button[data-target="pass"]')
     status = page.inner_text("#status")
     assert re.fullmatch(r"Game over: [BW] wins: black \d+, white \d+ \+ komi 7\.5", status), status
     assert "pass" in page.inner_text("#moves")
