@@ -6,26 +6,34 @@ that bound agents bound these too. Nothing here imports FastAPI."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from typing import Any
 
 from plies.agents.shared import SharedMemory
 from plies.errors import BusyError, PliesError, SpecError
 from plies.game import Game
-from plies.review import Review, best_analyser, check_reviewable, review_game
+from plies.review import Analyser, Review, best_analyser, check_reviewable, review_game
 from plies.web.workload import Budgets, Workload
 
 REVIEW_SECONDS = 0.5
 """The analyser's time a position in a review (at most the server's think budget)."""
 
 
-def _analyser(
+@contextmanager
+def lent_analyser(
     game: Game[Any, Any], seconds: float, shared: SharedMemory | None
-) -> tuple[str, Any, Any]:
-    """The best analyser and, where it is the perfect solver, the pool it was lent from."""
+) -> Iterator[tuple[str, Analyser]]:
+    """The game's best analyser and its name for the ``with`` block: the perfect solver
+    borrowed from the server's pool where it has one (given back after), else what
+    :func:`plies.review.best_analyser` finds."""
     pool = None if shared is None else shared.solver_pool(game)
-    return (*best_analyser(game, seconds, None), None) if pool is None else ("solver", None, pool)
+    if pool is None:
+        yield best_analyser(game, seconds)
+        return
+    with pool.lend(seconds) as solver:
+        yield best_analyser(game, seconds, solver)
 
 
 class ReviewJob:
@@ -75,12 +83,7 @@ class ReviewJob:
             with self.workload.slot(self.halt) as slotted:
                 if not slotted:
                     return
-                name, analyse, pool = _analyser(self.game, seconds, shared)
-                if pool is not None:
-                    with pool.lend(seconds) as solver:
-                        _, analyse = best_analyser(self.game, seconds, solver)
-                        self.result = self._review(start, actions, analyse, name, seconds)
-                else:
+                with lent_analyser(self.game, seconds, shared) as (name, analyse):
                     self.result = self._review(start, actions, analyse, name, seconds)
         except PliesError as error:
             self.error = str(error)
@@ -89,7 +92,7 @@ class ReviewJob:
             self.publish({"type": "review", "review": self.to_json()})
 
     def _review(
-        self, start: Any, actions: list[Any], analyse: Any, name: str, seconds: float
+        self, start: Any, actions: list[Any], analyse: Analyser, name: str, seconds: float
     ) -> Review:
         def progress(done: int, total: int) -> None:
             self.done = done
@@ -137,12 +140,7 @@ def hint_for(
     with workload.slot(most_waiting=budgets.waiting_analyses) as slotted:
         if not slotted:
             raise BusyError("the server is busy: ask again in a moment", 5)
-        name, analyse, pool = _analyser(game, seconds, shared)
-        if pool is not None:
-            with pool.lend(seconds) as solver:
-                name, analyse = best_analyser(game, seconds, solver)
-                judgement = analyse(state)
-        else:
+        with lent_analyser(game, seconds, shared) as (name, analyse):
             judgement = analyse(state)
     move = None if judgement.best is None else game.format_action(state, judgement.best)
     return {"move": move, "text": judgement.text, "analyser": name}
