@@ -217,7 +217,7 @@ def test_a_finished_game_reviewed_with_its_graph(page: Any, screenshot: Any, siz
     page.wait_for_function("() => /Game over/.test(document.getElementById('status').textContent)")
     lost = "O wins" in page.inner_text("#status")
     page.click("#review")
-    page.wait_for_selector("#review-body svg.review-graph", timeout=60_000)
+    page.wait_for_selector("#review-body svg.review-graph", timeout=120_000)
     if lost:  # against perfect play, a lost game had a move that turned a draw into a loss
         assert page.locator("#moves li.mark-blunder").count() >= 1
     assert page.locator("#review-body table tr").count() == 3

@@ -19,6 +19,7 @@ const page = {
   flipped: false,
   clockShown: 0, // when the session's clocks were received (performance.now())
   viewing: null, // the ply whose board is shown instead of the game's (a review's point)
+  reviewPoll: null, // the next look at a running review
 };
 
 const $ = (id) => document.getElementById(id);
@@ -328,6 +329,19 @@ function renderMoves(session) {
 function showReview(session) {
   renderReview(session.review, session.players.map((p) => p.player), (ply) => turnBoard(session, ply));
   markMoves(session.review);
+  if (session.review && session.review.running && !page.reviewPoll) {
+    // the live socket tells of its progress; a look every few seconds as well, in case an
+    // event is missed, until it is done
+    page.reviewPoll = setTimeout(async () => {
+      page.reviewPoll = null;
+      if (page.session !== session && page.session?.id !== session.id) return;
+      const fresh = await api(`/api/sessions/${session.id}`).catch(() => null);
+      if (fresh && page.session && fresh.id === page.session.id) {
+        page.session.review = fresh.review;
+        showReview(page.session);
+      }
+    }, 3000);
+  }
 }
 
 /** Both clocks: the time each has, the running one counting down on the page. */
