@@ -15,10 +15,8 @@ from plies.cli.output import (
     progress_bar,
     until_interrupted,
 )
+from plies.cli.tournament import CONCURRENCY, GAMES_OPTION
 from plies.processes import check_ray_address
-from plies.spec import GAMES, NumberRange
-
-CONCURRENCY = NumberRange(1, 256, integer=True)
 
 
 @click.group("ladder")
@@ -65,13 +63,7 @@ def show_command(game_spec: str, as_json: bool) -> None:
 @ladder_command.command("calibrate")
 @click.argument("game_spec", metavar="GAME")
 @click.option("--db", "path", required=True, type=OutputPath(), help="The games' record.")
-@click.option(
-    "--games",
-    type=Number(GAMES),
-    default=10,
-    show_default=True,
-    help="Games per pairing, an even number: pairs on one opening, colours swapped.",
-)
+@GAMES_OPTION
 @click.option(
     "--concurrency",
     type=Number(CONCURRENCY),

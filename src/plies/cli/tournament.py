@@ -24,6 +24,14 @@ from plies.registry import make_game
 from plies.spec import GAMES, NumberRange
 
 CONCURRENCY = NumberRange(1, 256, integer=True)
+GAMES_OPTION = click.option(
+    "--games",
+    type=Number(GAMES),
+    default=10,
+    show_default=True,
+    help="Games per pairing, an even number: pairs on one opening, colours swapped.",
+)
+"""``--games``: of a tournament's pairings, and of a ladder's calibration."""
 ANCHOR_ELO = NumberRange(-10_000, 10_000)
 
 
@@ -69,13 +77,7 @@ def tournament_command() -> None:
     show_default=True,
     help="Everyone against everyone, or the first against each other.",
 )
-@click.option(
-    "--games",
-    type=Number(GAMES),
-    default=10,
-    show_default=True,
-    help="Games per pairing, an even number: pairs on one opening, colours swapped.",
-)
+@GAMES_OPTION
 @click.option(
     "--openings",
     metavar="random:K|FILE",
