@@ -15,7 +15,7 @@ from sgfmill import sgf
 from plies.errors import PliesError, SpecError
 from plies.game_texts import FORMAT, game_text, read_record, text_formats
 from plies.games import make_game
-from plies.play import RESIGNS, GameRecord, Loss, play_game, seat_agents
+from plies.play import AGREED, RESIGNS, GameRecord, Loss, play_game, seat_agents
 
 
 def _played(spec: str, plies: int, seed: int = 3) -> GameRecord:
@@ -83,6 +83,23 @@ def test_a_game_lost_before_its_end_has_the_winners_result() -> None:
     assert "RE[W+R]" in game_text(go, "sgf", {"B": "a", "W": "b"}, "t")
     document = json.loads(game_text(go, "json", {"B": "a", "W": "b"}, "t"))
     assert document["finished"] and document["result"] == go.outcome()
+
+
+def test_an_agreed_draw_is_a_draw_in_every_text_and_taken_back_with_its_moves() -> None:
+    record = _played("chess", 6)
+    record.agreed_draw = True
+    assert record.finished and record.outcome() == AGREED
+    assert record.score("White") == record.score("Black") == 0.5
+    read = chess.pgn.read_game(
+        io.StringIO(game_text(record, "pgn", {"White": "a", "Black": "b"}, "t"))
+    )
+    assert read is not None and read.headers["Result"] == "1/2-1/2"
+    assert read.headers["Termination"] == AGREED
+    go = _played("go:size=9,komi=7", 6)
+    go.agreed_draw = True
+    assert "RE[0]" in game_text(go, "sgf", {"B": "a", "W": "b"}, "t")
+    go.take_back(5)
+    assert not go.finished and len(go.turns) == 5
 
 
 @pytest.mark.parametrize(

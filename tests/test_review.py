@@ -12,6 +12,9 @@ from plies.arena.tournament import opening_line
 from plies.errors import UnsupportedGameError
 from plies.registry import make_game
 from plies.review import (
+    DRAW_MARGIN,
+    Judgement,
+    answer_draw_offer,
     best_analyser,
     check_reviewable,
     engine_analyser,
@@ -163,3 +166,24 @@ def test_the_analyser_is_chosen_by_capability() -> None:
     review = review_game(go, go.initial_state(), actions, analyse, analyser=name, seconds=0.05)
     assert review.complete and review.moves[0].loss is not None
     assert 0 <= (review.start_expected or 0) <= 1
+
+
+def test_an_agent_accepts_a_draw_only_when_it_expects_no_more() -> None:
+    """The answer follows the analyser's expected score for the agent (whoever is to move),
+    checked against minimax's value of the same tic-tac-toe positions."""
+    game = make_game("tictactoe")
+    _, analyse = best_analyser(game, 1.0)
+    start = game.initial_state()
+    won = start
+    for notation in ["a1", "b1", "a3", "c1", "c3"]:  # X's double threat, O to move
+        won = game.result(won, game.parse_action(won, notation))
+    assert minimax(game, start).value == 0 and minimax(game, won).value < 0
+    assert answer_draw_offer(game, start, "O", analyse(start)).accepted
+    declined = answer_draw_offer(game, won, "X", analyse(won))
+    assert not declined.accepted and "X declines" in declined.text
+    assert answer_draw_offer(game, won, "O", analyse(won)).accepted  # lost: a draw is better
+    edge = Judgement(0.5 + DRAW_MARGIN + 0.01, None, "+0.11")
+    assert not answer_draw_offer(game, start, "X", edge).accepted
+    assert answer_draw_offer(game, start, "O", edge).accepted
+    unknown = answer_draw_offer(game, start, "X", Judgement(None, None, "not solved in time"))
+    assert not unknown.accepted and "could not judge" in unknown.text

@@ -621,6 +621,14 @@ class HasTermination(Protocol):
 
 
 @runtime_checkable
+class HasDraws(Protocol):
+    """Whether a game of these options can end drawn, so that its players may agree a draw
+    before its end (chess, draughts, Connect Four; Go only with a whole-number komi)."""
+
+    def can_draw(self) -> bool: ...
+
+
+@runtime_checkable
 class HasCentipawns(Protocol):
     """Engine scores in centipawns, the unit chess programs and players read (UCI ``cp``)."""
 
@@ -684,6 +692,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasTensorEncoding: "tensor encoding (encode, action_index, symmetries)",
     HasEngineJudge: "an engine that judges moves (engine_judge)",
     HasTermination: "why a finished game ended (termination)",
+    HasDraws: "draws (can_draw)",
     HasCentipawns: "scores in centipawns (score_centipawns)",
     HasBoardView: "board view (board_view)",
 }

@@ -19,7 +19,7 @@ from typing import Any
 from plies.capabilities import HasPgn, HasPositionNotation, HasSgf, require
 from plies.errors import SpecError
 from plies.game import Game
-from plies.play import RESIGNS, GameRecord
+from plies.play import AGREED, RESIGNS, GameRecord
 from plies.registry import game_spec
 
 FORMAT = "plies-game-1"
@@ -56,6 +56,8 @@ def game_text(record: GameRecord, kind: str, names: Mapping[str, str], event: st
         if record.loss is not None:
             result = ("0-1", "1-0")[game.players.index(record.loss.player)]
             headers["Termination"] = f"{record.loss.player} {record.loss.why}"
+        if record.agreed_draw:
+            result, headers["Termination"] = "1/2-1/2", AGREED
         return writer.pgn(record.start, _moves(record), result, headers).rstrip("\n") + "\n"
     sgf_writer = require(game, HasSgf, "an SGF record")
     headers = {"GN": event, "PB": names[game.players[0]], "PW": names[game.players[1]]}
@@ -65,6 +67,8 @@ def game_text(record: GameRecord, kind: str, names: Mapping[str, str], event: st
         why = record.loss.why
         result = f"{winner}+" + ("R" if why == RESIGNS else "T" if "time" in why else "F")
         headers["GC"] = f"{record.loss.player} {why}"
+    if record.agreed_draw:
+        result, headers["GC"] = "0", AGREED
     return sgf_writer.sgf(record.start, _moves(record), result, headers).strip() + "\n"
 
 

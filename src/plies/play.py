@@ -44,6 +44,8 @@ class Turn:
 
 RESIGNS = "resigns"
 """Why a game ended when its player resigned (:attr:`Loss.why`)."""
+AGREED = "draw by agreement"
+"""How a game ended that its players agreed to draw (:attr:`GameRecord.agreed_draw`)."""
 
 
 @dataclass(frozen=True)
@@ -58,17 +60,18 @@ class Loss:
 @dataclass
 class GameRecord:
     """A game so far: the start, the turns, the current state, and the loss that ended it
-    early if one did."""
+    early if one did, or whether its players agreed a draw."""
 
     game: Game[Any, Any]
     start: Any
     state: Any
     turns: list[Turn] = field(default_factory=list)
     loss: Loss | None = None
+    agreed_draw: bool = False
 
     @property
     def finished(self) -> bool:
-        return self.loss is not None or self.game.is_terminal(self.state)
+        return self.loss is not None or self.agreed_draw or self.game.is_terminal(self.state)
 
     def play(
         self,
@@ -92,10 +95,13 @@ class GameRecord:
         self.state = self.turns[ply].state if ply < len(self.turns) else self.state
         del self.turns[ply:]
         self.loss = None
+        self.agreed_draw = False
 
     def outcome(self) -> str:
         """How the game ended: :func:`outcome_text` of its last state, or the loss that ended
-        it early and who won (``B resigns: W wins``)."""
+        it early and who won (``B resigns: W wins``), or :data:`AGREED`."""
+        if self.agreed_draw:
+            return AGREED
         if self.loss is None:
             return outcome_text(self.game, self.state)
         others = [player for player in self.game.players if player != self.loss.player]
@@ -104,8 +110,10 @@ class GameRecord:
 
     def score(self, player: str) -> float:
         """``player``'s result in the finished game on a 0 to 1 scale: 0 for a loss by
-        resignation, forfeit or on time and 1 for the others, else its utility between the
-        lowest (0) and the highest (1), 0.5 when all are equal."""
+        resignation, forfeit or on time and 1 for the others, 0.5 for an agreed draw, else its
+        utility between the lowest (0) and the highest (1), 0.5 when all are equal."""
+        if self.agreed_draw:
+            return 0.5
         if self.loss is not None:
             return 0.0 if self.loss.player == player else 1.0
         payoffs = self.game.payoffs(self.state)

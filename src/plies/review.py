@@ -42,6 +42,9 @@ MARKS = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 """The least loss of each mark, worst first."""
 LICHESS_LOGISTIC = 0.00368208
 """lichess's slope of the win chance in centipawns (``lila``'s ``WinPercent``)."""
+DRAW_MARGIN = 0.05
+"""How much more than a draw (0.5) an agent may expect and still accept one (an
+inaccuracy's worth: within it the analyser cannot tell the position from a draw)."""
 
 
 @dataclass(frozen=True)
@@ -268,6 +271,31 @@ def _for_player(game: Game[Any, Any], state: Any, judged: Judgement, player: str
     if game.is_terminal(state):
         return judged.expected if player == game.players[0] else 1 - judged.expected
     return judged.expected if game.to_move(state) == player else 1 - judged.expected
+
+
+@dataclass(frozen=True)
+class DrawAnswer:
+    """An agent's answer to a draw offer and why, in words."""
+
+    accepted: bool
+    text: str
+
+
+def answer_draw_offer(
+    game: Game[Any, Any], state: Any, player: str, judged: Judgement
+) -> DrawAnswer:
+    """``player``'s answer to a draw offered in ``state`` (unfinished), given the analyser's
+    judgement of it: accepted when ``player`` expects no more than a draw, with
+    :data:`DRAW_MARGIN` to spare; declined when the analyser could not judge it."""
+    expected = _for_player(game, state, judged, player)
+    if expected is None:
+        return DrawAnswer(False, f"{player} declines: it could not judge the position in time")
+    verdict = "accepts" if expected <= 0.5 + DRAW_MARGIN else "declines"
+    mover = game.to_move(state)
+    return DrawAnswer(
+        verdict == "accepts",
+        f"{player} {verdict}: it expects to score {expected:.0%} ({mover} to move: {judged.text})",
+    )
 
 
 def _judge_end(game: Game[Any, Any], state: Any) -> Judgement:

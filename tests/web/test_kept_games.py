@@ -100,7 +100,7 @@ def test_an_agent_thinking_when_the_server_stopped_thinks_again(tmp_path: Path) 
         assert done["to_move"] == "X" and done["kept"]
 
 
-def test_undo_new_game_and_a_resignation_are_kept(
+def test_undo_new_game_an_agreed_draw_and_a_resignation_are_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "games.sqlite"
@@ -113,6 +113,9 @@ def test_undo_new_game_and_a_resignation_are_kept(
         again = start(client, "connect4", X="human", O="human")
         move(client, again["id"], "4")
         client.post(f"/api/sessions/{again['id']}/new")
+        drawn = start(client, "connect4", X="human", O="human")
+        move(client, drawn["id"], "4")
+        client.post(f"/api/sessions/{drawn['id']}/draw")
         resigned = start(client, "go:size=5", B="human", W="resigner")
         move(client, resigned["id"], "C3")
         wait_for(client, resigned["id"], lambda s: s["finished"])
@@ -120,6 +123,8 @@ def test_undo_new_game_and_a_resignation_are_kept(
         kept = client.get(f"/api/sessions/{undone['id']}").json()["moves"]
         assert [m["notation"] for m in kept] == ["b2", "a1"]
         assert client.get(f"/api/sessions/{again['id']}").json()["moves"] == []
+        agreed = client.get(f"/api/sessions/{drawn['id']}").json()
+        assert agreed["finished"] and agreed["result"] == "draw by agreement"
         over = client.get(f"/api/sessions/{resigned['id']}").json()
         assert over["finished"] and over["result"] == "W resigns: B wins"
         assert over["thinking"] is None and len(over["moves"]) == 1

@@ -83,6 +83,41 @@ def test_a_watcher_may_ask_for_the_review_but_not_resign(app: Any, client: TestC
         assert answer.status_code == 403
 
 
+def test_a_draw_offer_is_answered_by_the_analyser() -> None:
+    """Accepted at tic-tac-toe's start (a draw by minimax): the game ends drawn by agreement;
+    declined where the agent has a won game; refused where the game has no draws, on the
+    agent's turn, and after the end."""
+    with OwnerClient(create_app(budgets=Budgets(think_seconds=1))) as client:
+        game = _start(client, game="tictactoe", players={"X": "human", "O": "alphabeta"})
+        assert game["draws"]
+        answer = client.post(f"/api/sessions/{game['id']}/draw").json()
+        assert answer["accepted"] and "O accepts" in answer["text"], answer
+        over = client.get(f"/api/sessions/{game['id']}").json()
+        assert over["finished"] and over["result"] == "draw by agreement"
+        again = client.post(f"/api/sessions/{game['id']}/draw")
+        assert again.status_code == 400 and "over" in again.json()["error"]
+        lost = _start(
+            client,
+            game="tictactoe",
+            players={"X": "engine:depth=1", "O": "human"},
+            record="XOO/.../X.X",
+        )
+        answer = client.post(f"/api/sessions/{lost['id']}/draw").json()
+        assert not answer["accepted"] and "X declines" in answer["text"], answer
+        assert not client.get(f"/api/sessions/{lost['id']}").json()["finished"]
+        thinking = _start(client, game="connect4", players={"X": "mcts:time=1", "O": "human"})
+        refused = client.post(f"/api/sessions/{thinking['id']}/draw")
+        assert refused.status_code == 400 and "own turn" in refused.json()["error"]
+        client.post(f"/api/sessions/{thinking['id']}/stop")
+        for spec, players in [("backgammon", {"White": "human"}), ("go:size=5", {"B": "human"})]:
+            other = _start(client, game=spec, players=players)
+            assert not other["draws"]
+            refused = client.post(f"/api/sessions/{other['id']}/draw")
+            assert refused.status_code == 400 and "cannot end drawn" in refused.json()["error"]
+        people = _start(client, game="go:size=5,komi=6", players={"B": "human", "W": "human"})
+        assert client.post(f"/api/sessions/{people['id']}/draw").json()["accepted"]
+
+
 def test_hints_only_when_asked_for() -> None:
     with OwnerClient(create_app(budgets=Budgets(think_seconds=1))) as client:
         plain = _start(client, game="tictactoe", players={"X": "human", "O": "alphabeta"})

@@ -163,6 +163,20 @@ def test_a_clocked_game_lost_on_time(page: Any, screenshot: Any) -> None:
     screenshot(page, "players-lost-on-time")
 
 
+def test_a_draw_offered_and_agreed(page: Any, screenshot: Any) -> None:
+    """After a move at tic-tac-toe (drawn or worse for the agent), the draw offered is accepted
+    with the reason shown, and the game ends drawn by agreement."""
+    open_play(page)
+    choose(page, "tictactoe")
+    play_and_wait(page, '#board [data-target="b2"]')
+    page.click("#offer-draw")
+    page.wait_for_function("() => /agreement/.test(document.getElementById('status').textContent)")
+    assert page.inner_text("#status") == "Game over: draw by agreement"
+    assert page.inner_text("#draw-text").startswith("Draw agreed: O accepts: it expects")
+    assert page.is_disabled("#offer-draw") and page.is_visible("#review")
+    screenshot(page, "players-draw-agreed")
+
+
 def drop_in_a_column(page: Any) -> None:
     """Drop in the first column still open, and wait for the answer (the perfect solver's
     first move loads it, which takes a while on a busy machine)."""

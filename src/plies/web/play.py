@@ -327,6 +327,14 @@ def resign(session_id: str, request: Request) -> dict[str, Any]:
     return session.snapshot()
 
 
+@router.post("/sessions/{session_id}/draw", summary="The person offers a draw")
+def offer_draw(session_id: str, request: Request) -> dict[str, Any]:
+    """The agent seated against the person answers (``accepted``, and why in ``text``) by the
+    game's strongest analyser within the server's think budget; it accepts when it expects no
+    more than a draw, and the game then ends drawn by agreement."""
+    return _owned(request, session_id).offer_draw()
+
+
 @router.post("/sessions/{session_id}/hint", summary="The best move for the person to move")
 def hint(session_id: str, request: Request) -> dict[str, Any]:
     """The game's strongest analyser's move (a game started with ``hints``), found within the

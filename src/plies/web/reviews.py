@@ -1,4 +1,5 @@
-"""A web game's review after its end, and hints during it: the game's strongest analyser
+"""A web game's review after its end, and hints and answers to draw offers during it: the
+game's strongest analyser
 (:func:`plies.review.best_analyser`: the perfect solver, a game's own MCTS, else the engine)
 run in the server's thinking queue (:class:`~plies.web.workload.Workload`), so the budgets
 that bound agents bound these too. Nothing here imports FastAPI."""
@@ -14,7 +15,14 @@ from typing import Any
 from plies.agents.shared import SharedMemory
 from plies.errors import BusyError, PliesError, SpecError
 from plies.game import Game
-from plies.review import Analyser, Review, best_analyser, check_reviewable, review_game
+from plies.review import (
+    Analyser,
+    Judgement,
+    Review,
+    best_analyser,
+    check_reviewable,
+    review_game,
+)
 from plies.web.workload import Budgets, Workload
 
 REVIEW_SECONDS = 0.5
@@ -126,6 +134,24 @@ class ReviewJob:
         }
 
 
+def judged_now(
+    game: Game[Any, Any],
+    state: Any,
+    workload: Workload,
+    shared: SharedMemory | None,
+    budgets: Budgets,
+) -> tuple[str, Judgement]:
+    """``state`` judged by the game's best analyser (and its name) within the think budget,
+    in a thinker's slot (:class:`BusyError` when too many wait)."""
+    check_reviewable(game)
+    seconds = budgets.think_seconds
+    with workload.slot(most_waiting=budgets.waiting_analyses) as slotted:
+        if not slotted:
+            raise BusyError("the server is busy: ask again in a moment", 5)
+        with lent_analyser(game, seconds, shared) as (name, analyse):
+            return name, analyse(state)
+
+
 def hint_for(
     game: Game[Any, Any],
     state: Any,
@@ -133,14 +159,7 @@ def hint_for(
     shared: SharedMemory | None,
     budgets: Budgets,
 ) -> dict[str, Any]:
-    """The analyser's best move in ``state`` and its score in words, found within the think
-    budget in a thinker's slot (:class:`BusyError` when too many wait)."""
-    check_reviewable(game)
-    seconds = budgets.think_seconds
-    with workload.slot(most_waiting=budgets.waiting_analyses) as slotted:
-        if not slotted:
-            raise BusyError("the server is busy: ask again in a moment", 5)
-        with lent_analyser(game, seconds, shared) as (name, analyse):
-            judgement = analyse(state)
+    """The analyser's best move in ``state`` and its score in words (:func:`judged_now`)."""
+    name, judgement = judged_now(game, state, workload, shared, budgets)
     move = None if judgement.best is None else game.format_action(state, judgement.best)
     return {"move": move, "text": judgement.text, "analyser": name}

@@ -47,7 +47,7 @@ from typing import Any
 from plies.agents import Agent, agent_kind
 from plies.agents.live import Watch, choose_move
 from plies.agents.shared import SharedMemory
-from plies.capabilities import HasPositionNotation, HasTermination
+from plies.capabilities import HasDraws, HasPositionNotation, HasTermination
 from plies.errors import (
     BusyError,
     GameOverError,
@@ -58,14 +58,15 @@ from plies.errors import (
 )
 from plies.game import CHANCE, sample_outcome
 from plies.game_texts import game_text, text_formats
-from plies.play import RESIGNS, GameRecord, Loss, Turn
+from plies.play import AGREED, RESIGNS, GameRecord, Loss, Turn
 from plies.registry import is_module_path, make_game
+from plies.review import answer_draw_offer
 from plies.search import SearchResult
 from plies.spec import parse_spec, spec_name
 from plies.web.boards import board_view, move_paths
 from plies.web.clocks import GameClocks, web_time_control
 from plies.web.reports import search_json, visit_tree_json
-from plies.web.reviews import ReviewJob, hint_for
+from plies.web.reviews import ReviewJob, hint_for, judged_now
 from plies.web.seating import seat_players, start_state
 from plies.web.store import GameStore, Keeper, KeptGame, Standing
 from plies.web.workload import Budgets, NewGameLimit, Workload, give_memory_back
@@ -269,6 +270,8 @@ class GameSession:
             self._replay([m.move for m in kept.moves], [m.seconds for m in kept.moves])
             if kept.standing.loser is not None:
                 self.record.loss = Loss(kept.standing.loser, kept.standing.why or RESIGNS)
+            elif kept.standing.why == AGREED:
+                self.record.agreed_draw = True
             if self.clocks is not None and kept.standing.clock is not None:
                 saved = json.loads(kept.standing.clock)
                 self.clocks = GameClocks.restored(saved, self.game.players)
@@ -292,7 +295,7 @@ class GameSession:
             finished,
             self.record.outcome() if finished else None,
             None if loss is None else loss.player,
-            None if loss is None else loss.why,
+            AGREED if self.record.agreed_draw else None if loss is None else loss.why,
             None if self.clocks is None else json.dumps(self.clocks.saved()),
         )
 
@@ -340,6 +343,9 @@ class GameSession:
         finished = self.record.finished
         to_move = None if finished else game.to_move(state)
         human_to_move = to_move is not None and self.agents.get(to_move, 1) is None
+        board = board_view(game, state, last=self._last_action())
+        if finished and not game.is_terminal(state):  # ended early: not "X to move"
+            board["status"] = self.record.outcome()
         return {
             "id": self.id,
             "game": self.game_spec,
@@ -351,7 +357,7 @@ class GameSession:
             "position": (
                 game.format_position(state) if isinstance(game, HasPositionNotation) else None
             ),
-            "board": board_view(game, state, last=self._last_action()),
+            "board": board,
             "text": game.display(state),
             "to_move": to_move,
             "legal": move_paths(game, state) if human_to_move and self.thinking is None else [],
@@ -362,6 +368,7 @@ class GameSession:
                 for ply, (turn, notes) in enumerate(zip(self.record.turns, self.notes, strict=True))
             ],
             "can_undo": self._undo_target() is not None,
+            "draws": isinstance(game, HasDraws) and game.can_draw(),
             "records": text_formats(game),
         }
 
@@ -369,7 +376,8 @@ class GameSession:
         """How the game ended, with why where the game says (``White wins: checkmate``, ``W
         wins: black 40, white 41 + komi 7.5``)."""
         outcome = self.record.outcome()
-        if self.record.loss is None and isinstance(self.game, HasTermination):
+        ended_early = self.record.loss is not None or self.record.agreed_draw
+        if not ended_early and isinstance(self.game, HasTermination):
             why = self.game.termination(self.record.state)
             if why:
                 return f"{outcome}: {why}"
@@ -528,6 +536,38 @@ class GameSession:
             self._moves_changed(len(self.record.turns))
             self._changed()
 
+    def offer_draw(self) -> dict[str, Any]:
+        """The person offers a draw: the agent seated against it answers by the game's
+        strongest analyser (:func:`plies.review.answer_draw_offer`), on the person's turn,
+        and the game ends drawn if it accepts; two people at one browser agree at once. The
+        answer as JSON."""
+        with self.lock:
+            if self.record.finished:
+                raise GameOverError(f"the game is over: {self.record.outcome()}")
+            if not (isinstance(self.game, HasDraws) and self.game.can_draw()):
+                raise SpecError(f"{self.game_spec} cannot end drawn: there is no draw to offer")
+            if all(self.agents[p] is not None for p in self.game.players):
+                raise SpecError("no person plays in this game: nobody can offer a draw")
+            if self.thinking is not None:
+                raise SpecError("offer a draw on your own turn: the agent is thinking")
+            seated = [p for p in self.game.players if self.agents[p] is not None]
+            state, played = self.record.state, len(self.record.turns)
+            if not seated:
+                self._agree_draw()
+                return {"accepted": True, "text": "both players agree"}
+        answer = answer_draw_offer(
+            self.game,
+            state,
+            seated[0],
+            judged_now(self.game, state, self.workload, self.shared, self.budgets)[1],
+        )
+        with self.lock:
+            if self.record.finished or len(self.record.turns) != played:
+                return {"accepted": False, "text": "the game went on meanwhile: offer again"}
+            if answer.accepted:
+                self._agree_draw()
+            return {"accepted": answer.accepted, "text": answer.text}
+
     def hint(self) -> dict[str, Any]:
         """The best move for the person to move, by the game's strongest analyser within the
         server's think budget (when the game was started with hints)."""
@@ -612,6 +652,13 @@ class GameSession:
             return False
         self._lost_on_time(loss)
         return True
+
+    def _agree_draw(self) -> None:
+        self._cancel_thinking()
+        self._cancel_flag()
+        self.record.agreed_draw = True
+        self._moves_changed(len(self.record.turns))
+        self._changed()
 
     def _flag_fell(self) -> None:
         with self.lock:

@@ -428,6 +428,9 @@ class Checkers(WinLossDrawGame[CheckersState, Move]):
     def _list(self, state: CheckersState, moves: Sequence[Move]) -> str:
         return ", ".join(self.format_action(state, move) for move in moves)
 
+    def can_draw(self) -> bool:
+        return True
+
     def format_position(self, state: CheckersState) -> str:
         white = _piece_list(state.white_men, state.white_kings)
         black = _piece_list(state.black_men, state.black_kings)

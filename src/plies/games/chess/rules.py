@@ -635,6 +635,9 @@ class Chess(WinLossDrawGame[ChessState, chess.Move]):
             raise IllegalMoveError(f"move {word!r} is not legal in this position")
         return move
 
+    def can_draw(self) -> bool:
+        return True
+
     def format_position(self, state: ChessState) -> str:
         """The FEN of the position (the repetition history is not part of FEN)."""
         return state.board.fen()

@@ -369,6 +369,9 @@ class ConnectFour(WinLossDrawGame[ConnectFourState, int]):
             raise IllegalMoveError(f"move {word!r}: column {column} is full")
         return column - 1
 
+    def can_draw(self) -> bool:
+        return True
+
     def format_position(self, state: ConnectFourState) -> str:
         """A canonical column string that replays to ``state``: of all such strings, the one
         smallest in dictionary order when read backwards (found by taking stones back off the

@@ -367,6 +367,10 @@ class Go(WinLossDrawGame[GoState, int]):
             raise error(f"move {word!r} is off the {self.size}x{self.size} board (A1 to {last})")
         return row * self.size + column
 
+    def can_draw(self) -> bool:
+        """Equal scores draw: only with a whole-number komi."""
+        return self.komi == int(self.komi)
+
     def format_position(self, state: GoState) -> str:
         """The moves from the empty board, separated by spaces (``D4 E5 pass``)."""
         return " ".join(self.format_action(state, move) for move in state.moves)

@@ -391,6 +391,9 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     def _legal_text(self, state: OthelloState) -> str:
         return " ".join(self.format_action(state, a) for a in self.actions(state))
 
+    def can_draw(self) -> bool:
+        return True
+
     def format_position(self, state: OthelloState) -> str:
         """The board in Edax's OBF form: 64 squares of ``-``, ``X``, ``O``, a space, the mover."""
         squares = "".join(

@@ -200,6 +200,9 @@ class TicTacToe(WinLossDrawGame[Board, int]):
             raise IllegalMoveError(f"move {text.strip()!r}: that square is taken")
         return cell
 
+    def can_draw(self) -> bool:
+        return True
+
     def format_position(self, state: Board) -> str:
         return "/".join(state.cells[r * self.n : (r + 1) * self.n] for r in range(self.m))
 

@@ -163,6 +163,9 @@ class TileGame(WinLossDrawGame[TileState, int]):
             )
         return square
 
+    def can_draw(self) -> bool:
+        return True
+
     def format_position(self, state: TileState) -> str:
         row = self._row(state)
         return row if state.to_move == "A" else f"{row} {state.to_move}"

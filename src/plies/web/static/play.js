@@ -78,6 +78,7 @@ async function startGame(event, record = null, firstMove = null) {
       history.replaceState(null, "", `/play?session=${session.id}`);
       page.flipped = firstSeatIsTheirs(session);
       $("hint-text").hidden = true;
+      $("draw-text").hidden = true;
       follow(session);
       if (firstMove) await act("move", { move: firstMove });
     });
@@ -253,6 +254,8 @@ function render(session) {
   $("restart").disabled = !mine;
   $("stop").disabled = !(mine && session.thinking && session.thinking.stoppable);
   $("resign").disabled = !(mine && people > 0 && !session.finished);
+  $("offer-draw").hidden = !(mine && people > 0 && session.draws);
+  $("offer-draw").disabled = session.finished || Boolean(session.thinking);
   $("hint").hidden = !(mine && session.settings && session.settings.hints);
   $("hint").disabled = session.finished || !session.legal.length;
   $("review").hidden = !(session.finished && !session.review && session.moves.length > 0);
@@ -526,6 +529,19 @@ async function main() {
   $("resign").addEventListener("click", () => {
     if (confirm("Resign this game?")) act("resign");
   });
+  $("offer-draw").addEventListener("click", () => guarded(async () => {
+    $("offer-draw").disabled = true;
+    $("draw-text").textContent = "Draw offered…";
+    $("draw-text").hidden = false;
+    const id = page.session.id;
+    const answer = await api(`/api/sessions/${id}/draw`, {}, "POST", { [TOKEN_HEADER]: tokenOf(id) || "" })
+      .catch((error) => {
+        $("draw-text").hidden = true;
+        $("offer-draw").disabled = false;
+        throw error;
+      });
+    $("draw-text").textContent = `${answer.accepted ? "Draw agreed" : "Draw declined"}: ${answer.text}`;
+  }));
   $("flip").addEventListener("click", () => {
     page.flipped = !page.flipped;
     if (page.session) turnBoard(page.session, page.viewing);
