@@ -39,36 +39,40 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from plies.agents import Agent, agent_kind
-from plies.agents.live import Watch, choose_move
+from plies.agents.live import Watch
 from plies.agents.shared import SharedMemory
-from plies.capabilities import HasDraws, HasPositionNotation, HasTermination
+from plies.capabilities import HasDraws
 from plies.errors import (
     BusyError,
     GameOverError,
     IllegalMoveError,
     PliesError,
-    Resigns,
     SpecError,
 )
 from plies.game import CHANCE, sample_outcome
-from plies.game_texts import game_text, text_formats
-from plies.play import AGREED, RESIGNS, GameRecord, Loss, Turn
+from plies.game_texts import game_text
+from plies.play import RESIGNS, GameRecord, Loss
 from plies.registry import is_module_path, make_game
 from plies.review import answer_draw_offer
 from plies.search import SearchResult
 from plies.spec import parse_spec, spec_name
-from plies.web.boards import board_view, move_paths
 from plies.web.clocks import GameClocks, web_time_control
-from plies.web.reports import search_json, visit_tree_json
 from plies.web.reviews import ReviewJob, hint_for, judged_now
 from plies.web.seating import seat_players, start_state
+from plies.web.session_json import (
+    board_after,
+    position_json,
+    thinking_json,
+    turn_search_json,
+)
 from plies.web.store import GameStore, Keeper, KeptGame, Standing
+from plies.web.thinking import Thinking, TurnNotes, think
 from plies.web.workload import Budgets, NewGameLimit, Workload, give_memory_back
 
 GAME_SPEC = (
@@ -76,8 +80,6 @@ GAME_SPEC = (
     "(name:key=value,...)"
 )
 """What a request's game spec is, as the routes' fields describe it."""
-REPORTS_PER_SECOND = 10
-"""Live search reports sent to the browsers at most this often (the last one always)."""
 PACE = 0.4
 """Seconds between two agents' moves, so that people watching can follow."""
 SWEEP_SECONDS = 10.0
@@ -115,34 +117,6 @@ class Settings:
         if not (clock is None or isinstance(clock, str)) or not isinstance(hints, bool):
             raise SpecError("the game's settings are damaged")
         return cls(clock, hints)
-
-
-@dataclass
-class TurnNotes:
-    """What the browsers are shown of a move (a :class:`~plies.play.Turn` of the session's
-    record) beyond the move: the search behind it as JSON (with the tree of an MCTS search,
-    when it kept one)."""
-
-    search: dict[str, Any] | None = None
-    tree: list[dict[str, Any]] | None = None
-    lines: list[dict[str, Any]] = field(default_factory=list)
-    """The engine's best line after each iteration (depth, score, pv)."""
-
-
-@dataclass
-class Thinking:
-    """An agent choosing a move in its thread."""
-
-    player: str
-    spec: str
-    watch: Watch
-    began: float
-    waiting: bool = True
-    """Waiting for a free thinker (:class:`~plies.web.workload.Workload`)."""
-    report: dict[str, Any] | None = None
-    """The last report sent to the listeners."""
-    lines: list[dict[str, Any]] = field(default_factory=list)
-    last_sent: float = 0.0
 
 
 class GameSession:
@@ -268,10 +242,7 @@ class GameSession:
         moves replayed, its loss if it had one, written to ``store`` as it goes on."""
         with self.lock:
             self._replay([m.move for m in kept.moves], [m.seconds for m in kept.moves])
-            if kept.standing.loser is not None:
-                self.record.loss = Loss(kept.standing.loser, kept.standing.why or RESIGNS)
-            elif kept.standing.why == AGREED:
-                self.record.agreed_draw = True
+            kept.standing.end(self.record)
             if self.clocks is not None and kept.standing.clock is not None:
                 saved = json.loads(kept.standing.clock)
                 self.clocks = GameClocks.restored(saved, self.game.players)
@@ -290,14 +261,8 @@ class GameSession:
         return self.keeper is None or self.keeper.write(self.record.turns, self._standing())
 
     def _standing(self) -> Standing:
-        finished, loss = self.record.finished, self.record.loss
-        return Standing(
-            finished,
-            self.record.outcome() if finished else None,
-            None if loss is None else loss.player,
-            AGREED if self.record.agreed_draw else None if loss is None else loss.why,
-            None if self.clocks is None else json.dumps(self.clocks.saved()),
-        )
+        clock = None if self.clocks is None else json.dumps(self.clocks.saved())
+        return Standing.of(self.record, clock)
 
     def _moves_changed(self, ply: int) -> None:
         """The moves from ``ply`` on were played or taken back (or the game's end changed)."""
@@ -312,21 +277,21 @@ class GameSession:
         the version (the board, the moves) is made once a version."""
         with self.lock:
             if self._drawn is None or self._drawn[0] != self.version:
-                self._drawn = (self.version, self._position_json())
-            thinking = self.thinking
+                people = [p for p in self.game.players if self.agents[p] is None]
+                position = position_json(
+                    self.id,
+                    self.game_spec,
+                    self.record,
+                    self.notes,
+                    self.specs,
+                    people,
+                    person_may_move=self.thinking is None,
+                    can_undo=self._undo_target() is not None,
+                )
+                self._drawn = (self.version, position)
             return {
                 **self._drawn[1],
-                "thinking": None
-                if thinking is None
-                else {
-                    "player": thinking.player,
-                    "spec": thinking.spec,
-                    "waiting": thinking.waiting,
-                    "stoppable": True,
-                    "seconds": time.perf_counter() - thinking.began,
-                    "report": thinking.report,
-                    "lines": thinking.lines,
-                },
+                "thinking": thinking_json(self.thinking),
                 "error": self.error,
                 "paused": self.paused,
                 "clock": None if self.clocks is None else self.clocks.to_json(),
@@ -337,76 +302,10 @@ class GameSession:
                 "keep_error": None if self.keeper is None else self.keeper.error,
             }
 
-    def _position_json(self) -> dict[str, Any]:
-        """What the snapshot shows that changes only with the version."""
-        game, state = self.game, self.record.state
-        finished = self.record.finished
-        to_move = None if finished else game.to_move(state)
-        human_to_move = to_move is not None and self.agents.get(to_move, 1) is None
-        board = board_view(game, state, last=self._last_action())
-        if finished and not game.is_terminal(state):  # ended early: not "X to move"
-            board["status"] = self.record.outcome()
-        return {
-            "id": self.id,
-            "game": self.game_spec,
-            "game_name": game.name,
-            "players": [
-                {"player": p, "spec": self.specs[p], "human": self.agents[p] is None}
-                for p in game.players
-            ],
-            "position": (
-                game.format_position(state) if isinstance(game, HasPositionNotation) else None
-            ),
-            "board": board,
-            "text": game.display(state),
-            "to_move": to_move,
-            "legal": move_paths(game, state) if human_to_move and self.thinking is None else [],
-            "finished": finished,
-            "result": self._result() if finished else None,
-            "moves": [
-                self._turn_json(ply, turn, notes)
-                for ply, (turn, notes) in enumerate(zip(self.record.turns, self.notes, strict=True))
-            ],
-            "can_undo": self._undo_target() is not None,
-            "draws": isinstance(game, HasDraws) and game.can_draw(),
-            "records": text_formats(game),
-        }
-
-    def _result(self) -> str:
-        """How the game ended, with why where the game says (``White wins: checkmate``, ``W
-        wins: black 40, white 41 + komi 7.5``)."""
-        outcome = self.record.outcome()
-        ended_early = self.record.loss is not None or self.record.agreed_draw
-        if not ended_early and isinstance(self.game, HasTermination):
-            why = self.game.termination(self.record.state)
-            if why:
-                return f"{outcome}: {why}"
-        return outcome
-
-    @staticmethod
-    def _turn_json(ply: int, turn: Turn, notes: TurnNotes) -> dict[str, Any]:
-        return {
-            "ply": ply,
-            "player": turn.player,
-            "notation": turn.notation,
-            "seconds": round(turn.seconds, 3),
-            "search": notes.search,
-            "lines": notes.lines,
-            "has_tree": bool(notes.tree),
-        }
-
     def board_at(self, ply: int | None, flipped: bool) -> dict[str, Any]:
-        """The board after ``ply`` moves (None: now), turned round if ``flipped``, with the
-        move that led there marked."""
+        """The board after ``ply`` moves (None: now), turned round if ``flipped``."""
         with self.lock:
-            turns = self.record.turns
-            ply = len(turns) if ply is None else ply
-            if not 0 <= ply <= len(turns):
-                raise SpecError(f"there is no position after move {ply} ({len(turns)} so far)")
-            state = self.record.state if ply == len(turns) else turns[ply].state
-            moved = [turn.action for turn in turns[:ply] if turn.player != CHANCE]
-            last = moved[-1] if moved else None
-            return {"ply": ply, "board": board_view(self.game, state, last, flipped)}
+            return board_after(self.record, ply, flipped)
 
     def record_text(self, kind: str) -> str:
         """The game so far as the text ``kind`` (:func:`plies.game_texts.game_text`), each
@@ -415,21 +314,9 @@ class GameSession:
             return game_text(self.record, kind, self.specs, f"plies serve ({self.game_spec})")
 
     def turn_tree(self, ply: int) -> dict[str, Any]:
-        """The search behind move ``ply``: MCTS's first levels (visits, values), the engine's
-        line at each depth, or the search's summary alone."""
+        """The search behind move ``ply`` (:func:`~plies.web.session_json.turn_search_json`)."""
         with self.lock:
-            played = len(self.record.turns)
-            if not 0 <= ply < played:
-                raise SpecError(f"there is no move {ply} in this game ({played} so far)")
-            turn, notes = self.record.turns[ply], self.notes[ply]
-            return {
-                "ply": ply,
-                "player": turn.player,
-                "notation": turn.notation,
-                "search": notes.search,
-                "tree": notes.tree,
-                "lines": notes.lines,
-            }
+            return turn_search_json(self.record, self.notes, ply)
 
     def subscribe(self, listener: Listener) -> None:
         """Send every change to ``listener`` (someone watches: a paused game moves on)."""
@@ -469,7 +356,7 @@ class GameSession:
             action = game.parse_action(state, notation)
             if self._clock_stopped(player):
                 raise GameOverError(f"the game is over: {self.record.outcome()}")
-            self._apply(player, action, 0.0, None, None)
+            self._apply(player, action, 0.0, None)
             self._advance()
 
     def undo(self) -> None:
@@ -684,17 +571,13 @@ class GameSession:
         action: Any,
         seconds: float,
         result: SearchResult[Any] | None,
-        thinking: Thinking | None,
-        shown: TurnNotes | None = None,
+        notes: TurnNotes | None = None,
     ) -> None:
         """The per-move step (:meth:`GameRecord.play`: checked legal), and what is shown of
-        it, with the thinking agent's lines."""
+        it."""
         self.record.play(player, action, seconds, result)
         self._moves_changed(len(self.record.turns) - 1)
-        notes = shown or TurnNotes()
-        if thinking is not None:
-            notes.lines = thinking.lines
-        self.notes.append(notes)
+        self.notes.append(notes or TurnNotes())
         self._changed()
 
     def _advance(self) -> None:
@@ -702,7 +585,7 @@ class GameSession:
         game = self.game
         state = self.record.state
         while not self.record.finished and game.to_move(state) == CHANCE:
-            self._apply(CHANCE, sample_outcome(game, state, self.chance), 0.0, None, None)
+            self._apply(CHANCE, sample_outcome(game, state, self.chance), 0.0, None)
             state = self.record.state
         if self.record.finished or self.thinking is not None or self.error is not None:
             return
@@ -725,11 +608,6 @@ class GameSession:
         ).start()
         self._changed()
 
-    def _last_action(self) -> Any:
-        """The last move that was not nature's (a dice roll does not change the board)."""
-        moves = [turn.action for turn in self.record.turns if turn.player != CHANCE]
-        return moves[-1] if moves else None
-
     def _agent_moved_last(self) -> bool:
         """Whether the last move that was not nature's was an agent's."""
         players = [turn.player for turn in self.record.turns if turn.player != CHANCE]
@@ -742,7 +620,6 @@ class GameSession:
         stop = thinking.watch.stop
         if delay:
             stop.wait(delay)  # people watching two agents see each move; Stop cuts it short
-        failure, result, resigned = None, None, False
         with self.workload.slot(stop), self.agents_busy:
             if self.thinking is not thinking:
                 return  # undone, restarted or dropped before it began
@@ -755,38 +632,29 @@ class GameSession:
                 thinking.began = time.perf_counter()
                 self._start_clock(thinking.player, agent)
                 self._changed()
-            timer = threading.Timer(self.budgets.think_seconds, stop.set)
-            timer.daemon = True
-            timer.start()
-            try:
-                if self.forget_pending:
-                    self.forget_pending = False
-                    for seated in self.agents.values():
-                        if seated is not None:
-                            seated.reset()
-                action = choose_move(agent, self.game, state, thinking.watch)
-                result = agent.last
-            except Resigns:
-                resigned = True
-            except Exception as error:
-                failure = str(error) or type(error).__name__
-            finally:
-                timer.cancel()
-                agent.reset()  # nothing kept between moves: memory is the server's budget
+                forget = [seated for seated in self.agents.values() if seated is not None]
+                forget = forget if self.forget_pending else []
+                self.forget_pending = False
+            thought = think(
+                agent, self.game, state, thinking.watch, self.budgets.think_seconds, forget
+            )
         with self.lock:
             if self.thinking is not thinking:
                 return  # undone, restarted or dropped while it thought
             self.thinking = None
             if self._clock_stopped(thinking.player):
                 return
-            if resigned:
+            if thought.resigned:
                 self.record.loss = Loss(thinking.player, RESIGNS)
                 self._moves_changed(len(self.record.turns))
                 self._changed()
                 return
+            failure = thought.failure
             if failure is None:
                 try:
-                    self._record(agent, state, action, result, thinking)
+                    notes = thinking.notes(self.game, state, agent, thought.result)
+                    seconds = time.perf_counter() - thinking.began
+                    self._apply(thinking.player, thought.action, seconds, thought.result, notes)
                 except Exception as error:
                     failure = str(error) or type(error).__name__
             if failure is not None:
@@ -795,49 +663,17 @@ class GameSession:
                 return
             self._advance()
 
-    def _record(
-        self,
-        agent: Agent,
-        state: Any,
-        action: Any,
-        result: SearchResult[Any] | None,
-        thinking: Thinking,
-    ) -> None:
-        """Play the agent's move, with its search (and MCTS's tree) as JSON."""
-        search = None if result is None else search_json(self.game, state, result, agent)
-        tree = None
-        if result is not None and result.tree:
-            tree = visit_tree_json(self.game, state, result.tree)
-        seconds = time.perf_counter() - thinking.began
-        shown = TurnNotes(search, tree)
-        self._apply(thinking.player, action, seconds, result, thinking, shown)
-
     def _on_report(self, thinking: Thinking, result: SearchResult[Any]) -> None:
-        """A report of the thinking agent's search: the engine's completed iterations kept,
-        and sent on to the listeners at most :data:`REPORTS_PER_SECOND` times a second."""
+        """A report of the thinking agent's search, sent on to the listeners
+        (:meth:`Thinking.reported`)."""
         with self.lock:
             if self.thinking is not thinking:
                 return
             agent = self.agents[thinking.player]
-            report = None
-            if result.algorithm == "engine" and result.complete:
-                report = search_json(self.game, self.record.state, result, agent)
-                thinking.lines.append(
-                    {k: report[k] for k in ("depth", "score", "score_text", "pv", "nodes")}
-                )
             now = time.perf_counter()
-            if now - thinking.last_sent < 1 / REPORTS_PER_SECOND:
-                return
-            thinking.last_sent = now
-            thinking.report = report or search_json(self.game, self.record.state, result, agent)
-            self._publish(
-                {
-                    "type": "search",
-                    "player": thinking.player,
-                    "report": thinking.report,
-                    "lines": thinking.lines,
-                }
-            )
+            event = thinking.reported(self.game, self.record.state, agent, result, now)
+            if event is not None:
+                self._publish(event)
 
 
 class Sessions:

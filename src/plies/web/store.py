@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from plies.errors import PliesError
-from plies.play import Turn
+from plies.play import AGREED, RESIGNS, GameRecord, Loss, Turn
 
 KIND = "plies web games"
 """The ``kind`` row of the meta table: what the file is."""
@@ -102,7 +102,8 @@ class KeptMove:
 @dataclass(frozen=True)
 class Standing:
     """How a kept game stands: over or not, its result, the player who lost it before its
-    end (resigned, or on time) and why, if one did, and its clocks."""
+    end (resigned, or on time) and why, if one did (``why`` alone: an agreed draw), and its
+    clocks."""
 
     finished: bool = False
     result: str | None = None
@@ -111,6 +112,25 @@ class Standing:
     clock: str | None = None
     """The clocks as :meth:`plies.web.clocks.GameClocks.saved` gives them, in JSON (None:
     untimed)."""
+
+    @classmethod
+    def of(cls, record: GameRecord, clock: str | None) -> Standing:
+        """How ``record`` stands, with its clocks ``clock``."""
+        loss, finished = record.loss, record.finished
+        return cls(
+            finished,
+            record.outcome() if finished else None,
+            None if loss is None else loss.player,
+            AGREED if record.agreed_draw else None if loss is None else loss.why,
+            clock,
+        )
+
+    def end(self, record: GameRecord) -> None:
+        """End ``record`` (its moves replayed) as it ended before its end, if it did."""
+        if self.loser is not None:
+            record.loss = Loss(self.loser, self.why or RESIGNS)
+        elif self.why == AGREED:
+            record.agreed_draw = True
 
 
 @dataclass(frozen=True)

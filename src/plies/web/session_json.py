@@ -1,0 +1,134 @@
+"""The JSON a web game (:class:`plies.web.sessions.GameSession`) serves: its position, moves
+and result, the board after any move, the search behind a move, and its thinking agent, each
+made from the session's record and notes. Nothing here imports FastAPI."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from plies.capabilities import HasDraws, HasPositionNotation, HasTermination
+from plies.errors import SpecError
+from plies.game import CHANCE
+from plies.game_texts import text_formats
+from plies.play import GameRecord, Turn
+from plies.web.boards import board_view, move_paths
+from plies.web.thinking import Thinking, TurnNotes
+
+
+def position_json(
+    session_id: str,
+    game_spec: str,
+    record: GameRecord,
+    notes: Sequence[TurnNotes],
+    specs: Mapping[str, str],
+    people: Collection[str],
+    person_may_move: bool,
+    can_undo: bool,
+) -> dict[str, Any]:
+    """What a session shows that changes only with its moves: the players (``people`` the
+    seats a person takes), the board, the legal moves when ``person_may_move``, the moves with
+    what is shown of each, and the result."""
+    game, state, finished = record.game, record.state, record.finished
+    to_move = None if finished else game.to_move(state)
+    board = board_view(game, state, last=last_move(record, len(record.turns)))
+    if finished and not game.is_terminal(state):  # ended early: not "X to move"
+        board["status"] = record.outcome()
+    return {
+        "id": session_id,
+        "game": game_spec,
+        "game_name": game.name,
+        "players": [{"player": p, "spec": specs[p], "human": p in people} for p in game.players],
+        "position": (
+            game.format_position(state) if isinstance(game, HasPositionNotation) else None
+        ),
+        "board": board,
+        "text": game.display(state),
+        "to_move": to_move,
+        "legal": move_paths(game, state) if person_may_move and to_move in people else [],
+        "finished": finished,
+        "result": result_text(record) if finished else None,
+        "moves": [
+            turn_json(ply, turn, shown)
+            for ply, (turn, shown) in enumerate(zip(record.turns, notes, strict=True))
+        ],
+        "can_undo": can_undo,
+        "draws": isinstance(game, HasDraws) and game.can_draw(),
+        "records": text_formats(game),
+    }
+
+
+def result_text(record: GameRecord) -> str:
+    """How the game ended, with why where the game says (``White wins: checkmate``, ``W
+    wins: black 40, white 41 + komi 7.5``)."""
+    outcome = record.outcome()
+    ended_early = record.loss is not None or record.agreed_draw
+    if not ended_early and isinstance(record.game, HasTermination):
+        why = record.game.termination(record.state)
+        if why:
+            return f"{outcome}: {why}"
+    return outcome
+
+
+def turn_json(ply: int, turn: Turn, notes: TurnNotes) -> dict[str, Any]:
+    """A move of the list: who played what, in how long, and its search's summary."""
+    return {
+        "ply": ply,
+        "player": turn.player,
+        "notation": turn.notation,
+        "seconds": round(turn.seconds, 3),
+        "search": notes.search,
+        "lines": notes.lines,
+        "has_tree": bool(notes.tree),
+    }
+
+
+def thinking_json(thinking: Thinking | None) -> dict[str, Any] | None:
+    """The agent thinking now, how long for, and what its search says so far."""
+    if thinking is None:
+        return None
+    return {
+        "player": thinking.player,
+        "spec": thinking.spec,
+        "waiting": thinking.waiting,
+        "stoppable": True,
+        "seconds": time.perf_counter() - thinking.began,
+        "report": thinking.report,
+        "lines": thinking.lines,
+    }
+
+
+def last_move(record: GameRecord, ply: int) -> Any:
+    """The last move of the first ``ply`` that was not nature's (a dice roll does not change
+    the board); None before any."""
+    moved = [turn.action for turn in record.turns[:ply] if turn.player != CHANCE]
+    return moved[-1] if moved else None
+
+
+def board_after(record: GameRecord, ply: int | None, flipped: bool) -> dict[str, Any]:
+    """The board after ``ply`` moves (None: now), turned round if ``flipped``, with the move
+    that led there marked."""
+    turns = record.turns
+    ply = len(turns) if ply is None else ply
+    if not 0 <= ply <= len(turns):
+        raise SpecError(f"there is no position after move {ply} ({len(turns)} so far)")
+    state = record.state if ply == len(turns) else turns[ply].state
+    return {"ply": ply, "board": board_view(record.game, state, last_move(record, ply), flipped)}
+
+
+def turn_search_json(record: GameRecord, notes: Sequence[TurnNotes], ply: int) -> dict[str, Any]:
+    """The search behind move ``ply``: MCTS's first levels (visits, values), the engine's
+    line at each depth, or the search's summary alone."""
+    played = len(record.turns)
+    if not 0 <= ply < played:
+        raise SpecError(f"there is no move {ply} in this game ({played} so far)")
+    turn, shown = record.turns[ply], notes[ply]
+    return {
+        "ply": ply,
+        "player": turn.player,
+        "notation": turn.notation,
+        "search": shown.search,
+        "tree": shown.tree,
+        "lines": shown.lines,
+    }
