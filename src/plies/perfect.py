@@ -99,9 +99,24 @@ class PerfectSolver(Protocol):
         """A warning when solving ``state`` may take long, else None."""
         ...
 
+    def reaches(self, state: Any, seconds: float) -> bool:
+        """Whether solving ``state`` may finish within ``seconds`` (a cheap estimate: False
+        only where the solver is sure to run out, so that its callers turn to the engine at
+        once; Othello's far from the end)."""
+        ...
+
     def reset(self) -> None:
         """Empty the table."""
         ...
+
+
+@runtime_checkable
+class ProvesBounds(Protocol):
+    """A solver that proves the score's sign before the score (Othello's): ``known`` is the
+    lowest and highest score proved so far (None: nothing yet), what an interrupted solve
+    leaves."""
+
+    known: tuple[int, int] | None
 
 
 class SolverPool:

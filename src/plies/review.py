@@ -93,7 +93,7 @@ class PlayerSummary:
 
 @dataclass(frozen=True)
 class Review:
-    """The game reviewed by ``analyser`` (``solver`` or ``engine``), ``seconds`` a position:
+    """The game reviewed by ``analyser`` (:func:`best_analyser`'s name), ``seconds`` a position:
     the first player's expected score at the start, every move, each player's summary, and
     whether every position was analysed (``complete``: False when stopped)."""
 
@@ -136,6 +136,21 @@ def solver_analyser(solver: PerfectSolver, seconds: float) -> Analyser:
         sign = (decision.score > 0) - (decision.score < 0)
         best = decision.moves[0] if decision.moves else None
         return Judgement((1 + sign) / 2, best, solver.meaning(decision.score))
+
+    return judge
+
+
+def endgame_analyser(solver: PerfectSolver, engine: Analyser, seconds: float) -> Analyser:
+    """Positions judged exactly by ``solver`` where it may solve them in ``seconds``
+    (:meth:`~plies.perfect.PerfectSolver.reaches`) and does, else by ``engine``."""
+    exact = solver_analyser(solver, seconds)
+
+    def judge(state: Any) -> Judgement:
+        if solver.reaches(state, seconds):
+            judged = exact(state)
+            if judged.expected is not None:
+                return judged
+        return engine(state)
 
     return judge
 
@@ -183,12 +198,15 @@ def best_analyser(
     game: Game[Any, Any], seconds: float, solver: PerfectSolver | None = None
 ) -> tuple[str, Analyser]:
     """The strongest analyser ``game`` has, by capability, and its name: its perfect
-    ``solver`` (``solver``, when given one in reach), the compiled MCTS of a game with its own
-    tree (``mcts``: Go's, stronger there than alpha-beta on an evaluation), else the engine on
-    the game's evaluation (``engine``)."""
+    ``solver`` (``solver``, when given one in reach; ``solver+engine`` when it reaches only
+    positions near the end, Othello's: :func:`endgame_analyser`), the compiled MCTS of a game
+    with its own tree (``mcts``: Go's, stronger there than alpha-beta on an evaluation), else
+    the engine on the game's evaluation (``engine``)."""
     check_reviewable(game)
     if solver is not None:
-        return "solver", solver_analyser(solver, seconds)
+        if solver.reaches(game.initial_state(), seconds) or not isinstance(game, HasEvaluation):
+            return "solver", solver_analyser(solver, seconds)
+        return "solver+engine", endgame_analyser(solver, engine_analyser(game, seconds), seconds)
     if isinstance(game, HasOwnMcts):
         return "mcts", mcts_analyser(game, seconds)
     if not isinstance(game, HasEvaluation):

@@ -119,6 +119,8 @@ class PerfectAgent:
         budget = None if self.seconds is None else self.seconds * SOLVER_SHARE
         if budget is not None:
             budget = max(0.0, budget - (time.perf_counter() - began))
+            if not solver.reaches(state, budget):  # far out of reach: the engine's whole time
+                return self._engine_move(game, state, watch, began, whole_budget=True)
         try:
             decision = solver.decide(state, keep_table=True, nodes=self.nodes, seconds=budget)
         except BudgetExhaustedError:
@@ -142,15 +144,31 @@ class PerfectAgent:
         )
         return action
 
-    def _engine_move(self, game: Game[Any, Any], state: Any, watch: Watch, began: float) -> Any:
-        """The fallback engine's move, when the solver did not decide within the budget."""
+    def _engine_move(
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        watch: Watch,
+        began: float,
+        whole_budget: bool = False,
+    ) -> Any:
+        """The fallback engine's move, when the solver did not decide within the budget (or,
+        ``whole_budget``, could not: the engine then has all the move's time)."""
         waited = time.perf_counter() - began
-        action = self.fallback.think(game, state, Watch(stop=watch.stop))
+        kept = self.fallback.move_seconds
+        if whole_budget and self.seconds is not None:
+            self.fallback.move_seconds = max(MIN_MOVE_SECONDS, self.seconds - waited)
+        try:
+            action = self.fallback.think(game, state, Watch(stop=watch.stop))
+        finally:
+            self.fallback.move_seconds = kept
         assert self.fallback.last is not None
-        note = (
-            f"not solved within the budget ({waited:.2f} s): the engine's move, "
-            f"depth {self.fallback.last.depth}"
+        why = (
+            "out of the solver's reach"
+            if whole_budget
+            else f"not solved within the budget ({waited:.2f} s)"
         )
+        note = f"{why}: the engine's move, depth {self.fallback.last.depth}"
         self.last = replace(self.fallback.last, note=note)
         return action
 
@@ -201,7 +219,7 @@ def _perfect_endgames(
 
 PERFECT_KIND = AgentKind(
     "perfect",
-    "the game's perfect solver (connect4) within a budget, else the engine",
+    "the game's perfect solver (connect4; othello near the end) within a budget, else the engine",
     (
         TIME_OPTION,
         Option("nodes", "int", "the solver's budget in positions", None, NODES),

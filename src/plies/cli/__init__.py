@@ -74,7 +74,12 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(error.ctx.get_help() if error.ctx else "", err=False)
         code = 0
     except click.ClickException as error:
-        click.echo(f"plies: error: {one_line(error.format_message())}", err=True)
+        message = one_line(error.format_message())
+        if isinstance(error, click.NoSuchOption) and len(error.option_name) > 20:
+            message += (
+                " (a position that starts with '-' goes after '--': plies solve GAME -- POSITION)"
+            )
+        click.echo(f"plies: error: {message}", err=True)
         code = 2
     except AbandonedError:
         code = 1

@@ -28,7 +28,7 @@ from plies.errors import PliesError
 from plies.game import Game
 from plies.inputs import read_text
 from plies.lectures.tree_report import number, rule_text
-from plies.perfect import HasOpeningBook, PerfectSolver
+from plies.perfect import HasOpeningBook, PerfectSolver, ProvesBounds
 from plies.play import line_notation, outcome_text
 from plies.registry import make_game
 from plies.search import ALGORITHMS
@@ -37,7 +37,7 @@ from plies.solvers import perfect_solver
 from plies.solvers.endgames import endgames_for
 from plies.solvers.retrograde import NO_DISTANCE, OUTCOME_NAMES, plies_text
 from plies.solvers.sets import SetSummary, read_set, solve_set
-from plies.spec import DEPTH, NODES
+from plies.spec import DEPTH, NODES, SECONDS
 
 DEFAULT_NODES = 50_000_000
 """The node budget of a search to the end unless ``--nodes`` says otherwise (minutes)."""
@@ -70,6 +70,13 @@ DEFAULT_NODES = 50_000_000
     "each_move",
     is_flag=True,
     help="Also search every legal move separately and list all the best ones.",
+)
+@click.option(
+    "--time",
+    "seconds",
+    type=Number(SECONDS),
+    help="Perfect solver: give up after this many seconds (a position far out of reach, "
+    "Othello's far from the end, is refused at once with the time it would take).",
 )
 @click.option("--weak", is_flag=True, help="Perfect solver: win, draw or loss only.")
 @click.option("--analyze", is_flag=True, help="Perfect solver: the score of every column.")
@@ -106,6 +113,7 @@ def solve(
     depth: int | None,
     nodes: int,
     each_move: bool,
+    seconds: float | None,
     weak: bool,
     analyze: bool,
     set_file: str | None,
@@ -147,9 +155,14 @@ def solve(
                 raise PliesError("give a POSITION or --file, not both")
             _solve_set(game, solver, set_file, weak, as_json)
         else:
-            _solve_perfectly(game, solver, position, weak, analyze, as_json)
+            _solve_perfectly(game, solver, position, weak, analyze, as_json, seconds)
         return
-    for flag, given in (("--weak", weak), ("--analyze", analyze), ("--file", set_file)):
+    for flag, given in (
+        ("--weak", weak),
+        ("--analyze", analyze),
+        ("--file", set_file),
+        ("--time", seconds is not None),
+    ):
         if given:
             raise PliesError(f"{flag} needs the perfect solver (connect4), not {algorithm}")
     if depth is None and not game.searchable_to_end:
@@ -326,16 +339,20 @@ def _solve_perfectly(
     weak: bool,
     analyze: bool,
     as_json: bool,
+    seconds: float | None = None,
 ) -> None:
     state = game.initial_state() if position is None else read_position(game, position)
     if game.is_terminal(state):
         raise PliesError(f"position {position!r}: the game is already over")
     book = getattr(solver, "book", None)
     from_book = book is not None and not (weak or analyze) and book.lookup(state) is not None
-    note = None if from_book else solver.difficulty_note(state)
+    note = None if from_book or seconds is not None else solver.difficulty_note(state)
     if note is not None:
         click.echo(f"note: {note}", err=True)
-    solution = solver.solve(state, weak=weak)
+    with until_interrupted() as interruption:
+        solution = solver.solve(state, weak=weak, seconds=seconds)
+    if interruption.happened:
+        exit_interrupted(_proved_so_far(solver))
     labels = solver.slot_labels()
     scores: list[int | None] = []
     if analyze or weak:
@@ -348,6 +365,7 @@ def _solve_perfectly(
     if as_json:
         data: dict[str, Any] = {
             "moves": "" if position is None else position.strip(),
+            "position": position_text(game, state),
             "score": solution.score,
             "best_moves": [_as_number(move) for move in best],
             "nodes": solution.nodes,
@@ -373,6 +391,19 @@ def _solve_perfectly(
         width = max(4, *(len(c) for c in cells), *(len(label) for label in labels))
         click.echo("move   " + " ".join(label.rjust(width) for label in labels))
         click.echo("score  " + " ".join(c.rjust(width) for c in cells))
+
+
+def _proved_so_far(solver: PerfectSolver) -> str:
+    """What an interrupted solve had proved, where its solver keeps bounds
+    (:class:`~plies.perfect.ProvesBounds`)."""
+    if not isinstance(solver, ProvesBounds) or solver.known is None:
+        return "nothing proved yet"
+    low, high = solver.known
+    if low > 0:
+        return f"the side to move wins (score {low:+d} to {high:+d}); the exact score was next"
+    if high < 0:
+        return f"the side to move loses (score {low:+d} to {high:+d}); the exact score was next"
+    return f"the score lies between {low:+d} and {high:+d}"
 
 
 def _read_lines(source: str) -> list[str]:

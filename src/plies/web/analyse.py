@@ -589,6 +589,8 @@ def _analyse_any(body: GameRequest, game: Any, kind: str, store: Sessions) -> Ga
         view=view,
         moves=move_paths(game, state),
     )
+    if kind == "solver" and not answer.over and not _solver_reaches(game, state, body, store):
+        kind = answer.analyser = "engine"  # a solver that reaches only the end (Othello's)
     if body.analyse and not answer.over:
         with store.workload.slot(most_waiting=store.budgets.waiting_analyses):
             if kind == "solver":
@@ -598,6 +600,15 @@ def _analyse_any(body: GameRequest, game: Any, kind: str, store: Sessions) -> Ga
                 _search_any(game, state, reports, answer)
     answer.seconds = round(time.perf_counter() - began, 3)
     return answer
+
+
+def _solver_reaches(game: Any, state: Any, body: GameRequest, store: Sessions) -> bool:
+    """Whether the game's solver may solve ``state`` within the request's seconds
+    (:meth:`~plies.perfect.PerfectSolver.reaches`)."""
+    solvers = store.shared.solver_pool(game)
+    assert solvers is not None, "analyser_of found a perfect solver"
+    with solvers.lend(body.seconds) as solver:
+        return solver.reaches(state, body.seconds)
 
 
 def _solve_any(

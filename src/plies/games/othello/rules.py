@@ -48,6 +48,7 @@ from plies.games.othello.squares import (
     splitmix,
 )
 from plies.ladder import Anchor, Ladder, Level
+from plies.perfect import PerfectSolver
 from plies.registry import SCORING, GameOption
 
 PASS = -1
@@ -391,6 +392,13 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     def _legal_text(self, state: OthelloState) -> str:
         return " ".join(self.format_action(state, a) for a in self.actions(state))
 
+    def perfect_solver(self) -> PerfectSolver:
+        """The exact endgame solver (:class:`~plies.games.othello.solver.OthelloSolver`): in
+        reach near the end of the game (about 20 empties in seconds)."""
+        from plies.games.othello.solver import OthelloSolver
+
+        return OthelloSolver(self)
+
     def can_draw(self) -> bool:
         return True
 
@@ -404,7 +412,12 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     def parse_position(self, text: str) -> OthelloState:
         """A game record from the start (``f5d6c3``; passes inserted where forced; empty text is
         the start), or 64 squares and the mover (``---...XO... X``); raises
-        :class:`InvalidPositionError`."""
+        :class:`InvalidPositionError`. An FFO/OBF line's move scores after ``;`` are left
+        aside."""
+        if ";" in text:
+            text = text.split(";", 1)[0]
+            if not text.strip():
+                raise InvalidPositionError("position: nothing before the ';'")
         if not text.strip() or re.search(r"[0-9]", text):
             return self._play_record(text)
         fields = text.split()

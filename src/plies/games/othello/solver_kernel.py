@@ -1,0 +1,478 @@
+"""Compiled exact Othello endgame solver (Numba), behind :mod:`plies.games.othello.solver`.
+
+Negamax alpha-beta to the end of the game on bitboards (:mod:`plies.games.othello.kernel`'s:
+``p`` the mover's discs, ``o`` the opponent's), scoring the final disc difference as Othello
+programs and the FFO suite do: the empty squares of a game over before the board is full go to
+the winner. The speed-ups are the ones every endgame solver since Zebra uses (Gunnar
+Andersson's "Writing an Othello program", Edax's ``endgame.c``), each switchable for
+``benchmarks/othello_endgame.py --without``:
+
+- principal-variation search: the first move with the whole window, the others with a null
+  window, searched again only when they beat it;
+- fastest-first ordering (Zebra): with more than :data:`SHALLOW` empties, moves that leave the
+  opponent fewest replies first (corners counted twice), the transposition table's move
+  before all;
+- parity ordering below that: squares in quadrants with an odd number of empties first (the
+  last move in a region is worth having);
+- a transposition table (:data:`TABLE_BITS` slots, always replacing) keeping the bounds
+  proved for a position and its best move, for positions with more than :data:`SHALLOW`
+  empties;
+- enhanced transposition cutoffs: before searching a node's moves, a child whose table bound
+  already refutes the window cuts at once;
+- stability cutoffs: the opponent's stable discs (they can never be flipped) bound the score
+  from above;
+- the last empty square scored by its flips alone, without making the move.
+
+Every search counts the positions it enters in ``control[NODES]`` and stops (``control[ABORT]``
+set, its result meaningless) once ``control[STOP]`` is set from another thread, the node limit
+``control[LIMIT]`` is passed, or the clock passes ``deadline`` (:func:`plies.compiled.monotonic`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba.core import types
+from numba.extending import intrinsic
+
+from plies.compiled import compiled, mix, monotonic
+from plies.games.othello.kernel import legal_moves
+
+SHALLOW = 7
+"""Positions with this many empties or fewer are searched without the table, in parity order."""
+SEARCH_ORDER_EMPTIES = 14
+"""From this many empties, moves are ordered by a one-ply search (:func:`_reply_search`)."""
+TABLE_BITS = 22
+"""The transposition table has ``2 ** TABLE_BITS`` slots."""
+CHECK_EVERY = 4095
+"""Positions entered between two looks at the stop flag, the limit and the clock (a mask)."""
+NODES, LIMIT, STOP, ABORT, CLOCK_ID = range(5)
+"""Fields of the ``control`` array."""
+INF = 65
+"""Above any score (scores lie in -64..64)."""
+NO_MOVE = -1
+
+PVS = FASTEST_FIRST = SEARCH_ORDER = PARITY = TABLE = ETC = STABILITY = LAST_FLIP = True
+"""The techniques, each switchable (see the module docstring). Numba freezes them when it
+compiles, so a variant must be compiled in a process of its own with its own cache."""
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_CORNERS = np.uint64(0x8100000000000081)
+_QUADRANTS = np.array([0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000], np.uint64)
+_NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)
+_NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
+_COLUMN_A = np.uint64(0x0101010101010101)
+_ROW_1 = np.uint64(0xFF)
+
+
+def _bit_intrinsic(name: str) -> Any:
+    """A Numba intrinsic calling LLVM's ``llvm.NAME.i64`` on a ``uint64`` (one instruction
+    on this CPU: ``popcnt``, ``lzcnt``), giving a signed integer."""
+
+    def typing(typingctx: Any, word: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            int64 = ir.IntType(64)
+            if name == "ctpop":
+                function_type = ir.FunctionType(int64, [int64])
+                call_args = [args[0]]
+            else:
+                function_type = ir.FunctionType(int64, [int64, ir.IntType(1)])
+                call_args = [args[0], ir.Constant(ir.IntType(1), 0)]
+            function = builder.module.globals.get(f"llvm.{name}.i64") or ir.Function(
+                builder.module, function_type, f"llvm.{name}.i64"
+            )
+            return builder.call(function, call_args)
+
+        return types.int64(types.uint64), codegen
+
+    return intrinsic(typing)
+
+
+popcount: Callable[[np.uint64], int] = _bit_intrinsic("ctpop")
+"""The number of set bits of a ``uint64`` (LLVM's ``ctpop``)."""
+leading_zeros: Callable[[np.uint64], int] = _bit_intrinsic("ctlz")
+"""The leading zero bits of a ``uint64`` (64 for 0; LLVM's ``ctlz``)."""
+
+
+def _rays() -> np.ndarray:
+    """``RAYS[square, direction]``: the squares from ``square`` (not included) to the edge in
+    each direction; directions 0-3 go up the bit order (east, south, south-east,
+    south-west), 4-7 down it (west, north, north-west, north-east)."""
+    steps = [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)]
+    rays = np.zeros((64, 8), np.uint64)
+    for square in range(64):
+        for direction, (dr, dc) in enumerate(steps):
+            r, c, ray = square // 8 + dr, square % 8 + dc, 0
+            while 0 <= r < 8 and 0 <= c < 8:
+                ray |= 1 << (8 * r + c)
+                r, c = r + dr, c + dc
+            rays[square, direction] = ray
+    return rays
+
+
+RAYS = _rays()
+
+
+@compiled
+def flips_at(p: np.uint64, o: np.uint64, square: int) -> np.uint64:
+    """The opponent discs that playing on ``square`` (an index) turns over: along each ray,
+    the run of opponent discs up to the first disc that is not the opponent's, if that one is
+    the mover's (the nearest on a ray is its lowest bit going up the bit order, its highest
+    going down)."""
+    flipped = _ZERO
+    not_theirs = ~o
+    for direction in range(4):
+        ray = RAYS[square, direction]
+        blockers = ray & not_theirs
+        first = blockers & (~blockers + _ONE)
+        if first & p:
+            flipped |= ray & (first - _ONE)
+    for direction in range(4, 8):
+        ray = RAYS[square, direction]
+        blockers = ray & not_theirs
+        if blockers:
+            first = _ONE << np.uint64(63 - leading_zeros(blockers))
+            if first & p:
+                flipped |= ray & ~((first << _ONE) - _ONE)
+    return flipped
+
+
+@compiled
+def _neighbours(discs: np.uint64) -> np.uint64:
+    """The squares next to any of ``discs`` (in the eight directions)."""
+    sideways = ((discs << _ONE) & _NOT_A) | ((discs >> _ONE) & _NOT_H) | discs
+    return sideways | (sideways << np.uint64(8)) | (sideways >> np.uint64(8))
+
+
+@compiled
+def _mobility(p: np.uint64, o: np.uint64) -> int:
+    """The mover's moves less the opponent's, corners counted twice."""
+    mine, theirs = legal_moves(p, o), legal_moves(o, p)
+    return (
+        popcount(mine) + popcount(mine & _CORNERS) - popcount(theirs) - popcount(theirs & _CORNERS)
+    )
+
+
+@compiled
+def _reply_search(p: np.uint64, o: np.uint64) -> int:
+    """How good the position is for the player who just moved (``o``), by a one-ply search:
+    the least :func:`_mobility` it has after any reply of ``p`` (a pass counted as one)."""
+    replies = legal_moves(p, o)
+    if replies == _ZERO:
+        return 64 + _mobility(o, p)
+    worst = 1 << 20
+    while replies:
+        square = replies & (~replies + _ONE)
+        replies ^= square
+        flipped = flips_at(p, o, 63 - leading_zeros(square))
+        value = _mobility(o ^ flipped, p | flipped | square)
+        if value < worst:
+            worst = value
+    return worst
+
+
+@compiled
+def final_score(p: np.uint64, o: np.uint64) -> int:
+    """The mover's disc difference at the end of the game, the empties to the winner."""
+    mine, theirs = popcount(p), popcount(o)
+    empties = 64 - mine - theirs
+    if mine > theirs:
+        return mine - theirs + empties
+    if mine < theirs:
+        return mine - theirs - empties
+    return 0
+
+
+@compiled
+def _last_move(p: np.uint64, o: np.uint64, square: np.uint64) -> int:
+    """The final score of a position with one empty ``square`` (the mover's view)."""
+    index = 63 - leading_zeros(square)
+    flipped = flips_at(p, o, index)
+    if flipped:
+        return 2 * (popcount(p) + popcount(flipped) + 1) - 64
+    flipped = flips_at(o, p, index)
+    if flipped:
+        return 64 - 2 * (popcount(o) + popcount(flipped) + 1)
+    return final_score(p, o)
+
+
+def _line_masks() -> np.ndarray:
+    """Every row, column and diagonal of the board as a mask (diagonals of one square too)."""
+    lines = []
+    for r in range(8):
+        lines.append(sum(1 << (8 * r + c) for c in range(8)))
+    for c in range(8):
+        lines.append(sum(1 << (8 * r + c) for r in range(8)))
+    for start in range(-7, 8):
+        lines.append(sum(1 << (8 * r + r - start) for r in range(8) if 0 <= r - start < 8))
+        lines.append(sum(1 << (8 * r + start + 7 - r) for r in range(8) if 0 <= start + 7 - r < 8))
+    return np.array(lines, np.uint64)
+
+
+LINES = _line_masks()
+"""Rows (0-7), columns (8-15), then each diagonal of each direction, alternating (16-45)."""
+
+
+@compiled
+def _full_lines(filled: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The squares whose row, column, and two diagonals are full (one mask per direction)."""
+    rows = columns = diagonals = anti = _ZERO
+    for i in range(8):
+        if filled & LINES[i] == LINES[i]:
+            rows |= LINES[i]
+        if filled & LINES[8 + i] == LINES[8 + i]:
+            columns |= LINES[8 + i]
+    for i in range(15):
+        line = LINES[16 + 2 * i]
+        if filled & line == line:
+            diagonals |= line
+        line = LINES[17 + 2 * i]
+        if filled & line == line:
+            anti |= line
+    return rows, columns, diagonals, anti
+
+
+@compiled
+def stable_discs(discs: np.uint64, other: np.uint64) -> np.uint64:
+    """A subset of ``discs`` that can never be flipped: along each of the four lines through
+    it, the line is full or a neighbour on it is the board's edge or a stable disc of the
+    same colour (grown from nothing until no disc joins)."""
+    rows, columns, diagonals, anti = _full_lines(discs | other)
+    stable = _ZERO
+    while True:
+        east_west = (
+            rows | ((stable << _ONE) & _NOT_A) | ((stable >> _ONE) & _NOT_H) | _COLUMN_A
+        ) | (_COLUMN_A << np.uint64(7))
+        north_south = columns | (stable << np.uint64(8)) | (stable >> np.uint64(8))
+        north_south |= _ROW_1 | (_ROW_1 << np.uint64(56))
+        edge = _COLUMN_A | (_COLUMN_A << np.uint64(7)) | _ROW_1 | (_ROW_1 << np.uint64(56))
+        diagonal = (
+            diagonals | ((stable << np.uint64(9)) & _NOT_A) | ((stable >> np.uint64(9)) & _NOT_H)
+        )
+        diagonal |= edge
+        anti_diagonal = (
+            anti | ((stable << np.uint64(7)) & _NOT_H) | ((stable >> np.uint64(7)) & _NOT_A)
+        )
+        anti_diagonal |= edge
+        grown = discs & east_west & north_south & diagonal & anti_diagonal
+        if grown == stable:
+            return stable
+        stable = grown
+
+
+@compiled
+def _tick(control: np.ndarray, deadline: float) -> bool:
+    """Count a position; every :data:`CHECK_EVERY` + 1 of them, look whether to stop."""
+    control[NODES] += 1
+    if control[NODES] & CHECK_EVERY == 0 and (
+        control[STOP] != 0
+        or control[NODES] > control[LIMIT]
+        or monotonic(control[CLOCK_ID]) > deadline
+    ):
+        control[ABORT] = 1
+    return bool(control[ABORT] != 0)
+
+
+@compiled
+def _parity_mask(empty: np.uint64) -> np.uint64:
+    """The empties in quadrants holding an odd number of them."""
+    mask = _ZERO
+    for q in range(4):
+        if popcount(empty & _QUADRANTS[q]) & 1:
+            mask |= _QUADRANTS[q]
+    return mask
+
+
+@compiled
+def _shallow_children(
+    p: np.uint64, o: np.uint64, empty: np.uint64, moves_out: np.ndarray, n: int
+) -> int:
+    """The moves of a position with few empties into ``moves_out[n]``, in parity order (the
+    empties in odd quadrants first); their number."""
+    first = _parity_mask(empty) if PARITY else _ALL
+    count = 0
+    for pass_number in range(2):
+        candidates = empty & first if pass_number == 0 else empty & ~first
+        while candidates:
+            square = candidates & (~candidates + _ONE)
+            candidates ^= square
+            index = 63 - leading_zeros(square)
+            if flips_at(p, o, index) != _ZERO:
+                moves_out[n, count] = index
+                count += 1
+    return count
+
+
+@compiled
+def _key(p: np.uint64, o: np.uint64) -> np.uint64:
+    return mix(mix(p) ^ o) | _ONE  # never 0: 0 marks an empty slot
+
+
+@compiled
+def solve_node(
+    p: np.uint64,
+    o: np.uint64,
+    alpha: int,
+    beta: int,
+    passed: int,
+    keys: np.ndarray,
+    bounds: np.ndarray,
+    moves_out: np.ndarray,
+    order: np.ndarray,
+    control: np.ndarray,
+    deadline: float,
+) -> int:
+    """The exact score of the mover (fail-soft: a bound outside ``alpha``..``beta``);
+    ``passed`` is 1 when the opponent just passed. ``keys``/``bounds`` are the table
+    (``bounds[slot]``: lower and upper bounds, best square), ``moves_out``/``order`` scratch
+    rows, one per number of empties. Called from Python only, and its recursive calls pass
+    variables, never literals (Numba's cache cannot reload a recursive function otherwise,
+    numba issue 6061)."""
+    if _tick(control, deadline):
+        return 0
+    empty = ~(p | o) & _ALL
+    if empty == _ZERO:
+        return popcount(p) - popcount(o)
+    if LAST_FLIP and empty & (empty - _ONE) == _ZERO:
+        return _last_move(p, o, empty)
+    n = popcount(empty)
+    fresh = passed - passed  # 0, as a variable
+    deep = n > SHALLOW
+    if deep and STABILITY and alpha >= 64 - 2 * popcount(o):  # else no stable count can cut
+        upper = 64 - 2 * popcount(stable_discs(o, p))
+        if upper <= alpha:
+            return upper
+        if upper < beta:
+            beta = upper
+    key = _key(p, o)
+    slot = int(key >> np.uint64(64 - TABLE_BITS))
+    hinted = NO_MOVE
+    use_table = TABLE and deep
+    if use_table and keys[slot] == key:
+        low, high = int(bounds[slot, 0]), int(bounds[slot, 1])
+        if low >= beta:
+            return low
+        if high <= alpha:
+            return high
+        if low == high:
+            return low
+        alpha = max(alpha, low)
+        beta = min(beta, high)
+        hinted = int(bounds[slot, 2])
+    if deep:
+        count = 0
+        legal = legal_moves(p, o)
+        while legal:
+            square = legal & (~legal + _ONE)
+            legal ^= square
+            index = 63 - leading_zeros(square)
+            flipped = flips_at(p, o, index)
+            child_p, child_o = o ^ flipped, p | flipped | square
+            if ETC and TABLE:
+                child_key = _key(child_p, child_o)
+                child_slot = int(child_key >> np.uint64(64 - TABLE_BITS))
+                if keys[child_slot] == child_key and -int(bounds[child_slot, 1]) >= beta:
+                    return -int(bounds[child_slot, 1])
+            rank = 0
+            if index == hinted:
+                rank = 1 << 20
+            elif SEARCH_ORDER and n >= SEARCH_ORDER_EMPTIES:
+                rank = _reply_search(child_p, child_o)
+            elif FASTEST_FIRST:
+                replies = legal_moves(child_p, child_o)
+                rank = -16 * (popcount(replies) + popcount(replies & _CORNERS))
+                rank -= popcount(_neighbours(child_o) & ~(child_p | child_o))
+            moves_out[n, count] = index
+            order[n, count] = rank
+            count += 1
+    else:
+        count = _shallow_children(p, o, empty, moves_out, n)
+    if count == 0:
+        if passed:
+            return final_score(p, o)
+        return -solve_node(
+            o, p, -beta, -alpha, fresh + 1, keys, bounds, moves_out, order, control, deadline
+        )
+    best, best_square = -INF, NO_MOVE
+    original_alpha = alpha
+    for i in range(count):
+        if deep:  # the best-ranked move left first
+            top = i
+            for j in range(i + 1, count):
+                if order[n, j] > order[n, top]:
+                    top = j
+            index, rank = moves_out[n, top], order[n, top]
+            moves_out[n, top], order[n, top] = moves_out[n, i], order[n, i]
+            moves_out[n, i], order[n, i] = index, rank
+        square = _ONE << np.uint64(moves_out[n, i])
+        flipped = flips_at(p, o, moves_out[n, i])
+        child_p, child_o = o ^ flipped, p | flipped | square
+        if i == 0 or not PVS:
+            value = -solve_node(
+                child_p,
+                child_o,
+                -beta,
+                -alpha,
+                fresh,
+                keys,
+                bounds,
+                moves_out,
+                order,
+                control,
+                deadline,
+            )
+        else:
+            value = -solve_node(
+                child_p,
+                child_o,
+                -alpha - 1,
+                -alpha,
+                fresh,
+                keys,
+                bounds,
+                moves_out,
+                order,
+                control,
+                deadline,
+            )
+            if alpha < value < beta:
+                value = -solve_node(
+                    child_p,
+                    child_o,
+                    -beta,
+                    -value,
+                    fresh,
+                    keys,
+                    bounds,
+                    moves_out,
+                    order,
+                    control,
+                    deadline,
+                )
+        if control[ABORT]:
+            return 0
+        if value > best:
+            best, best_square = value, moves_out[n, i]
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+    if use_table:
+        if keys[slot] == key:
+            low, high = int(bounds[slot, 0]), int(bounds[slot, 1])
+        else:
+            low, high = -64, 64
+        if best <= original_alpha:
+            high = min(high, best)
+        elif best >= beta:
+            low = max(low, best)
+        else:
+            low = high = best
+        keys[slot] = key
+        bounds[slot, 0], bounds[slot, 1], bounds[slot, 2] = low, high, best_square
+    return best
