@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,9 @@ from plies.solvers.retrograde import NO_DISTANCE, OUTCOME_NAMES, plies_text
 from plies.solvers.sets import SetSummary, read_set, solve_set
 from plies.spec import DEPTH, NODES, SECONDS
 
+MOST_SLOTS_SHOWN = 16
+"""``--analyze`` shows every slot of a solver with at most this many (Connect Four's columns,
+``full`` where no move is), else only the legal moves (Othello's squares)."""
 DEFAULT_NODES = 50_000_000
 """The node budget of a search to the end unless ``--nodes`` says otherwise (minutes)."""
 
@@ -387,9 +391,12 @@ def _solve_perfectly(
         rate = solution.nodes / solution.time if solution.time > 0 else 0.0
         click.echo(f"{solution.nodes:,} positions in {solution.time:.4f} s ({rate:,.0f}/s)")
     if analyze:
-        cells = ["full" if s is None else str(s) for s in scores]
-        width = max(4, *(len(c) for c in cells), *(len(label) for label in labels))
-        click.echo("move   " + " ".join(label.rjust(width) for label in labels))
+        shown: Sequence[int] = range(len(labels))
+        if len(labels) > MOST_SLOTS_SHOWN:  # a board of squares: only the legal moves
+            shown = [slot for slot in shown if scores[slot] is not None]
+        cells = ["full" if scores[slot] is None else str(scores[slot]) for slot in shown]
+        width = max(4, *(len(c) for c in cells), *(len(labels[slot]) for slot in shown))
+        click.echo("move   " + " ".join(labels[slot].rjust(width) for slot in shown))
         click.echo("score  " + " ".join(c.rjust(width) for c in cells))
 
 

@@ -45,6 +45,9 @@ SHALLOW = 7
 """Positions with this many empties or fewer are searched without the table, in parity order."""
 SEARCH_ORDER_EMPTIES = 14
 """From this many empties, moves are ordered by a one-ply search (:func:`_reply_search`)."""
+FASTEST_FIRST_EMPTIES = 8
+"""From this many empties (below :data:`SEARCH_ORDER_EMPTIES`), moves that leave the opponent
+fewest replies go first; with fewer, moves in odd quadrants (parity)."""
 TABLE_BITS = 22
 """The transposition table has ``2 ** TABLE_BITS`` slots."""
 CHECK_EVERY = 4095
@@ -366,6 +369,7 @@ def solve_node(
         hinted = int(bounds[slot, 2])
     if deep:
         count = 0
+        odd = _parity_mask(empty)
         legal = legal_moves(p, o)
         while legal:
             square = legal & (~legal + _ONE)
@@ -383,10 +387,12 @@ def solve_node(
                 rank = 1 << 20
             elif SEARCH_ORDER and n >= SEARCH_ORDER_EMPTIES:
                 rank = _reply_search(child_p, child_o)
-            elif FASTEST_FIRST:
+            elif FASTEST_FIRST and n >= FASTEST_FIRST_EMPTIES:
                 replies = legal_moves(child_p, child_o)
                 rank = -16 * (popcount(replies) + popcount(replies & _CORNERS))
                 rank -= popcount(_neighbours(child_o) & ~(child_p | child_o))
+            elif PARITY and square & odd:
+                rank = 1
             moves_out[n, count] = index
             order[n, count] = rank
             count += 1
