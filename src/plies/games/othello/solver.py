@@ -38,6 +38,8 @@ REACH = 4.0
 """A search estimated to take more than this many times its time budget is refused at once."""
 HARD_EMPTIES = 24
 """From this many empties a solve can take many minutes (:meth:`OthelloSolver.difficulty_note`)."""
+GENERATIONS = 100
+"""Searches are numbered 1 to this, round (a table entry keeps its number in a byte)."""
 YEAR = 365.25 * 24 * 3600
 WAIT = 0.05
 """Seconds between two looks at the stop event and Ctrl-C while the kernel searches."""
@@ -62,9 +64,12 @@ class OthelloSolver:
         self._kernel = kernel
         size = 1 << kernel.TABLE_BITS
         self._keys = np.zeros(size, np.uint64)
-        self._bounds = np.zeros((size, 3), np.int8)
+        self._bounds = np.zeros((size, 5), np.int8)
         self._moves = np.zeros((65, 32), np.int64)
         self._order = np.zeros((65, 32), np.int64)
+        self._generation = 0
+        """Numbers the searches (:meth:`_begin`), so that the table keeps the current one's
+        entries of many empties first."""
         self.stop: threading.Event | None = None
         """Set from another thread to end the search in progress as if its budget had run out."""
         self.known: tuple[int, int] | None = None
@@ -89,7 +94,7 @@ class OthelloSolver:
         (``weak``: only its sign), within ``nodes`` positions or ``seconds``
         (:class:`BudgetExhaustedError` past them, or at once when the position is estimated
         far out of reach)."""
-        self._check(state, weak, seconds)
+        self._begin(state, weak, seconds)
         if not keep_table:
             self.reset()
         began = time.perf_counter()
@@ -116,7 +121,7 @@ class OthelloSolver:
     ) -> Decision:
         """The score of ``state`` and every move that keeps it (a null-window test per move
         after the exact solve), the budget shared by the whole decision."""
-        self._check(state, False, seconds)
+        self._begin(state, False, seconds)
         if not keep_table:
             self.reset()
         began = time.perf_counter()
@@ -135,7 +140,7 @@ class OthelloSolver:
     def analyze(self, state: OthelloState, weak: bool = False) -> list[int | None]:
         """The exact score of playing on each square (a1 to h8, then a pass), None where the
         side to move cannot play."""
-        self._check(state, weak, None)
+        self._begin(state, weak, None)
         self.reset()
         scores: list[int | None] = [None] * 65
         for action in self.game.actions(state):
@@ -153,7 +158,7 @@ class OthelloSolver:
         seconds: float | None = None,
     ) -> int:
         """The exact score of playing ``action`` in ``state``, the table kept."""
-        self._check(state, False, seconds)
+        self._begin(state, False, seconds)
         if action not in self.game.actions(state):
             raise IllegalMoveError(f"move {self.game.format_action(state, action)!r} is not legal")
         deadline = None if seconds is None else time.perf_counter() + seconds
@@ -197,7 +202,9 @@ class OthelloSolver:
 
     # Inside ---------------------------------------------------------------------------------
 
-    def _check(self, state: OthelloState, weak: bool, seconds: float | None) -> None:
+    def _begin(self, state: OthelloState, weak: bool, seconds: float | None) -> None:
+        """Check that ``state`` can be solved within ``seconds``, and number a new search."""
+        self._generation = self._generation % GENERATIONS + 1
         if self.game.is_terminal(state):
             raise GameOverError("othello solver: the game is over in this position")
         if seconds is None:
@@ -224,7 +231,7 @@ class OthelloSolver:
         )
         limit = (1 << 62) if nodes is None else nodes
         clock_deadline = 1e300 if deadline is None else _kernel_time(deadline)
-        control = np.array([0, limit, 0, 0, CLOCK], np.int64)
+        control = np.array([0, limit, 0, 0, CLOCK, self._generation], np.int64)
         found: list[int] = []
         arguments: tuple[Any, ...] = (
             np.uint64(mover),

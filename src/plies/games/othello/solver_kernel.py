@@ -39,11 +39,10 @@ from numba.core import types
 from numba.extending import intrinsic
 
 from plies.compiled import compiled, mix, monotonic
-from plies.games.othello.kernel import legal_moves
 
 SHALLOW = 7
 """Positions with this many empties or fewer are searched without the table, in parity order."""
-SEARCH_ORDER_EMPTIES = 14
+SEARCH_ORDER_EMPTIES = 16
 """From this many empties, moves are ordered by a one-ply search (:func:`_reply_search`)."""
 FASTEST_FIRST_EMPTIES = 8
 """From this many empties (below :data:`SEARCH_ORDER_EMPTIES`), moves that leave the opponent
@@ -52,8 +51,11 @@ TABLE_BITS = 22
 """The transposition table has ``2 ** TABLE_BITS`` slots."""
 CHECK_EVERY = 4095
 """Positions entered between two looks at the stop flag, the limit and the clock (a mask)."""
-NODES, LIMIT, STOP, ABORT, CLOCK_ID = range(5)
+NODES, LIMIT, STOP, ABORT, CLOCK_ID, GENERATION = range(6)
 """Fields of the ``control`` array."""
+LOW, HIGH, MOVE, EMPTIES, AGE = range(5)
+"""Fields of a table entry's ``bounds`` row: the bounds proved, the best square, the empties
+of its position and the generation (search) that wrote it."""
 INF = 65
 """Above any score (scores lie in -64..64)."""
 NO_MOVE = -1
@@ -119,6 +121,38 @@ def _rays() -> np.ndarray:
 
 
 RAYS = _rays()
+
+
+_INNER = np.uint64(0x7E7E7E7E7E7E7E7E)
+_S1, _S7, _S8, _S9 = np.uint64(1), np.uint64(7), np.uint64(8), np.uint64(9)
+
+
+@compiled
+def _direction_moves(p: np.uint64, mask: np.uint64, shift: np.uint64) -> np.uint64:
+    """The squares beyond a run of ``mask`` (opponent) discs that starts next to a disc of
+    ``p``, along ``shift`` both ways: a fill by doubling steps (the run is at most 6 long)."""
+    double = shift + shift
+    up = mask & (p << shift)
+    up |= mask & (up << shift)
+    pairs = mask & (mask << shift)
+    up |= pairs & (up << double)
+    up |= pairs & (up << double)
+    down = mask & (p >> shift)
+    down |= mask & (down >> shift)
+    pairs = mask & (mask >> shift)
+    down |= pairs & (down >> double)
+    down |= pairs & (down >> double)
+    return (up << shift) | (down >> shift)
+
+
+@compiled
+def legal_moves(p: np.uint64, o: np.uint64) -> np.uint64:
+    """The squares where the mover flips something (as :func:`plies.games.othello.kernel.
+    legal_moves`, in about half the operations)."""
+    inner = o & _INNER  # a run that crosses the a or h file would wrap round
+    moves = _direction_moves(p, inner, _S1) | _direction_moves(p, o, _S8)
+    moves |= _direction_moves(p, inner, _S7) | _direction_moves(p, inner, _S9)
+    return moves & ~(p | o) & _ALL
 
 
 @compiled
@@ -222,6 +256,42 @@ LINES = _line_masks()
 
 
 @compiled
+def _two_empties(
+    p: np.uint64, o: np.uint64, first: np.uint64, second: np.uint64, beta: int, control: np.ndarray
+) -> int:
+    """The exact score of a position whose only empties are ``first`` and ``second`` (one-bit
+    boards), without recursion: each move scored by :func:`_last_move` on the other square,
+    the opponent's moves after a pass, else the end (each position counted)."""
+    best = -INF
+    flipped = flips_at(p, o, 63 - leading_zeros(first))
+    if flipped:
+        control[NODES] += 1
+        best = -_last_move(o ^ flipped, p | flipped | first, second)
+        if best >= beta:
+            return best
+    flipped = flips_at(p, o, 63 - leading_zeros(second))
+    if flipped:
+        control[NODES] += 1
+        value = -_last_move(o ^ flipped, p | flipped | second, first)
+        if value > best:
+            best = value
+    if best > -INF:
+        return best
+    worst = INF  # the mover passes: the opponent's best is the mover's worst
+    flipped = flips_at(o, p, 63 - leading_zeros(first))
+    if flipped:
+        control[NODES] += 1
+        worst = _last_move(p ^ flipped, o | flipped | first, second)
+    flipped = flips_at(o, p, 63 - leading_zeros(second))
+    if flipped:
+        control[NODES] += 1
+        value = _last_move(p ^ flipped, o | flipped | second, first)
+        if value < worst:
+            worst = value
+    return worst if worst < INF else final_score(p, o)
+
+
+@compiled
 def _full_lines(filled: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
     """The squares whose row, column, and two diagonals are full (one mask per direction)."""
     rows = columns = diagonals = anti = _ZERO
@@ -296,19 +366,72 @@ def _shallow_children(
     p: np.uint64, o: np.uint64, empty: np.uint64, moves_out: np.ndarray, n: int
 ) -> int:
     """The moves of a position with few empties into ``moves_out[n]``, in parity order (the
-    empties in odd quadrants first); their number."""
+    moves in odd quadrants first); their number."""
+    legal = legal_moves(p, o)
     first = _parity_mask(empty) if PARITY else _ALL
     count = 0
     for pass_number in range(2):
-        candidates = empty & first if pass_number == 0 else empty & ~first
+        candidates = legal & first if pass_number == 0 else legal & ~first
         while candidates:
             square = candidates & (~candidates + _ONE)
             candidates ^= square
-            index = 63 - leading_zeros(square)
-            if flips_at(p, o, index) != _ZERO:
-                moves_out[n, count] = index
-                count += 1
+            moves_out[n, count] = 63 - leading_zeros(square)
+            count += 1
     return count
+
+
+@compiled
+def _slot_of(keys: np.ndarray, key: np.uint64) -> int:
+    """The table slot holding ``key``, or -1. A key has a bucket of two slots: the first keeps
+    the entry of most empties written by the current search, the second the newest."""
+    bucket = 2 * int(key >> np.uint64(65 - TABLE_BITS))
+    if keys[bucket] == key:
+        return bucket
+    if keys[bucket + 1] == key:
+        return bucket + 1
+    return -1
+
+
+@compiled
+def _store(
+    keys: np.ndarray,
+    bounds: np.ndarray,
+    key: np.uint64,
+    best: int,
+    alpha: int,
+    beta: int,
+    square: int,
+    n: int,
+    control: np.ndarray,
+) -> None:
+    """Keep what a search of ``alpha``..``beta`` found (fail-soft ``best``, its move
+    ``square``) for the position ``key`` of ``n`` empties, merged with the bounds already
+    kept for it. A new position takes the bucket's first slot if it has at least the empties
+    of the one there or that one is from an earlier search (which moves to the second
+    slot), else the second (two-tier replacement)."""
+    generation = control[GENERATION]
+    slot = _slot_of(keys, key)
+    if slot >= 0:
+        low, high = int(bounds[slot, LOW]), int(bounds[slot, HIGH])
+    else:
+        low, high = -64, 64
+        bucket = 2 * int(key >> np.uint64(65 - TABLE_BITS))
+        if bounds[bucket, AGE] != generation or n >= bounds[bucket, EMPTIES]:
+            keys[bucket + 1] = keys[bucket]
+            for field in range(5):
+                bounds[bucket + 1, field] = bounds[bucket, field]
+            slot = bucket
+        else:
+            slot = bucket + 1
+    if best <= alpha:
+        high = min(high, best)
+    elif best >= beta:
+        low = max(low, best)
+    else:
+        low = high = best
+    keys[slot] = key
+    bounds[slot, LOW], bounds[slot, HIGH], bounds[slot, MOVE] = low, high, square
+    bounds[slot, EMPTIES], bounds[slot, AGE] = n, generation
 
 
 @compiled
@@ -344,6 +467,9 @@ def solve_node(
     if LAST_FLIP and empty & (empty - _ONE) == _ZERO:
         return _last_move(p, o, empty)
     n = popcount(empty)
+    if LAST_FLIP and n == 2:
+        first = empty & (~empty + _ONE)
+        return _two_empties(p, o, first, empty ^ first, beta, control)
     fresh = passed - passed  # 0, as a variable
     deep = n > SHALLOW
     if deep and STABILITY and alpha >= 64 - 2 * popcount(o):  # else no stable count can cut
@@ -352,12 +478,12 @@ def solve_node(
             return upper
         if upper < beta:
             beta = upper
-    key = _key(p, o)
-    slot = int(key >> np.uint64(64 - TABLE_BITS))
-    hinted = NO_MOVE
     use_table = TABLE and deep
-    if use_table and keys[slot] == key:
-        low, high = int(bounds[slot, 0]), int(bounds[slot, 1])
+    key = _key(p, o) if use_table else _ZERO
+    hinted = NO_MOVE
+    slot = _slot_of(keys, key) if use_table else -1
+    if slot >= 0:
+        low, high = int(bounds[slot, LOW]), int(bounds[slot, HIGH])
         if low >= beta:
             return low
         if high <= alpha:
@@ -366,7 +492,7 @@ def solve_node(
             return low
         alpha = max(alpha, low)
         beta = min(beta, high)
-        hinted = int(bounds[slot, 2])
+        hinted = int(bounds[slot, MOVE])
     if deep:
         count = 0
         odd = _parity_mask(empty)
@@ -378,15 +504,15 @@ def solve_node(
             flipped = flips_at(p, o, index)
             child_p, child_o = o ^ flipped, p | flipped | square
             if ETC and TABLE:
-                child_key = _key(child_p, child_o)
-                child_slot = int(child_key >> np.uint64(64 - TABLE_BITS))
-                if keys[child_slot] == child_key and -int(bounds[child_slot, 1]) >= beta:
-                    return -int(bounds[child_slot, 1])
+                child_slot = _slot_of(keys, _key(child_p, child_o))
+                if child_slot >= 0 and -int(bounds[child_slot, HIGH]) >= beta:
+                    return -int(bounds[child_slot, HIGH])
             rank = 0
             if index == hinted:
                 rank = 1 << 20
             elif SEARCH_ORDER and n >= SEARCH_ORDER_EMPTIES:
-                rank = _reply_search(child_p, child_o)
+                rank = 16 * _reply_search(child_p, child_o)
+                rank -= popcount(_neighbours(child_o) & ~(child_p | child_o))
             elif FASTEST_FIRST and n >= FASTEST_FIRST_EMPTIES:
                 replies = legal_moves(child_p, child_o)
                 rank = -16 * (popcount(replies) + popcount(replies & _CORNERS))
@@ -469,16 +595,5 @@ def solve_node(
                 if alpha >= beta:
                     break
     if use_table:
-        if keys[slot] == key:
-            low, high = int(bounds[slot, 0]), int(bounds[slot, 1])
-        else:
-            low, high = -64, 64
-        if best <= original_alpha:
-            high = min(high, best)
-        elif best >= beta:
-            low = max(low, best)
-        else:
-            low = high = best
-        keys[slot] = key
-        bounds[slot, 0], bounds[slot, 1], bounds[slot, 2] = low, high, best_square
+        _store(keys, bounds, key, best, original_alpha, beta, best_square, n, control)
     return best
