@@ -107,7 +107,7 @@ def _is_game(module: str) -> bool:
 
 
 def test_a_protocol_agent_is_a_room_of_its_own_in_its_game_folder() -> None:
-    assert room("plies.games.go.gtp_agent") == "games.go.agent"
+    assert room("plies.games.chess.uci_agent") == "games.chess.agent"
     assert room("plies.games.go.mcts_native") == "games.go.native"
     assert room("plies.games.go.kernel") == room("plies.games.go") == "games.go"
     assert room("plies.registry") == "core" and room("plies.spec") == "core"

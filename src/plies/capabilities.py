@@ -621,6 +621,22 @@ class HasTermination(Protocol):
 
 
 @runtime_checkable
+class HasGtp(Protocol):
+    """A game outside programs play over the Go Text Protocol (Go: GNU Go; Othello: GRhino),
+    for the ``gtp`` agent."""
+
+    def gtp_setup(self) -> tuple[str, ...]:
+        """The commands that start a new game of these options (``boardsize``,
+        ``clear_board``, ``komi``), in order."""
+        ...
+
+    def gtp_moves(self, state: Any) -> tuple[Any, ...] | None:
+        """The moves from the start to ``state`` where the state keeps them (Go's), else None
+        (the agent follows the game from what it sees)."""
+        ...
+
+
+@runtime_checkable
 class HasDraws(Protocol):
     """Whether a game of these options can end drawn, so that its players may agree a draw
     before its end (chess, draughts, Connect Four; Go only with a whole-number komi)."""
@@ -693,6 +709,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasEngineJudge: "an engine that judges moves (engine_judge)",
     HasTermination: "why a finished game ended (termination)",
     HasDraws: "draws (can_draw)",
+    HasGtp: "a Go Text Protocol description (gtp_setup, gtp_moves)",
     HasCentipawns: "scores in centipawns (score_centipawns)",
     HasBoardView: "board view (board_view)",
 }

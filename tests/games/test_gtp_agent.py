@@ -20,7 +20,7 @@ from plies.agents import EngineFailure, make_agent
 from plies.arena.tournament import Scheduled, Worker
 from plies.errors import Resigns, SpecError, UnsupportedGameError
 from plies.games import make_game
-from plies.games.go.gtp_agent import GTPAgent
+from plies.agents.gtp import GTPAgent
 from plies.games.go.rules import PASS, Go, GoState
 from tests.agents.processes import alive, children
 from tests.conftest import CliRun, assert_one_line_error
@@ -238,7 +238,7 @@ def test_an_engine_without_genmove_is_refused(fake: Path, tmp_path: Path) -> Non
 
 def test_only_go(fake: Path, tmp_path: Path) -> None:
     spec = _spec(fake, tmp_path / "engine.log")
-    with pytest.raises(UnsupportedGameError, match="gtp: GTP engines play Go, not 'tictactoe'"):
+    with pytest.raises(UnsupportedGameError, match="gtp: GTP engines play games that say how"):
         make_agent(spec, make_game("tictactoe"))
     agent = make_agent(spec, GO)
     with pytest.raises(UnsupportedGameError):

@@ -1,7 +1,7 @@
 """Go's room: the rules (:mod:`.rules`), the compiled board and playouts (:mod:`.kernel`), Go's
 compiled MCTS with RAVE (:mod:`.mcts_native`, at the compiled searches' layer) and its
-knowledge (:mod:`.knowledge`: playout rules and priors, the ``mcts`` options Go alone offers),
-and the ``gtp`` agent that seats a GTP program such as GNU Go (:mod:`.gtp_agent`)."""
+knowledge (:mod:`.knowledge`: playout rules and priors, the ``mcts`` options Go alone offers);
+the ``gtp`` agent that seats a GTP program such as GNU Go is :mod:`plies.agents.gtp`."""
 
 from __future__ import annotations
 

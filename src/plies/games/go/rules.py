@@ -367,6 +367,12 @@ class Go(WinLossDrawGame[GoState, int]):
             raise error(f"move {word!r} is off the {self.size}x{self.size} board (A1 to {last})")
         return row * self.size + column
 
+    def gtp_setup(self) -> tuple[str, ...]:
+        return (f"boardsize {self.size}", "clear_board", f"komi {self.komi:g}")
+
+    def gtp_moves(self, state: GoState) -> tuple[int, ...]:
+        return state.moves
+
     def can_draw(self) -> bool:
         """Equal scores draw: only with a whole-number komi."""
         return self.komi == int(self.komi)

@@ -399,6 +399,14 @@ class Othello(WinLossDrawGame[OthelloState, int]):
 
         return OthelloSolver(self)
 
+    def gtp_setup(self) -> tuple[str, ...]:
+        """GRhino's new game (its squares are plies' own: ``a1`` top left)."""
+        return ("boardsize 8", "clear_board")
+
+    def gtp_moves(self, state: OthelloState) -> None:
+        """None: a state keeps no moves."""
+        return None
+
     def can_draw(self) -> bool:
         return True
 

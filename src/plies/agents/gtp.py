@@ -1,24 +1,31 @@
-"""The ``gtp`` agent: a Go program that speaks the Go Text Protocol (GNU Go...) playing as a
-plies agent, so that plies can be rated against it in the same tables.
+"""The ``gtp`` agent: a program that speaks the Go Text Protocol (GNU Go for Go, GRhino for
+Othello) playing as a plies agent, so that plies can be rated against it in the same tables.
 
 ``gtp:COMMAND[,timeout=S]`` (or ``cmd=COMMAND``), e.g. ``gtp:gnugo --mode gtp --level 10
---chinese-rules --capture-all-dead``
+--chinese-rules --capture-all-dead`` or ``gtp:gtp-rhino --level 5``
 
 - ``cmd``: the engine's command line, split into words as a shell would (no commas; an option
   with ``=`` needs ``cmd=``); the program is looked for on PATH, then in ``/usr/games``
-  (where Debian installs ``gnugo``). The engine's own options set its strength and speed.
+  (where Debian installs ``gnugo`` and ``gtp-rhino``). The engine's own options set its
+  strength and speed.
 - ``timeout``: seconds the engine may take to answer a command, ``genmove`` included (60 by
   default).
 
-Only for Go. The engine is checked when the agent is built (it must list the commands plies
-sends), starts on the first move and is kept between moves and games. Before each ``genmove``
-it is told the moves it has not seen: ``play`` for each new move when its own game leads to the
-position on the same board and komi, else ``boardsize``, ``clear_board``, ``komi`` and the whole
-game again (``reset`` makes the next move start so). An engine that crashes, does not answer
-within ``timeout``, refuses a command (``?``), answers outside GTP, or plays an illegal move or
-none raises :class:`EngineFailure` and is killed; the next move starts it afresh. Engines still
-running are quit (``quit``) by :meth:`GTPAgent.close`, when their agent is collected, and when
-Python exits. ``last`` stays None: GTP tells nothing of the search behind a move.
+For games that say how they are played over GTP (:class:`~plies.capabilities.HasGtp`: the
+commands that start a game, and the moves that led to a state where the state keeps them).
+The engine is checked when the agent is built (it must list the commands plies sends),
+starts on the first move and is kept between moves and games. Before each ``genmove`` it is
+told the moves it has not seen: ``play`` for each new move when its own game leads to the
+position with the same set-up, else the set-up commands and the whole game again (``reset``
+makes the next move start so). In a game whose states keep no moves (Othello's) the agent
+follows the game itself: the moves from the last position it knew (its own move's, or the
+start) are found by a search of at most :data:`MOST_UNSEEN` moves; a position it cannot reach
+so (one set up, not played from the start) is an :class:`EngineFailure`. An engine that
+crashes, does not answer within ``timeout``, refuses a command (``?``), answers outside GTP, or
+plays an illegal move or none raises :class:`EngineFailure` and is killed; the next move starts
+it afresh. Engines still running are quit (``quit``) by :meth:`GTPAgent.close`, when their
+agent is collected, and when Python exits. ``last`` stays None: GTP tells nothing of the
+search behind a move.
 
 Resignation: GNU Go 3.8 answers ``genmove`` with ``resign`` unless started with
 ``--never-resign``: on 19x19 when it is more than 45 points behind and the game is nearly
@@ -51,6 +58,7 @@ from typing import IO, Any
 
 from plies.agents.process import COMMAND, QUIT_SECONDS, START_SECONDS
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
+from plies.capabilities import HasGtp
 from plies.errors import EngineFailure, PliesError, Resigns, SpecError, UnsupportedGameError
 from plies.game import Game
 from plies.processes import engine_command
@@ -59,8 +67,11 @@ from plies.spec import SECONDS
 
 UNTIMED = 60.0
 """Seconds the engine may take to answer a command by default."""
-NEEDED = ("boardsize", "clear_board", "komi", "play", "genmove", "quit")
-"""The commands the agent sends: an engine must list them all."""
+NEEDED = ("play", "genmove", "quit")
+"""The commands the agent sends besides a game's set-up: an engine must list them all."""
+MOST_UNSEEN = 6
+"""The most moves the agent looks for between two positions of a game whose states keep no
+moves (an opening's and the opponent's reply)."""
 ANSWER = re.compile(r"([=?])\d*\s*(.*)")
 """The first line of a GTP answer: ``=`` (success) or ``?`` (failure), an optional id, the
 text."""
@@ -172,13 +183,36 @@ os.register_at_fork(after_in_child=RUNNING.clear)
 atexit.register(_stop_all)
 
 
-def _go(game: Game[Any, Any]) -> tuple[int, float]:
-    """The board size and komi of ``game`` if it is Go, else an
-    :class:`UnsupportedGameError`."""
-    size, komi = getattr(game, "size", None), getattr(game, "komi", None)
-    if game.name != "go" or not isinstance(size, int) or not isinstance(komi, int | float):
-        raise UnsupportedGameError(f"gtp: GTP engines play Go, not {game.name!r}")
-    return size, float(komi)
+def _gtp_game(game: Game[Any, Any]) -> HasGtp:
+    """``game`` as one played over GTP, else an :class:`UnsupportedGameError`."""
+    if not isinstance(game, HasGtp):
+        raise UnsupportedGameError(
+            f"gtp: GTP engines play games that say how (go, othello), not {game.name!r}"
+        )
+    return game
+
+
+def _moves_between(
+    game: Game[Any, Any], start: Any, goal: Any, most: int
+) -> tuple[Any, ...] | None:
+    """The shortest line of at most ``most`` moves from ``start`` to ``goal``, or None."""
+    for length in range(most + 1):
+        line = _line_of(game, start, goal, length)
+        if line is not None:
+            return line
+    return None
+
+
+def _line_of(game: Game[Any, Any], state: Any, goal: Any, length: int) -> tuple[Any, ...] | None:
+    if length == 0:
+        return () if state == goal else None
+    if game.is_terminal(state):
+        return None
+    for action in game.actions(state):
+        rest = _line_of(game, game.result(state, action), goal, length - 1)
+        if rest is not None:
+            return (action, *rest)
+    return None
 
 
 @dataclass(eq=False)
@@ -190,15 +224,24 @@ class GTPAgent:
     name: str = "gtp"
     last: SearchResult[Any] | None = field(default=None, init=False, repr=False)
     _engine: _Engine | None = field(default=None, init=False, repr=False)
-    _told: tuple[int, float, tuple[int, ...]] | None = field(default=None, init=False, repr=False)
-    """The board size, komi and moves of the engine's game (None: to be set up afresh)."""
+    _told: tuple[tuple[str, ...], tuple[Any, ...]] | None = field(
+        default=None, init=False, repr=False
+    )
+    """The set-up and moves of the engine's game (None: to be set up afresh)."""
+    _seen: Any = field(default=None, init=False, repr=False)
+    """The position after the engine's last move, in a game whose states keep no moves."""
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         """The engine's move in ``state``; :class:`~plies.errors.Resigns` when it resigns."""
-        size, komi = _go(game)
+        described = _gtp_game(game)
+        setup = described.gtp_setup()
+        moves = described.gtp_moves(state)
+        followed = moves is None
         try:
+            if moves is None:
+                moves = self._followed(game, state, setup)
             engine = self._running()
-            self._tell(engine, game, state, size, komi)
+            self._tell(engine, game, state, setup, moves)
             answer = engine.ask(f"genmove {game.to_move(state).lower()}", self.timeout)
             resigns = answer.lower() == "resign"
             move: Any = None if resigns else self._move(game, state, answer)
@@ -207,8 +250,27 @@ class GTPAgent:
             raise
         if resigns:  # the engine played nothing: its game is still ``state``
             raise Resigns(f"{self.name} resigns")
-        self._told = (size, komi, (*state.moves, move))  # genmove plays the move
+        self._told = (setup, (*moves, move))  # genmove plays the move
+        self._seen = game.result(state, move) if followed else None
         return move
+
+    def _followed(
+        self, game: Game[Any, Any], state: Any, setup: tuple[str, ...]
+    ) -> tuple[Any, ...]:
+        """The moves of the game that led to ``state``: the engine's game and the moves
+        since its last position, else the moves from the start (:data:`MOST_UNSEEN` at
+        most each way)."""
+        told = self._told
+        if told is not None and told[0] == setup and self._seen is not None:
+            since = _moves_between(game, self._seen, state, MOST_UNSEEN)
+            if since is not None:
+                return (*told[1], *since)
+        from_start = _moves_between(game, game.initial_state(), state, MOST_UNSEEN)
+        if from_start is None:
+            raise EngineFailure(
+                self.name, "cannot tell it this position: it plays games from the start"
+            )
+        return from_start
 
     def _move(self, game: Game[Any, Any], state: Any, answer: str) -> Any:
         """The move the engine answered, or an :class:`EngineFailure` for none or an illegal
@@ -232,31 +294,37 @@ class GTPAgent:
         return self._engine
 
     def _tell(
-        self, engine: _Engine, game: Game[Any, Any], state: Any, size: int, komi: float
+        self,
+        engine: _Engine,
+        game: Game[Any, Any],
+        state: Any,
+        setup: tuple[str, ...],
+        moves: tuple[Any, ...],
     ) -> None:
-        """Bring the engine's game to ``state``: play the moves it has not seen, on a cleared
-        board unless its game leads to ``state``."""
-        moves: tuple[int, ...] = state.moves
+        """Bring the engine's game to ``state`` (reached by ``moves``): play the moves it has
+        not seen, after the set-up commands unless its game leads to ``state``."""
         told = self._told
-        if told is None or told[:2] != (size, komi) or moves[: len(told[2])] != told[2]:
-            for command in (f"boardsize {size}", "clear_board", f"komi {komi:g}"):
+        if told is None or told[0] != setup or moves[: len(told[1])] != told[1]:
+            for command in setup:
                 engine.ask(command, self.timeout)
-            told = (size, komi, ())
-        for index in range(len(told[2]), len(moves)):
-            # Black moves first from the empty board; a point's name needs no state.
+            told = (setup, ())
+        players = game.players
+        for index in range(len(told[1]), len(moves)):
+            # the players alternate from the start (a pass is a move); a move's name needs no
+            # state
             vertex = game.format_action(state, moves[index])
-            engine.ask(f"play {'BW'[index % 2]} {vertex}", self.timeout)
-        self._told = (size, komi, moves)
+            engine.ask(f"play {players[index % 2]} {vertex}", self.timeout)
+        self._told = (setup, moves)
 
     def _stop(self, *, kill: bool = False) -> None:
-        engine, self._engine, self._told = self._engine, None, None
+        engine, self._engine, self._told, self._seen = self._engine, None, None, None
         if engine is not None and engine.owner == os.getpid():
             engine.stop(kill=kill)
 
     def reset(self, seed: int | None = None) -> None:
         """The next move sets up a new game (``clear_board``); the engine keeps running (its
         randomness, if any, is its own: the seed is not passed on)."""
-        self._told = None
+        self._told = self._seen = None
 
     def close(self) -> None:
         """Quit the engine (the next move starts it again)."""
@@ -269,9 +337,9 @@ class GTPAgent:
 
 
 @cache
-def _check(argv: tuple[str, ...]) -> None:
+def _check(argv: tuple[str, ...], needed: tuple[str, ...]) -> None:
     """A :class:`SpecError` unless the engine answers ``list_commands`` with every command
-    the agent sends (it is started, asked and quit once per command line)."""
+    ``needed`` (it is started, asked and quit once per command line and game)."""
     described = f"gtp: {shlex.join(argv)!r}"
     try:
         engine = _Engine(argv, described)
@@ -284,22 +352,22 @@ def _check(argv: tuple[str, ...]) -> None:
         reason = f"{failure.reason}; GNU Go needs --mode gtp"
         raise SpecError(f"{described} is no GTP engine: {reason}") from None
     engine.stop()
-    missing = [command for command in NEEDED if command not in listed]
+    missing = [command for command in needed if command not in listed]
     if missing:
         raise SpecError(f"{described} lacks the GTP command(s) {', '.join(missing)}")
 
 
 def _gtp(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
-    _go(game)
+    setup = _gtp_game(game).gtp_setup()
     argv = engine_command("gtp", values["cmd"], "gnugo --mode gtp")
-    _check(argv)
+    _check(argv, tuple(dict.fromkeys([command.split()[0] for command in setup] + [*NEEDED])))
     return GTPAgent(argv, values["timeout"], context.name)
 
 
 register(
     AgentKind(
         "gtp",
-        "a GTP Go engine (GNU Go...): gtp:gnugo --mode gtp --level 1",
+        "a GTP engine (GNU Go, GRhino...): gtp:gnugo --mode gtp --level 1",
         (
             COMMAND,
             Option("timeout", "number", "seconds an answer may take", UNTIMED, SECONDS),
