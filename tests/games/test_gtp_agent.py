@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from plies.agents import EngineFailure, make_agent
+from plies.agents.gtp import GTPAgent
 from plies.arena.tournament import Scheduled, Worker
 from plies.errors import Resigns, SpecError, UnsupportedGameError
 from plies.games import make_game
-from plies.agents.gtp import GTPAgent
 from plies.games.go.rules import PASS, Go, GoState
 from tests.agents.processes import alive, children
 from tests.conftest import CliRun, assert_one_line_error
