@@ -635,6 +635,11 @@ class HasGtp(Protocol):
         (the agent follows the game from what it sees)."""
         ...
 
+    def gtp_vertex(self, action: Any) -> str | None:
+        """``action`` as ``play`` names it, or None for a move the engine makes by itself
+        and is not told (GRhino's forced pass)."""
+        ...
+
 
 @runtime_checkable
 class HasDraws(Protocol):
@@ -709,7 +714,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasEngineJudge: "an engine that judges moves (engine_judge)",
     HasTermination: "why a finished game ended (termination)",
     HasDraws: "draws (can_draw)",
-    HasGtp: "a Go Text Protocol description (gtp_setup, gtp_moves)",
+    HasGtp: "a Go Text Protocol description (gtp_setup, gtp_moves, gtp_vertex)",
     HasCentipawns: "scores in centipawns (score_centipawns)",
     HasBoardView: "board view (board_view)",
 }

@@ -308,12 +308,11 @@ class GTPAgent:
             for command in setup:
                 engine.ask(command, self.timeout)
             told = (setup, ())
-        players = game.players
+        players, described = game.players, _gtp_game(game)
         for index in range(len(told[1]), len(moves)):
-            # the players alternate from the start (a pass is a move); a move's name needs no
-            # state
-            vertex = game.format_action(state, moves[index])
-            engine.ask(f"play {players[index % 2]} {vertex}", self.timeout)
+            vertex = described.gtp_vertex(moves[index])
+            if vertex is not None:  # the players alternate from the start (a pass is a move)
+                engine.ask(f"play {players[index % 2]} {vertex}", self.timeout)
         self._told = (setup, moves)
 
     def _stop(self, *, kill: bool = False) -> None:

@@ -373,6 +373,9 @@ class Go(WinLossDrawGame[GoState, int]):
     def gtp_moves(self, state: GoState) -> tuple[int, ...]:
         return state.moves
 
+    def gtp_vertex(self, action: int) -> str:
+        return "pass" if action == PASS else self._point(action)
+
     def can_draw(self) -> bool:
         """Equal scores draw: only with a whole-number komi."""
         return self.komi == int(self.komi)

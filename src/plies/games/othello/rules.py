@@ -407,6 +407,11 @@ class Othello(WinLossDrawGame[OthelloState, int]):
         """None: a state keeps no moves."""
         return None
 
+    def gtp_vertex(self, action: int) -> str | None:
+        """A square; None for a pass, which GRhino makes by itself (it refuses ``play`` of
+        one) and answers ``genmove`` with."""
+        return None if action == PASS else f"{'abcdefgh'[action % 8]}{action // 8 + 1}"
+
     def can_draw(self) -> bool:
         return True
 
