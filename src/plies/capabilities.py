@@ -162,6 +162,14 @@ class HasPerfectSolver(Protocol):
 
 
 @runtime_checkable
+class HasEndgameSolver(Protocol):
+    """An exact solver that reaches only the end of the game (Othello's: about 20 empty
+    squares in a second), which the engine plays with where it reaches (``exact``)."""
+
+    def endgame_solver(self) -> PerfectSolver: ...
+
+
+@runtime_checkable
 class HasPositionClasses(Protocol):
     """Positions in classes, each numbered densely, for retrograde analysis (endgame
     databases, :mod:`plies.solvers.retrograde`). ``position_classes(size)`` lists the classes
@@ -698,6 +706,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasRandomPlayout: "compiled playout (random_playout)",
     HasPerft: "perft counter (perft)",
     HasPerfectSolver: "perfect solver",
+    HasEndgameSolver: "endgame solver (endgame_solver)",
     HasPositionClasses: "positions in numbered classes (position_classes, position_number)",
     HasClassMoves: "a class's moves at once (class_moves)",
     HasDrawCount: "a counted draw rule (plies_to_draw)",

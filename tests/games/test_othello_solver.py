@@ -196,3 +196,19 @@ def test_reviews_judge_early_moves_by_the_engine_and_late_ones_exactly(
     late = late_positions(1, 8, seed=8)[0]
     exact = brute_force(late)
     assert analyse(late).expected == (1 + (exact > 0) - (exact < 0)) / 2
+
+
+def test_the_engine_plays_the_end_exactly_within_its_time() -> None:
+    """``engine:time=S`` solves a late position (its move keeps the brute-force score) and
+    searches an early one; ``exact=false`` and depth-limited engines always search."""
+    state = late_positions(1, 10, seed=9)[0]
+    engine = make_agent("engine:time=0.5", GAME)
+    action = engine(GAME, state)
+    assert engine.last is not None and engine.last.solved
+    assert -brute_force(GAME.result(state, action)) == brute_force(state)
+    engine(GAME, GAME.initial_state())
+    assert engine.last is not None and not engine.last.solved
+    for spec in ("engine:time=0.5,exact=false", "engine:depth=2"):
+        searching = make_agent(spec, GAME)
+        searching(GAME, state)
+        assert searching.last is not None and not searching.last.solved

@@ -18,15 +18,17 @@ from plies.agents.registry import Agent, AgentKind, Context, Option
 from plies.capabilities import (
     DRAW,
     WIN,
+    HasEndgameSolver,
     HasEvaluation,
     HasLinearEvaluation,
     HasPositionClasses,
     require,
 )
 from plies.clock import MIN_MOVE_SECONDS, move_budget
-from plies.errors import SpecError
+from plies.errors import BudgetExhaustedError, SpecError
 from plies.game import Game, WinLossDrawGame, require_two_player_zero_sum
 from plies.inputs import read_text
+from plies.perfect import Decision, PerfectSolver
 from plies.registry import game_identity
 from plies.search import SearchResult, SearchStats
 from plies.search.engine import (
@@ -67,6 +69,12 @@ class EngineAgent:
     the position."""
     endgame_problems_told: int = field(default=0, repr=False)
     """How many of :attr:`endgames`' problems (files left out) a result's note has told."""
+    exact: bool = field(default=False, repr=False)
+    """Whether the game's endgame solver (:class:`~plies.capabilities.HasEndgameSolver`)
+    plays a position it reaches within part of a move's time (:data:`EXACT_SHARE`) exactly,
+    before any search (the ``exact`` option)."""
+    solver: PerfectSolver | None = field(default=None, repr=False)
+    """That solver, made when first used and kept with its table for the game."""
 
     def set_clock(self, remaining: float, increment: float) -> None:
         """Budget the next move from this clock (:func:`plies.clock.move_budget`)."""
@@ -98,6 +106,15 @@ class EngineAgent:
             self.last = self._told(known)
             yield self.last
             return
+        if self.exact and limits.seconds is not None and limits.depth is None:
+            began = time.perf_counter()
+            solved = self._solved(game, state, limits.seconds * EXACT_SHARE, stop)
+            if solved is not None:
+                self.last = solved
+                yield solved
+                return
+            left = limits.seconds - (time.perf_counter() - began)
+            limits = replace(limits, seconds=max(MIN_MOVE_SECONDS, left))
         searched = game if self.evaluated is None else self.evaluated
         probe = None if self.endgames is None else self.endgames.trusted
         packed = None  # the tables as the compiled search probes them
@@ -115,6 +132,25 @@ class EngineAgent:
         ):
             self.last = self._told(result)
             yield self.last
+
+    def _solved(
+        self, game: Game[Any, Any], state: Any, seconds: float, stop: threading.Event | None
+    ) -> SearchResult[Any] | None:
+        """The endgame solver's move where it decides ``state`` within ``seconds``, else
+        None (out of its reach, or not decided in time)."""
+        if self.solver is None:
+            self.solver = require(game, HasEndgameSolver, "exact").endgame_solver()
+        solver = self.solver
+        if not solver.reaches(state, seconds):
+            return None
+        solver.stop = stop
+        try:
+            decision = solver.decide(state, keep_table=True, seconds=seconds)
+        except BudgetExhaustedError:
+            return None
+        finally:
+            solver.stop = None
+        return solved_result(game, state, solver, decision)
 
     def _told(self, result: SearchResult[Any]) -> SearchResult[Any]:
         """``result`` with the endgame files left out since the last result that told of them
@@ -134,8 +170,30 @@ class EngineAgent:
         return self.evaluation is None and compiled_engine(searched, self.options) is not None
 
     def reset(self, seed: int | None = None) -> None:
-        """Forget the table and the clock (nothing is random)."""
-        self.table, self.last, self.move_seconds = None, None, None
+        """Forget the tables and the clock (nothing is random)."""
+        self.table, self.last, self.move_seconds, self.solver = None, None, None, None
+
+
+def solved_result(
+    game: Game[Any, Any], state: Any, solver: PerfectSolver, decision: Decision
+) -> SearchResult[Any]:
+    """A perfect solver's ``decision`` in ``state`` as a search's result: its preferred move
+    among those that keep the score, the score's sign as the value, the score in the note."""
+    action = solver.preferred(decision.moves)
+    return SearchResult(
+        value=(decision.score > 0) - (decision.score < 0),
+        action=action,
+        pv=(action,),
+        stats=SearchStats(nodes=decision.nodes, time=decision.time),
+        algorithm="perfect",
+        max_player=game.to_move(state),
+        solver_score=decision.score,
+        solved=True,
+        note=(
+            f"{'from the opening book' if decision.from_book else 'solved'}: score "
+            f"{decision.score}, {solver.meaning(decision.score)}"
+        ),
+    )
 
 
 def endgame_answer(
@@ -221,9 +279,13 @@ def engine_agent(
     agent = EngineAgent(limits, settings, name, evaluation=evaluation)
     if values.get("endgames", False) and isinstance(game, HasPositionClasses):
         agent.endgames = endgames_for(game)
+    agent.exact = values.get("exact", False) and isinstance(game, HasEndgameSolver)
     return agent
 
 
+EXACT_SHARE = 0.8
+"""The part of a move's time the endgame solver may take (``exact``); the search has the rest,
+and all of it when the solver cannot reach the position."""
 WEIGHTS_FORMAT = "plies-weights-1"
 """The ``format`` of a weights file (``plies learn tune`` writes them)."""
 
@@ -275,6 +337,13 @@ ENGINE_SEARCH_OPTIONS = (
         "endgames",
         "flag",
         "checkers: endgame databases answer the positions they hold, at the root and in the search",
+        True,
+    ),
+    Option(
+        "exact",
+        "flag",
+        "othello: the endgame solver plays the end exactly, from as many empties as the move's "
+        "time reaches",
         True,
     ),
 )

@@ -10,7 +10,12 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from plies.agents.engine import ENGINE_DEFAULT_VALUES, EngineAgent, engine_agent
+from plies.agents.engine import (
+    ENGINE_DEFAULT_VALUES,
+    EngineAgent,
+    engine_agent,
+    solved_result,
+)
 from plies.agents.live import Watch
 from plies.agents.options import TIME_OPTION
 from plies.agents.registry import Agent, AgentKind, Context, Option
@@ -20,7 +25,7 @@ from plies.errors import BudgetExhaustedError, BusyError, UnsupportedGameError
 from plies.game import Game
 from plies.perfect import Decision, PerfectSolver, SolverPool
 from plies.registry import game_identity
-from plies.search import SearchResult, SearchStats
+from plies.search import SearchResult
 from plies.search.engine import EngineOptions, Limits, prepare
 from plies.solvers import perfect_solver, score_moves
 from plies.spec import DEPTH, NODES
@@ -126,23 +131,8 @@ class PerfectAgent:
         except BudgetExhaustedError:
             return self._engine_move(game, state, watch, began)
         self.decision = decision
-        action = solver.preferred(decision.moves)
-        value = (decision.score > 0) - (decision.score < 0)
-        self.last = SearchResult(
-            value=value,
-            action=action,
-            pv=(action,),
-            stats=SearchStats(nodes=decision.nodes, time=decision.time),
-            algorithm="perfect",
-            max_player=game.to_move(state),
-            solver_score=decision.score,
-            solved=True,
-            note=(
-                f"{'from the opening book' if decision.from_book else 'solved'}: score "
-                f"{decision.score}, {solver.meaning(decision.score)}"
-            ),
-        )
-        return action
+        self.last = solved_result(game, state, solver, decision)
+        return self.last.action
 
     def _engine_move(
         self,

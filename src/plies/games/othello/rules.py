@@ -399,6 +399,10 @@ class Othello(WinLossDrawGame[OthelloState, int]):
 
         return OthelloSolver(self)
 
+    def endgame_solver(self) -> PerfectSolver:
+        """The same exact solver, which the engine plays the end with (``exact``)."""
+        return self.perfect_solver()
+
     def gtp_setup(self) -> tuple[str, ...]:
         """GRhino's new game (its squares are plies' own: ``a1`` top left)."""
         return ("boardsize 8", "clear_board")
