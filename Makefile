@@ -27,13 +27,15 @@ apt_install = { \
 	    echo "$(1) is missing and cannot be installed here (needs root and apt-get): $(2) will be skipped"; \
 	  fi; }
 
-# The browser tests drive Chromium; the uci agent's tests play Stockfish; the GTP tests GNU Go.
+# The browser tests drive Chromium; the uci agent's tests play Stockfish; the GTP tests GNU Go
+# and GRhino (Othello).
 browser:
 	@command -v chromium >/dev/null 2>&1 || $(call apt_install,chromium,the browser tests)
 
 engines:
 	@command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || $(call apt_install,stockfish,the uci agent's tests)
 	@command -v gnugo >/dev/null 2>&1 || [ -x /usr/games/gnugo ] || $(call apt_install,gnugo,the GTP games against GNU Go)
+	@command -v gtp-rhino >/dev/null 2>&1 || [ -x /usr/games/gtp-rhino ] || $(call apt_install,grhino,the GTP games against GRhino)
 
 # The drawing tests render trees with Graphviz's dot.
 drawing:

@@ -331,3 +331,45 @@ def test_gnugo_follows_a_jump_to_another_game() -> None:
 
 def _black(state: GoState) -> list[int]:
     return [point for point, stone in enumerate(state.board) if stone == 1]
+
+
+GRHINO = shutil.which("gtp-rhino") or shutil.which("gtp-rhino", path="/usr/games")
+needs_grhino = pytest.mark.skipif(
+    GRHINO is None, reason="GRhino is not installed (apt-get install grhino)"
+)
+
+
+@needs_grhino
+def test_whole_othello_games_against_grhino_from_an_opening() -> None:
+    """GRhino (level 1) plays Othello games from a two-move opening as either colour: the
+    agent follows the game from the positions it sees (Othello's states keep no moves), tells
+    it no forced pass, and every game ends at the end of the game, with no forfeit."""
+    othello = make_game("othello")
+    worker = Worker()
+    spec = "gtp:gtp-rhino --level 1"
+    for leg, (first, second) in enumerate(((spec, "random"), ("random", spec))):
+        task = Scheduled("othello", f"o{leg}", first, second, 0, leg, "f5d6", seed=leg)
+        record = worker.play(task)
+        assert "forfeits" not in record.reason, record.reason
+        assert othello.is_terminal(othello.parse_position("".join(("f5d6", *record.moves))))
+    worker.close()
+    assert children("gtp-rhino") == []
+
+
+@needs_grhino
+def test_grhino_is_told_only_positions_reached_from_the_start() -> None:
+    othello = make_game("othello")
+    agent = make_agent("gtp:gtp-rhino --level 1", othello)
+    state = othello.parse_position("f5d6c3d3c4f4")
+    move = agent(othello, state)
+    assert move in othello.actions(state)
+    after = othello.result(
+        othello.result(state, move), othello.actions(othello.result(state, move))[0]
+    )
+    assert agent(othello, after) in othello.actions(after)  # followed from its own move
+    far = othello.parse_position(
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
+    )
+    with pytest.raises(EngineFailure, match="plays games from the start"):
+        agent(othello, far)
+    agent.close()
