@@ -94,8 +94,10 @@ SKIPPED = {
     '"gtp:gnugo --mode gtp --level 10 ..." --format gauntlet --db go.sqlite --sgf games.sgf': (
         "needs GNU Go (and the options the '...' leaves out); games of 5 s moves"
     ),
-    'plies tournament run othello engine:time=1 "gtp:gtp-rhino --level 5" --format gauntlet '
-    "--db grhino.sqlite --games 40 --concurrency 1": "needs GRhino; 40 games: hours",
+    'plies tournament run othello engine:time=1 "gtp:gtp-rhino --level 5,timeout=900" '
+    "--format gauntlet --db grhino.sqlite --games 40 --concurrency 1": (
+        "needs GRhino; 40 games: hours"
+    ),
 }
 """Examples never run here, by their command, with the reason."""
 
