@@ -582,7 +582,7 @@ def test_solve_connect4_set_file(run_cli: Run, tmp_path: Path) -> None:
     ("args", "fragment"),
     [
         (("solve", "connect4", "4448"), "not a column"),
-        (("solve", "tictactoe", "--analyze"), "--analyze needs the perfect solver"),
+        (("solve", "tictactoe", "--analyze"), "--analyze needs a perfect solver"),
         (("solve", "tictactoe", "--algorithm", "perfect"), "no perfect solver"),
         (("solve", "connect4", "4455", "--file", "x.txt"), "not both"),
         (("solve", "connect4", "--file", "no-such-file.txt"), "cannot read"),

@@ -42,7 +42,7 @@ def match_command(
     """Play SPEC_A against SPEC_B at GAME: colours alternate on shared openings; W/D/L and Elo.
 
     Agents: random, alphabeta:depth=N, engine:time=S (or depth=, nodes=), minimax,
-    perfect:time=S (connect4).
+    perfect:time=S (connect4; othello near the end).
     """
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 

@@ -54,7 +54,8 @@ DEFAULT_NODES = 50_000_000
     "--algorithm",
     "-a",
     type=click.Choice([*sorted(ALGORITHMS), "perfect"], case_sensitive=False),
-    help="[default: perfect where the game has a perfect solver (connect4), else alphabeta]",
+    help="[default: perfect where the game has a perfect solver (connect4, othello), else "
+    "alphabeta]",
 )
 @click.option("--strict", is_flag=True, help="Alpha-beta prunes only on strict inequality.")
 @click.option(
@@ -168,7 +169,7 @@ def solve(
         ("--time", seconds is not None),
     ):
         if given:
-            raise PliesError(f"{flag} needs the perfect solver (connect4), not {algorithm}")
+            raise PliesError(f"{flag} needs a perfect solver (connect4, othello), not {algorithm}")
     if depth is None and not game.searchable_to_end:
         raise PliesError(
             f"'{game.name}' is too deep for a search to the end: give --depth D for a "
