@@ -517,6 +517,8 @@ def solve_node(
                 replies = legal_moves(child_p, child_o)
                 rank = -16 * (popcount(replies) + popcount(replies & _CORNERS))
                 rank -= popcount(_neighbours(child_o) & ~(child_p | child_o))
+                if PARITY and square & odd:
+                    rank += 8
             elif PARITY and square & odd:
                 rank = 1
             moves_out[n, count] = index
