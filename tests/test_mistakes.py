@@ -132,9 +132,9 @@ def test_bad_positions_are_refused_before_any_move() -> None:
     finished = GAME.parse_position("1212121")
     with pytest.raises(GameOverError, match="line 7: position '1212121'"):
         judge_moves(GAME, agent, [SetEntry(7, "1212121", None, finished)])
-    othello = make_game("othello")
+    backgammon = make_game("backgammon")
     with pytest.raises(MissingCapabilityError, match="no perfect solver"):
-        judge_moves(othello, agent, [])
+        judge_moves(backgammon, agent, [])
     assert agent.resets == 0
 
 
@@ -214,7 +214,7 @@ def test_cli_seed_makes_a_random_agent_repeat(run_cli: Run, late_set: Path) -> N
     [
         (("connect4", "wizard"), "unknown agent 'wizard'"),
         (("connect4", "engine:depht=3"), "depht"),
-        (("othello", "random"), "'othello' has no perfect solver"),
+        (("backgammon", "random"), "'backgammon' has no perfect solver"),
         (("connect4", "human"), "the agent judged is a program"),
         (("connect4", "random", "--limit", "0"), "--limit"),
         (("chess", "random", "--analyses", "a.jsonl"), "--analyses keeps a perfect solver's"),

@@ -31,7 +31,7 @@ from plies.agents import Agent
 from plies.capabilities import HasPerfectSolver, JudgedMove, require
 from plies.errors import GameOverError, IllegalMoveError, ParseError, UnsupportedGameError
 from plies.game import Game
-from plies.perfect import PerfectSolver
+from plies.perfect import UNTIMED_REACH, PerfectSolver
 from plies.solvers.sets import SetEntry
 
 PURPOSE = "judging moves by perfect play"
@@ -164,8 +164,9 @@ def judge_moves(
     Everything is checked before the first move is played: a game without a perfect solver
     raises :class:`~plies.errors.MissingCapabilityError` (or
     :class:`~plies.errors.UnsupportedGameError` when its options put it out of the solver's
-    reach), a bad line of the set :class:`~plies.errors.ParseError` and a finished game
-    :class:`~plies.errors.GameOverError`, each naming the line.
+    reach, or a position is too far from the end for it), a bad line of the set
+    :class:`~plies.errors.ParseError` and a finished game :class:`~plies.errors.GameOverError`,
+    each naming the line.
     """
     solver = require(game, HasPerfectSolver, PURPOSE).perfect_solver()
     if solver is None:
@@ -176,6 +177,11 @@ def judge_moves(
         if game.is_terminal(entry.state):
             raise GameOverError(
                 f"line {entry.line}: position {entry.moves!r}: the game is already over"
+            )
+        if not solver.reaches(entry.state, UNTIMED_REACH):
+            raise UnsupportedGameError(
+                f"line {entry.line}: position {entry.moves!r} is too far from the end for the "
+                f"perfect solver ({solver.difficulty_note(entry.state)})"
             )
     return _verdicts(game, agent, solver, positions, analyses)
 

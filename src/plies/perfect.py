@@ -13,6 +13,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from plies.errors import BudgetExhaustedError, BusyError
 
+UNTIMED_REACH = 24 * 3600.0
+"""A solve with no time budget is refused up front where the solver says it cannot finish
+within this many seconds (:meth:`PerfectSolver.reaches`: Othello far from its end)."""
+
 
 @dataclass(frozen=True)
 class Solution:

@@ -16,13 +16,16 @@ import pytest
 
 from plies.agents import make_agent
 from plies.cli import main
-from plies.errors import BudgetExhaustedError, InvalidPositionError
+from plies.errors import BudgetExhaustedError, InvalidPositionError, UnsupportedGameError
 from plies.games.othello import Othello, OthelloState
 from plies.games.othello import solver_kernel as kernel
 from plies.games.othello.kernel import flips
 from plies.games.othello.rules import PASS
 from plies.games.othello.solver import OthelloSolver
+from plies.learn.distill import perfect_solver as distill_solver
+from plies.mistakes import judge_moves
 from plies.review import best_analyser
+from plies.solvers.sets import read_set, solve_set
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("PLIES_SHARED", REPO.parent / "shared"))
@@ -212,3 +215,17 @@ def test_the_engine_plays_the_end_exactly_within_its_time() -> None:
         searching = make_agent(spec, GAME)
         searching(GAME, state)
         assert searching.last is not None and not searching.last.solved
+
+
+def test_whole_game_uses_of_the_solver_refuse_positions_far_from_the_end(
+    solver: OthelloSolver,
+) -> None:
+    """A solve with no budget never starts where it cannot end: ``plies evaluate``'s judge,
+    set files and distillation refuse early Othello positions up front, naming why."""
+    entries = read_set(GAME, ["f5d6", "f5d6c3d3"])
+    with pytest.raises(UnsupportedGameError, match="line 1: position 'f5d6' is too far"):
+        next(iter(judge_moves(GAME, make_agent("random", GAME), entries)))
+    refused = [result.entry.error for result in solve_set(solver, entries)]
+    assert all(error is not None and "too far from the end" in error for error in refused)
+    with pytest.raises(UnsupportedGameError, match="reaches only the end of the game"):
+        distill_solver(GAME)

@@ -29,7 +29,7 @@ from plies.errors import PliesError
 from plies.game import Game
 from plies.inputs import read_text
 from plies.lectures.tree_report import number, rule_text
-from plies.perfect import HasOpeningBook, PerfectSolver, ProvesBounds
+from plies.perfect import UNTIMED_REACH, HasOpeningBook, PerfectSolver, ProvesBounds
 from plies.play import line_notation, outcome_text
 from plies.registry import make_game
 from plies.search import ALGORITHMS
@@ -145,7 +145,8 @@ def solve(
         raise PliesError(
             "--db is for a game with endgame databases (checkers), with no --algorithm or --depth"
         )
-    solver = perfect_solver(game) if algorithm in (None, "perfect") else None
+    wants_solver = algorithm == "perfect" or (algorithm is None and depth is None)
+    solver = perfect_solver(game) if wants_solver else None  # --depth asks for a search
     if book is not None:
         _use_book(game, solver, book)
     algorithm = (algorithm or ("perfect" if solver is not None else "alphabeta")).lower()
@@ -352,6 +353,11 @@ def _solve_perfectly(
     book = getattr(solver, "book", None)
     from_book = book is not None and not (weak or analyze) and book.lookup(state) is not None
     note = None if from_book or seconds is not None else solver.difficulty_note(state)
+    if seconds is None and not solver.reaches(state, UNTIMED_REACH):
+        raise PliesError(
+            f"'{game.name}' is too deep for a search to the end from this position ({note}); "
+            "give a later position, --time S, or --depth D for a depth-limited value"
+        )
     if note is not None:
         click.echo(f"note: {note}", err=True)
     with until_interrupted() as interruption:

@@ -65,7 +65,7 @@ from plies.learn.trainer import (
     train_model,
 )
 from plies.learn.training import derived_seed
-from plies.perfect import PerfectSolver
+from plies.perfect import UNTIMED_REACH, PerfectSolver
 from plies.play import play_game
 from plies.pool import Pool
 from plies.registry import game_identity, make_game
@@ -208,6 +208,11 @@ def perfect_solver(game: Game[Any, Any]) -> PerfectSolver:
     solver = require(game, HasPerfectSolver, PURPOSE).perfect_solver()
     if solver is None:
         raise UnsupportedGameError(f"game '{game.name}' is out of its perfect solver's reach")
+    if not solver.reaches(game.initial_state(), UNTIMED_REACH):
+        raise UnsupportedGameError(
+            f"game '{game.name}': its perfect solver reaches only the end of the game; "
+            "distilling needs one that labels any position"
+        )
     return solver
 
 

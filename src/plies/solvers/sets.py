@@ -16,13 +16,13 @@ can and report each bad line by number; :func:`solve_set` solves them one by one
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from plies.capabilities import HasPositionNotation, require
 from plies.errors import PliesError
 from plies.game import Game
-from plies.perfect import PerfectSolver, Solution
+from plies.perfect import UNTIMED_REACH, PerfectSolver, Solution
 
 
 @dataclass(frozen=True)
@@ -141,8 +141,13 @@ def solve_set(
     solver: PerfectSolver, entries: Iterable[SetEntry], weak: bool = False
 ) -> Iterator[SetResult]:
     """Solve each entry of a set (table emptied first, as Pons's benchmark does), yielding
-    results one at a time so that an interrupted run keeps the lines already solved."""
+    results one at a time so that an interrupted run keeps the lines already solved; a
+    position the solver cannot reach within :data:`~plies.perfect.UNTIMED_REACH` is refused
+    as a bad line."""
     for entry in entries:
+        if entry.error is None and not solver.reaches(entry.state, UNTIMED_REACH):
+            note = solver.difficulty_note(entry.state)
+            entry = replace(entry, error=f"line {entry.line}: too far from the end ({note})")
         if entry.error is not None:
             yield SetResult(entry, None)
         else:

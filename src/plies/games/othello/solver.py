@@ -197,7 +197,7 @@ class OthelloSolver:
             return None
         return (
             f"{empties} empty squares: an exact solve may take about "
-            f"{_duration(estimated_seconds(empties))} (Ctrl-C stops; --weak is faster)"
+            f"{_duration(estimated_seconds(empties))}"
         )
 
     # Inside ---------------------------------------------------------------------------------
