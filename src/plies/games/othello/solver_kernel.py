@@ -71,8 +71,12 @@ _CORNERS = np.uint64(0x8100000000000081)
 _QUADRANTS = np.array([0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000], np.uint64)
 _NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)
 _NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
-_COLUMN_A = np.uint64(0x0101010101010101)
-_ROW_1 = np.uint64(0xFF)
+_FILES_A_H = np.uint64(0x8181818181818181)
+"""The a and h files: a disc there cannot be flipped along its row."""
+_RANKS_1_8 = np.uint64(0xFF000000000000FF)
+"""The first and last rows: a disc there cannot be flipped along its column."""
+_BORDER = _FILES_A_H | _RANKS_1_8
+"""The board's edge: a disc there cannot be flipped along a diagonal."""
 
 
 def _bit_intrinsic(name: str) -> Any:
@@ -318,20 +322,10 @@ def stable_discs(discs: np.uint64, other: np.uint64) -> np.uint64:
     rows, columns, diagonals, anti = _full_lines(discs | other)
     stable = _ZERO
     while True:
-        east_west = (
-            rows | ((stable << _ONE) & _NOT_A) | ((stable >> _ONE) & _NOT_H) | _COLUMN_A
-        ) | (_COLUMN_A << np.uint64(7))
-        north_south = columns | (stable << np.uint64(8)) | (stable >> np.uint64(8))
-        north_south |= _ROW_1 | (_ROW_1 << np.uint64(56))
-        edge = _COLUMN_A | (_COLUMN_A << np.uint64(7)) | _ROW_1 | (_ROW_1 << np.uint64(56))
-        diagonal = (
-            diagonals | ((stable << np.uint64(9)) & _NOT_A) | ((stable >> np.uint64(9)) & _NOT_H)
-        )
-        diagonal |= edge
-        anti_diagonal = (
-            anti | ((stable << np.uint64(7)) & _NOT_H) | ((stable >> np.uint64(7)) & _NOT_A)
-        )
-        anti_diagonal |= edge
+        east_west = rows | _FILES_A_H | ((stable << _ONE) & _NOT_A) | ((stable >> _ONE) & _NOT_H)
+        north_south = columns | _RANKS_1_8 | (stable << _S8) | (stable >> _S8)
+        diagonal = diagonals | _BORDER | ((stable << _S9) & _NOT_A) | ((stable >> _S9) & _NOT_H)
+        anti_diagonal = anti | _BORDER | ((stable << _S7) & _NOT_H) | ((stable >> _S7) & _NOT_A)
         grown = discs & east_west & north_south & diagonal & anti_diagonal
         if grown == stable:
             return stable
@@ -546,12 +540,18 @@ def solve_node(
         square = _ONE << np.uint64(moves_out[n, i])
         flipped = flips_at(p, o, moves_out[n, i])
         child_p, child_o = o ^ flipped, p | flipped | square
-        if i == 0 or not PVS:
+        # PVS: the first move with the whole window, the others with a null window, searched
+        # again with the whole window only when they beat it
+        low = -beta if i == 0 or not PVS else -alpha - 1
+        value = -solve_node(
+            child_p, child_o, low, -alpha, fresh, keys, bounds, moves_out, order, control, deadline
+        )
+        if low != -beta and alpha < value < beta:
             value = -solve_node(
                 child_p,
                 child_o,
                 -beta,
-                -alpha,
+                -value,
                 fresh,
                 keys,
                 bounds,
@@ -560,34 +560,6 @@ def solve_node(
                 control,
                 deadline,
             )
-        else:
-            value = -solve_node(
-                child_p,
-                child_o,
-                -alpha - 1,
-                -alpha,
-                fresh,
-                keys,
-                bounds,
-                moves_out,
-                order,
-                control,
-                deadline,
-            )
-            if alpha < value < beta:
-                value = -solve_node(
-                    child_p,
-                    child_o,
-                    -beta,
-                    -value,
-                    fresh,
-                    keys,
-                    bounds,
-                    moves_out,
-                    order,
-                    control,
-                    deadline,
-                )
         if control[ABORT]:
             return 0
         if value > best:
