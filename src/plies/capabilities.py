@@ -33,6 +33,9 @@ from plies.errors import MissingCapabilityError
 if TYPE_CHECKING:
     from collections.abc import Hashable
 
+    import numpy as np
+    from numpy.typing import NDArray
+
     from plies.game import Game
     from plies.perfect import PerfectSolver
     from plies.spec import Option
@@ -59,7 +62,9 @@ class HasLinearEvaluation(Protocol):
     weight index; None where EVAL is no weighted sum, as Othello's disc count near the end), so
     that the first player's evaluation is their weighted sum, in the game's own units;
     ``with_evaluation_weights`` makes the same game evaluating with other weights (``source``
-    says where they come from)."""
+    says where they come from). A game whose sum is a log-odds of winning in fixed units also
+    has ``evaluation_scale`` (K, logits per unit), which the tuner then keeps instead of
+    fitting it."""
 
     def evaluation_weights(self) -> Sequence[float]: ...
 
@@ -68,6 +73,28 @@ class HasLinearEvaluation(Protocol):
     def evaluation_features(self, state: Any) -> Mapping[int, float] | None: ...
 
     def with_evaluation_weights(self, weights: Sequence[float], source: str) -> Any: ...
+
+
+@runtime_checkable
+class HasEvaluations(Protocol):
+    """Several evaluation functions to choose from (``engine:evaluation=NAME``): Othello's
+    fitted patterns and its hand-written terms. ``evaluations`` names them, the one in use
+    first; ``with_evaluation`` is the same game evaluating with another (a
+    :class:`~plies.errors.SpecError` for an unknown name)."""
+
+    def evaluations(self) -> tuple[str, ...]: ...
+
+    def with_evaluation(self, name: str) -> Any: ...
+
+
+@runtime_checkable
+class HasProbCut(Protocol):
+    """ProbCut's margin (Buro 1995): how far, in the engine's scores (a win is 1), a search
+    of half the depth may stray from the full one; the engine's ``probcut`` prunes a node whose
+    half-depth search lies that far beyond the window. Measured for the game's evaluation
+    (Othello's: ``benchmarks/othello_probcut.py``)."""
+
+    probcut_margin: float
 
 
 @runtime_checkable
@@ -272,6 +299,9 @@ class CompiledRules:
     ``params[0]``): the game's options and EVAL's constants."""
     floats: tuple[float, ...] = ()
     """Real constants the kernel reads (Go's komi)."""
+    tables: NDArray[np.int64] | None = None
+    """Words the kernel reads after the ``params``: an evaluation's look-up tables (Othello's
+    patterns)."""
     encode_move: Callable[[Any], int] = int
     """An action as the kernel's move code, and back."""
     decode_move: Callable[[int], Any] = int
@@ -702,6 +732,8 @@ DESCRIPTIONS: dict[type, str] = {
     HasNullMove: "null move (null_move)",
     HasExchange: "static exchange evaluation (wins_exchange)",
     HasLinearEvaluation: "a linear evaluation (evaluation_weights, evaluation_features)",
+    HasEvaluations: "several evaluations to choose from (evaluations, with_evaluation)",
+    HasProbCut: "a ProbCut margin (probcut_margin)",
     HasRepetition: "repetition test (is_repetition)",
     HasRandomPlayout: "compiled playout (random_playout)",
     HasPerft: "perft counter (perft)",

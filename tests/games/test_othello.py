@@ -242,11 +242,10 @@ def test_evaluation_is_symmetric_and_inside_the_utilities() -> None:
 
 
 def test_evaluation_likes_corners() -> None:
-    game = Othello()
-    start = game.initial_state()
-    corner = start._replace(black=start.black | 1)  # and a1
-    assert game.evaluate(start, "B") == 0
-    assert game.evaluate(corner, "B") > 0.1
+    for game in (Othello(), Othello(evaluation="hand")):
+        start = game.initial_state()
+        corner = start._replace(black=start.black | 1)  # and a1
+        assert game.evaluate(corner, "B") > game.evaluate(start, "B") + 0.1
 
 
 def test_alphabeta_searches_the_start() -> None:
@@ -367,14 +366,14 @@ def test_options() -> None:
         make_game("othello:scoring=x")
 
 
-def test_the_evaluation_is_a_weighted_sum() -> None:
-    """EVAL's lead before the last 12 empty squares is the features' weighted sum over the
-    weights' total plus one, for the default weights and others; the compiled engine uses the
-    same weights, node for node."""
+def test_the_hand_written_evaluation_is_a_weighted_sum() -> None:
+    """The hand-written EVAL's lead before the last 12 empty squares is the features'
+    weighted sum over the weights' total plus one, for the default weights and others; the
+    compiled engine uses the same weights, node for node."""
     from plies.search.engine import EngineOptions, Limits, search
     from plies.testing import random_positions
 
-    game = Othello()
+    game = Othello(evaluation="hand")
     other = game.with_evaluation_weights([5.2, 40, -3, 12], "a test")
     assert other.evaluation_weights() == (5, 40, -3, 12)
     checked = 0

@@ -176,13 +176,27 @@ def test_othello_tunes_too(tmp_path: Path, run: Run) -> None:
     assert finished.returncode == 0, finished.stderr
     out = tmp_path / "tuned"
     tuned = run("learn", "tune", "othello", "--records", str(path), "--out", str(out),
-                "--steps", "10", "--held-out", "0")  # fmt: skip
+                "--steps", "10", "--held-out", "0", "--evaluation", "hand")  # fmt: skip
     assert tuned.code == 0, tuned.err
     written = json.loads((out / "weights.json").read_text())
     assert written["names"] == ["mobility", "corners", "exposure", "anchored"]
     game = make_game("othello")
-    agent = make_agent(f"engine:depth=2,weights={out / 'weights.json'}", game)
+    weights = out / "weights.json"
+    agent = make_agent(f"engine:depth=2,evaluation=hand,weights={weights}", game)
     state = game.initial_state()
+    assert agent(game, state) in game.actions(state)
+    with pytest.raises(SpecError, match="4 weights, othello has 383817"):
+        make_agent(f"engine:depth=2,weights={weights}", game)  # the patterns' weights
+
+    zeroed = tmp_path / "patterns"
+    tuned = run("learn", "tune", "othello", "--records", str(path), "--out", str(zeroed),
+                "--steps", "20", "--lr", "50", "--start", "zero")  # fmt: skip
+    assert tuned.code == 0, tuned.err
+    assert "scale K 0.000977" in tuned.out  # fixed: the tables are in 1/1024 logits
+    fitted = json.loads((zeroed / "weights.json").read_text())
+    assert fitted["how"]["held_out_loss"] < fitted["how"]["loss_at_start"]
+    assert fitted["names"][0] == "4 discs: edge+2X .........."
+    agent = make_agent(f"engine:depth=2,weights={zeroed / 'weights.json'}", game)
     assert agent(game, state) in game.actions(state)
 
 

@@ -55,10 +55,12 @@ option_sets = st.builds(
     deeper_cutoffs=st.just(False),
     futility=st.booleans(),
     exchange=st.booleans(),
+    probcut=st.just(False),
 )
 """The chess refinements are switched at random too: no-ops for games without the chess
 capabilities (``in_check``, ``null_move``, ``is_repetition``, ``captures``,
-``wins_exchange``). Deeper table cutoffs stay off: they give up the exact value."""
+``wins_exchange``). Deeper table cutoffs and ProbCut stay off: they give up the exact
+value."""
 
 
 @settings(max_examples=300, deadline=None)

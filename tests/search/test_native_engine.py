@@ -34,7 +34,7 @@ GAMES = {
     "tictactoe:m=4,n=4,k=3,scoring=payoff": 4,
     "connect4": 6,
     "connect4:width=5,height=4,k=3": 6,
-    "othello": 4,
+    "othello": 5,
     "checkers": 5,
     "chess": 3,
 }
@@ -96,6 +96,7 @@ native_options = st.builds(
     deeper_cutoffs=st.booleans(),
     futility=st.booleans(),
     exchange=st.booleans(),
+    probcut=st.booleans(),
 )
 
 
@@ -106,7 +107,8 @@ def test_every_report_equals_the_python_engines(
 ) -> None:
     """Same score, line, depth and node, leaf and cutoff counts at every iteration, with the
     table, ordering, PVS, aspiration windows and quiescence (checkers, chess) on or off, and
-    chess's check extension, null-move pruning, late-move reductions and repetitions."""
+    chess's check extension, null-move pruning, late-move reductions and repetitions, and
+    Othello's ProbCut."""
     game = make_game(spec)
     state = random_position(game, seed, range(plies + 1))
     if game.is_terminal(state):

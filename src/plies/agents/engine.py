@@ -20,6 +20,7 @@ from plies.capabilities import (
     WIN,
     HasEndgameSolver,
     HasEvaluation,
+    HasEvaluations,
     HasLinearEvaluation,
     HasPositionClasses,
     require,
@@ -242,6 +243,7 @@ ENGINE_SWITCHES = {
     "deeper": "deeper_cutoffs",
     "futility": "futility",
     "see": "exchange",
+    "probcut": "probcut",
     "native": "native",
 }
 """The engine's switches: spec option -> :class:`EngineOptions` field."""
@@ -253,8 +255,9 @@ ENGINE_DEFAULT_VALUES = {key: ENGINE_DEFAULTS[field] for key, field in ENGINE_SW
 def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
     agent = engine_agent(game, values, context.name)
     require(game, HasEvaluation, "the engine")
-    evaluated = None if values["weights"] is None else load_weights(game, values["weights"])
-    agent.evaluated = evaluated
+    chosen = chosen_evaluation(game, values["evaluation"])
+    evaluated = chosen if values["weights"] is None else load_weights(chosen, values["weights"])
+    agent.evaluated = None if evaluated is game else evaluated
     prepare(evaluated or game, agent.options)  # now, not on the clock of the first move
     if agent.endgames is not None and agent.compiled(game):
         agent.endgames.compiled()  # the tables packed now, not on the clock either
@@ -288,6 +291,20 @@ EXACT_SHARE = 0.8
 and all of it when the solver cannot reach the position."""
 WEIGHTS_FORMAT = "plies-weights-1"
 """The ``format`` of a weights file (``plies learn tune`` writes them)."""
+
+
+def chosen_evaluation(game: Game[Any, Any], name: str | None) -> Game[Any, Any]:
+    """``game`` evaluating with its evaluation ``name`` (``evaluation=``; None: its own)."""
+    if name is None:
+        return game
+    choices = require(game, HasEvaluations, "evaluation=")
+    if name not in choices.evaluations():
+        raise SpecError(
+            f"engine: {game.name} has no evaluation {name!r} (it has "
+            f"{', '.join(choices.evaluations())})"
+        )
+    chosen: Game[Any, Any] = choices.with_evaluation(name)
+    return chosen
 
 
 def load_weights(game: Game[Any, Any], path: str) -> Game[Any, Any]:
@@ -333,6 +350,7 @@ ENGINE_SEARCH_OPTIONS = (
     _switch("deeper", "table entries searched deeper end a search too"),
     _switch("futility", "chess: reverse futility pruning"),
     _switch("see", "chess: quiescence skips captures that lose by exchange"),
+    _switch("probcut", "othello: ProbCut prunes where a half-depth search is far outside"),
     Option(
         "endgames",
         "flag",
@@ -357,6 +375,12 @@ ENGINE_KIND = AgentKind(
         *ENGINE_SEARCH_OPTIONS,
         _switch("native", "the compiled engine where the game has one (same moves)"),
         Option("weights", "text", "EVAL's weights: a file of plies learn tune", None),
+        Option(
+            "evaluation",
+            "text",
+            "EVAL, where the game has several (othello: patterns, hand) [default: the game's]",
+            None,
+        ),
     ),
     _engine,
 )

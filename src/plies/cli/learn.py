@@ -275,6 +275,12 @@ class _RichReporter:
 @click.option("--only", "only", multiple=True, metavar="PATTERN",
               help="Fit only the weights whose names match (shell pattern, '*mobility'; "
               "again for more); the others stay.")  # fmt: skip
+@click.option("--evaluation", metavar="NAME",
+              help="The evaluation to fit, where the game has several (othello: patterns, "
+              "hand) [default: the game's].")  # fmt: skip
+@click.option("--start", metavar="zero|FILE",
+              help="Start from zero weights or a weights file (give it again to go on) "
+              "[default: the game's weights].")  # fmt: skip
 @click.option("--seed", type=Number(RUN_SEED), default=0, show_default=True)
 @click.option("--workers", type=Number(WORKERS), default=1, show_default=True,
               help="Teachers labelling side by side (1: in this process).")  # fmt: skip
@@ -291,6 +297,8 @@ def tune_command(
     sample: float,
     teacher: str | None,
     only: tuple[str, ...],
+    evaluation: str | None,
+    start: str | None,
     seed: int,
     workers: int,
     ray_address: str | None,
@@ -309,7 +317,7 @@ def tune_command(
 
     if ray_address is not None:
         check_ray_address(ray_address)  # before the folder is made
-    game = make_game(game_spec)
+    game = tune.starting_game(make_game(game_spec), evaluation, start)
     config = tune.TuneConfig(
         tuple(str(path) for path in records), min_ply, held_out, seed, sample, teacher
     )
@@ -337,12 +345,12 @@ def tune_command(
     state = tune.saved_state(tuning)
     if state is None:  # stopped before the first step
         exit_interrupted(f"nothing fitted yet in {out}; the same command starts again")
-    start = tuning.linear.evaluation_weights()
+    started = tuning.linear.evaluation_weights()
     click.echo(
         f"step {state.step}: scale K {state.scale:.6f}; held-out loss {state.start_loss:.5f} "
         f"with the game's weights, {state.best_loss:.5f} with the best"
     )
-    changes = tune.names_of_changes(tuning.linear.evaluation_names(), start, state.best, 5)
+    changes = tune.names_of_changes(tuning.linear.evaluation_names(), started, state.best, 5)
     for name, before, after in changes:
         click.echo(f"  {name}: {before:g} -> {after:.1f}")
     click.echo(f"weights written to {tuning.weights_file}; play them with "

@@ -42,7 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from plies import __version__
-from plies.agents.engine import WEIGHTS_FORMAT
+from plies.agents.engine import WEIGHTS_FORMAT, chosen_evaluation, load_weights
 from plies.arena.records import Records, stored_game
 from plies.arena.tournament import opening_state
 from plies.capabilities import (
@@ -604,7 +604,8 @@ def tune(
     state = saved_state(tuning)
     start = np.array(tuning.linear.evaluation_weights(), np.float64)
     if state is None:
-        scale = fit_scale(train, start)
+        fixed = getattr(tuning.linear, "evaluation_scale", None)  # a log-odds in fixed units
+        scale = fit_scale(train, start) if fixed is None else float(fixed)
         state = State.fresh(start, scale, measure.loss(start, scale))
     started = time.perf_counter() - state.seconds
     saved = -1
@@ -622,6 +623,23 @@ def tune(
         if saved != state.step:
             _checkpoint(tuning, state, positions, (train, measure), started, fitting)
     return state
+
+
+def starting_game(
+    game: Game[Any, Any], evaluation: str | None, start: str | None
+) -> Game[Any, Any]:
+    """``game`` with the evaluation to fit (``evaluation``: one of the game's several, None
+    its own) starting from ``start``: ``zero`` (every weight 0), a weights file, or None (the
+    game's weights)."""
+    chosen = chosen_evaluation(game, evaluation)
+    if start is None:
+        return chosen
+    if start == "zero":
+        linear = require(chosen, HasLinearEvaluation, "tuning")
+        zeros = [0.0] * len(linear.evaluation_weights())
+        zeroed: Game[Any, Any] = linear.with_evaluation_weights(zeros, "zero")
+        return zeroed
+    return load_weights(chosen, start)
 
 
 def chosen_weights(names: Sequence[str], patterns: Sequence[str]) -> NDArray[np.bool_]:

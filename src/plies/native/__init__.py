@@ -27,6 +27,7 @@ SWITCHES = (
     "deeper_cutoffs",
     "futility",
     "exchange",
+    "probcut",
 )
 """The engine's switches a compiled search takes (:class:`plies.search.engine.EngineOptions`'
 names), in the order :meth:`~plies.native.engine.CompiledSearch.start` takes them; the
@@ -35,6 +36,15 @@ FUTILITY_DEPTH = 3
 """Reverse futility pruning acts at this remaining depth and below (both engines)."""
 FUTILITY_MARGIN = 0.1
 """EVAL's margin a ply for reverse futility pruning: about 90 centipawns in chess."""
+PROBCUT_DEPTH = 4
+"""ProbCut tries its half-depth searches from this remaining depth on (both engines)."""
+
+
+def probcut_depth(depth: int) -> int:
+    """ProbCut's shallow depth for ``depth``: half of it, rounded to the same parity, so that
+    both searches end with the same side to move (2 for 4, 3 for 5 and 7, 4 for 6 and 8);
+    the compiled engine computes the same."""
+    return depth // 2 + (depth - depth // 2) % 2
 
 CACHED = "_plies_native_search"
 """The attribute of a game that keeps its compiled engine: the engine lives as long as the game

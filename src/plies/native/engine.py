@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from plies.capabilities import CompiledRules, LearnedPrior
+from plies.capabilities import CompiledRules, HasProbCut, LearnedPrior, optional
 from plies.compiled import CLOCK, NOT_OVER, clock_now, compiled, mix, monotonic
 from plies.game import WinLossDrawGame
-from plies.native import FUTILITY_DEPTH, FUTILITY_MARGIN, SWITCHES
+from plies.native import FUTILITY_DEPTH, FUTILITY_MARGIN, PROBCUT_DEPTH, SWITCHES
 from plies.native.kernels import (
     ENDGAME_DISTANCE_BITS,
     ENDGAME_DISTANCE_MASK,
@@ -75,12 +75,14 @@ HINT_SET, HINT, BEST_SET, BEST, CLOCK_ID = 14, 15, 16, 17, 18
 # repetitions (:attr:`CompiledRules.history`), the running iteration's depth and the number of
 # the root's earlier positions at the start of ``path``.
 EXTEND, NULL_MOVE, REDUCE, REPETITION, REPEATS, ITERATION, EARLIER = range(19, 26)
-DEEPER, FUTILITY, EXCHANGE = 26, 27, 28
-STAT_WORDS = 29
+DEEPER, FUTILITY, EXCHANGE, PROBCUT = 26, 27, 28, 29
+STAT_WORDS = 30
 # Floats, indices into ``floats``: the mover's normalised utility when it wins, loses or draws
 # (the Python engine's ``(utility - center) / unit``), EVAL's scale (``estimate``), the best
 # root score so far and the engine's score of a win at the root.
 WIN_N, LOSS_N, DRAW_N, DRAW, SPAN, CENTER, UNIT, ROOT_SCORE, MATE, DEADLINE = range(10)
+PROBCUT_MARGIN = 10
+"""ProbCut's margin (:class:`~plies.capabilities.HasProbCut`), where ``stats[PROBCUT]``."""
 FULL_DEPTH_MOVES = 3
 """Late-move reductions spare the first moves searched at a node (as the Python engine)."""
 LOSING = np.iinfo(np.int64).max
@@ -560,6 +562,33 @@ def node(W: Work, depth: int, alpha: float, beta: float, ply: int, quiescent: bo
         if score >= beta:
             stats[HITS] += 1  # a heuristic cut: the subtree is not solved
             return float(min(score, np.nextafter(1.0, 0.0)))
+    if (  # ProbCut at a null-window node, as the Python engine's ``probcut``
+        stats[PROBCUT]
+        and ply > 0
+        and depth >= PROBCUT_DEPTH
+        and not checked
+        and beta == np.nextafter(alpha, math.inf)
+    ):
+        shallow = depth // 2 + (depth - depth // 2) % 2  # :func:`plies.native.probcut_depth`
+        margin = floats[PROBCUT_MARGIN]
+        high = beta + margin
+        if high < 1:
+            below = np.nextafter(high, -math.inf)
+            score = node(W, shallow, below, high, ply, quiescent)
+            if stats[ABORTED]:
+                return 0.0
+            if score >= high:
+                stats[HITS] += 1
+                return beta
+        low_bound = alpha - margin
+        if low_bound > -1:
+            above = np.nextafter(low_bound, math.inf)
+            score = node(W, shallow, low_bound, above, ply, quiescent)
+            if stats[ABORTED]:
+                return 0.0
+            if score <= low_bound:
+                stats[HITS] += 1
+                return alpha
     hits = stats[HITS]
     reduce = stats[REDUCE] != 0 and depth >= 3 and not checked
     best, best_move, low = -math.inf, 0, alpha
@@ -640,6 +669,8 @@ class CompiledSearch:
     """Its MCTS has no settings of its own."""
     learns: bool = False
     """Its MCTS takes no learned prior."""
+    probcut_margin: float = 0.0
+    """ProbCut's margin (:class:`~plies.capabilities.HasProbCut`; 0: the game has none)."""
 
     def table(self, slots: int) -> NativeTable:
         return NativeTable(slots)
@@ -717,8 +748,9 @@ class CompiledRun:
         self.kernel = kernel
         win, loss, draw, center, unit, mate = scale
         floats = np.array(
-            [win, loss, draw, kernel.draw, kernel.span, center, unit, 0.0, mate, math.inf]
-        )
+            [win, loss, draw, kernel.draw, kernel.span, center, unit, 0.0, mate, math.inf,
+             kernel.probcut_margin]
+        )  # fmt: skip
         rows = kernel.plies + 1
         rules = kernel.rules
         states = np.zeros((rows, rules.words), np.int64)
@@ -730,7 +762,7 @@ class CompiledRun:
         stats[GENERATION], stats[CLOCK_ID] = generation, CLOCK
         stats[USE_TABLE] = table is not None
         ordering, pvs, quiescence, extend, null_move, reduce, repetition, *more = switches
-        deeper, futility, exchange = more
+        deeper, futility, exchange, probcut = more
         stats[ORDERING], stats[PVS] = ordering, pvs
         stats[QUIESCENCE] = quiescence and rules.noisy
         stats[EXTEND], stats[NULL_MOVE] = extend and rules.checks, null_move and rules.checks
@@ -740,6 +772,7 @@ class CompiledRun:
         stats[EARLIER] = len(earlier)
         stats[DEEPER], stats[FUTILITY] = deeper, futility and rules.checks
         stats[EXCHANGE] = exchange and rules.exchange
+        stats[PROBCUT] = probcut and kernel.probcut_margin > 0
         table = table or NativeTable(1)
         tables = NO_ENDGAMES if endgames is None else endgames
         self.stats, self.floats = stats, floats
@@ -827,6 +860,10 @@ def build_search(
     draw = game.scoring.utility(None, game.players[0])
     span = game.scoring.utility(game.players[0], game.players[0]) - draw
     words = np.array([kernel, *(to_word(value) for value in rules.params)], np.int64)
+    if rules.tables is not None:
+        words = np.concatenate([words, rules.tables.ravel()])
     plies = MAX_PLY if rules.longest is None else rules.longest + 2
     slots = HISTORY_SLOTS if rules.moves is None else 1 << (4 * rules.moves).bit_length()
-    return CompiledSearch(rules, words, draw, span, plies, slots)
+    probcut = optional(game, HasProbCut)
+    margin = 0.0 if probcut is None else float(probcut.probcut_margin)
+    return CompiledSearch(rules, words, draw, span, plies, slots, probcut_margin=margin)

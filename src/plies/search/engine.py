@@ -69,6 +69,7 @@ from plies.capabilities import (
     HasMoveOrdering,
     HasNoisyMoves,
     HasNullMove,
+    HasProbCut,
     HasRepetition,
     NativeRun,
     NativeSearch,
@@ -149,6 +150,10 @@ class EngineOptions:
     exchange: bool = True
     """Static exchange evaluation (``wins_exchange``): quiescence skips noisy moves that lose
     material, and the ordering puts them after the quiet moves."""
+    probcut: bool = True
+    """ProbCut (Buro 1995) where the game has a margin (``probcut_margin``): a null-window
+    node of depth :data:`~plies.native.PROBCUT_DEPTH` or more whose search of half the depth
+    lies the margin beyond the window is cut off."""
     native: bool = True
     """Run the game's compiled engine where it has one (:mod:`plies.native`): the same search,
     node for node, at native speed."""
@@ -288,6 +293,8 @@ class _Engine(Generic[S, A]):
             None if exchange is None else exchange.wins_exchange
         )
         self.futile = options.futility and self.in_check is not None
+        probcut = optional(game, HasProbCut, options.probcut)
+        self.probcut_margin = 0.0 if probcut is None else probcut.probcut_margin
         captures = optional(game, HasCaptures, options.captures)
         self.captures: Callable[[S], Any] | None = None if captures is None else captures.captures
         self.iteration_depth = 0
@@ -403,6 +410,10 @@ class _Engine(Generic[S, A]):
             return self.eval_score(state)
         if may_pass and self.may_pass(state, depth, alpha, beta, ply, in_check):
             cutoff = self.null_move_cutoff(state, depth, beta, ply)
+            if cutoff is not None:
+                return cutoff
+        if self.probcut_margin and ply > 0 and depth >= native.PROBCUT_DEPTH and not in_check:
+            cutoff = self.probcut(state, depth, alpha, beta, ply)
             if cutoff is not None:
                 return cutoff
         hits = self.horizon_hits
@@ -532,6 +543,29 @@ class _Engine(Generic[S, A]):
             return None
         self.horizon_hits += 1  # a heuristic cut: the subtree is not solved
         return min(score, math.nextafter(1.0, 0.0))
+
+    def probcut(self, state: S, depth: int, alpha: float, beta: float, ply: int) -> float | None:
+        """ProbCut (Buro, "ProbCut: An Effective Selective Extension of the Alpha-Beta
+        Algorithm", ICCA Journal 1995), at a null-window node: a search of about half the depth
+        (:func:`~plies.native.probcut_depth`) with a null window at beta plus the margin, then
+        at alpha less it; beta (alpha) when the
+        first fails high (the second fails low), else None. A heuristic cut: not solved."""
+        if beta != math.nextafter(alpha, math.inf):
+            return None
+        shallow, margin = native.probcut_depth(depth), self.probcut_margin
+        high = beta + margin
+        if high < 1:
+            below = math.nextafter(high, -math.inf)
+            if self.negamax(state, shallow, below, high, ply) >= high:
+                self.horizon_hits += 1
+                return beta
+        low = alpha - margin
+        if low > -1:
+            above = math.nextafter(low, math.inf)
+            if self.negamax(state, shallow, low, above, ply) <= low:
+                self.horizon_hits += 1
+                return alpha
+        return None
 
     def is_quiet(self, state: S, action: A, child: S, ply: int) -> bool:
         """A move late-move reductions (Romstad, "An Introduction to Late Move Reductions",

@@ -8,11 +8,13 @@ turns mixed signed/unsigned integer arithmetic into floats. The pure-Python func
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
 from plies.compiled import NOT_OVER, compiled, mix, popcount
-from plies.games.othello import squares
+from plies.games.othello import patterns, squares
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -195,9 +197,12 @@ def _anchored(discs: np.uint64) -> np.uint64:
 
 @compiled
 def native_lead(params: np.ndarray, state: np.ndarray) -> float:
-    """:meth:`Othello.evaluate`'s lead for the mover, in the same floating-point steps, with
-    the weights of ``params[1:5]``."""
+    """:meth:`Othello.evaluate`'s lead for the mover, in the same floating-point steps: the
+    pattern evaluation's where ``params[5]`` says so, else the hand-written one's with the
+    weights of ``params[1:5]``."""
     p, o = _sides(state)
+    if params[PATTERNS_ON]:
+        return pattern_lead(params, p, o)
     if 64 - popcount(p | o) <= 12:
         return (popcount(p) - popcount(o)) / 65
     mine, theirs = popcount(legal_moves(p, o)), popcount(legal_moves(o, p))
@@ -212,3 +217,43 @@ def native_lead(params: np.ndarray, state: np.ndarray) -> float:
     w0, w1, w2, w3 = params[1], params[2], params[3], params[4]
     total = abs(w0) + abs(w1) + abs(w2) + abs(w3) + 1
     return float((w0 * mobility + w1 * corners + w2 * exposure + w3 * anchored) / total)
+
+
+PATTERNS_ON = 5
+"""``params[5]``: 1 when EVAL is the pattern evaluation, whose tables follow from ``params[6]``
+(:mod:`plies.games.othello.evaluation`), one row of :data:`~.patterns.ROW` words per anchor."""
+_TABLES = 6
+_SCALAR_START = patterns.ROW - len(patterns.SCALARS)
+INSTANCE_SQUARES, INSTANCE_OFFSETS = patterns.INSTANCE_SQUARES, patterns.INSTANCE_OFFSETS
+POWERS = patterns.POWERS
+
+
+@compiled
+def pattern_lead(params: np.ndarray, p: np.uint64, o: np.uint64) -> float:
+    """:meth:`plies.games.othello.evaluation.PatternWeights.lead`, adding the same integers."""
+    discs = popcount(p | o)
+    anchor, r = divmod(discs - 4, patterns.STEP)
+    low = _TABLES + anchor * patterns.ROW
+    high = low + patterns.ROW if r else low
+    total = 0
+    for i in range(INSTANCE_SQUARES.shape[0]):
+        configuration = 0
+        for j in range(INSTANCE_SQUARES.shape[1]):
+            square = INSTANCE_SQUARES[i, j]
+            if square < 0:
+                break
+            bit = np.uint64(square)
+            cell = np.int64(p >> bit & _ONE) + 2 * np.int64(o >> bit & _ONE)
+            configuration += POWERS[j] * cell
+        index = INSTANCE_OFFSETS[i] + configuration
+        total += (patterns.STEP - r) * params[low + index] + r * params[high + index]
+    empty = 64 - discs
+    scalars = (
+        1,
+        popcount(legal_moves(p, o)) - popcount(legal_moves(o, p)),
+        1 if empty % 2 else -1,
+    )
+    for k in range(3):
+        index = _SCALAR_START + k
+        total += ((patterns.STEP - r) * params[low + index] + r * params[high + index]) * scalars[k]
+    return float(math.tanh(total / (patterns.STEP * patterns.SCALE) / 2))

@@ -40,6 +40,8 @@ from plies.capabilities import BoardView, CompiledRules, Symmetry
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import Scoring, WinLossDrawGame
 from plies.games.grid import grid_symmetries
+from plies.games.othello.evaluation import PatternWeights, shipped_weights, weight_names
+from plies.games.othello.patterns import SCALE
 from plies.games.othello.squares import (
     EDGE_RAYS,
     NEXT_TO_CORNER,
@@ -139,7 +141,13 @@ def _anchored(discs: int) -> int:
 
 
 WEIGHTS = (10, 30, 10, 10)
-"""EVAL's weights of mobility, corners, exposure and anchored discs unless given others."""
+"""The hand-written EVAL's weights of mobility, corners, exposure and anchored discs unless
+given others."""
+PROBCUT_MARGIN = 0.19
+"""1.5 standard deviations (0.127) of the pattern evaluation's searches of depth d less those
+of ProbCut's shallow depth, d from 4 to 8 (``benchmarks/othello_probcut.py``, BENCHMARKS.md)."""
+EVALUATIONS = ("patterns", "hand")
+"""Othello's evaluations: fitted pattern tables (the default) and hand-written terms."""
 
 
 def _terms(p: int, o: int) -> tuple[float, float, float, float]:
@@ -189,17 +197,47 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     players = ("B", "W")
 
     def __init__(
-        self, scoring: Scoring = Scoring.PLUS_MINUS, weights: tuple[int, ...] = WEIGHTS
+        self,
+        scoring: Scoring = Scoring.PLUS_MINUS,
+        weights: tuple[int, ...] = WEIGHTS,
+        evaluation: str = "patterns",
+        patterns: PatternWeights | None = None,
     ) -> None:
         self.scoring = scoring
         self.weights = weights
-        """EVAL's weights of mobility, corners, exposure and anchored discs."""
+        """The hand-written EVAL's weights of mobility, corners, exposure and anchored discs."""
+        if evaluation not in EVALUATIONS:
+            raise SpecError(
+                f"othello has no evaluation {evaluation!r} (it has {', '.join(EVALUATIONS)})"
+            )
+        if evaluation == "patterns" and patterns is None:
+            patterns = shipped_weights()
+        self.patterns = patterns if evaluation == "patterns" else None
+        """The pattern evaluation's fitted tables; None when EVAL is the hand-written one
+        (chosen, or the shipped tables unreadable)."""
         self._symmetries = tuple(
             Symmetry(cells, (*cells, PASS_INDEX)) for cells in grid_symmetries(8, 8)
         )
 
     def __repr__(self) -> str:
-        return "Othello()" if self.weights == WEIGHTS else f"Othello(weights={self.weights})"
+        if self.patterns is None:
+            return f"Othello(evaluation='hand', weights={self.weights})"
+        if self.patterns is shipped_weights():
+            return "Othello()"
+        return f"Othello(patterns={self.patterns.source!r})"
+
+    @property
+    def evaluation(self) -> str:
+        """The evaluation in use: ``patterns`` or ``hand``."""
+        return "hand" if self.patterns is None else "patterns"
+
+    def evaluations(self) -> tuple[str, ...]:
+        """The pattern evaluation (fitted, :mod:`plies.games.othello.evaluation`) and the
+        hand-written one; the one in use first."""
+        return (self.evaluation, *(name for name in EVALUATIONS if name != self.evaluation))
+
+    def with_evaluation(self, name: str) -> Othello:
+        return Othello(self.scoring, self.weights, name)
 
     def board_view(self) -> BoardView:
         """The board for the web pages (:mod:`plies.games.othello.view`)."""
@@ -254,12 +292,18 @@ class Othello(WinLossDrawGame[OthelloState, int]):
         return "B" if black > white else "W" if white > black else None
 
     def evaluate(self, state: OthelloState, player: str) -> float:
-        """EVAL: with 12 or fewer empty squares the disc difference; before that the weighted
-        sum of mobility, corners, discs next to empty corners (a penalty) and edge discs
-        anchored to an own corner (they can never be turned over), divided by the weights'
-        total plus one. Strictly between the loss and win utilities."""
+        """EVAL. The pattern evaluation's lead (:mod:`plies.games.othello.evaluation`), or the
+        hand-written one: with 12 or fewer empty squares the disc difference; before that the
+        weighted sum of mobility, corners, discs next to empty corners (a penalty) and edge
+        discs anchored to an own corner (they can never be turned over), divided by the
+        weights' total plus one. Strictly between the loss and win utilities."""
         if self.is_terminal(state):
             return self.utility(state, player)
+        if self.patterns is not None:
+            p, o = self._sides(state)
+            moves, replies = legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
+            lead = self.patterns.lead(p, o, moves, replies)
+            return self.estimate(lead if player == state.to_move else -lead, player)
         p, o = (state.black, state.white) if player == "B" else (state.white, state.black)
         if 64 - (p | o).bit_count() <= 12:
             return self.estimate((p.bit_count() - o.bit_count()) / 65, player)
@@ -269,25 +313,53 @@ class Othello(WinLossDrawGame[OthelloState, int]):
         lead = (w[0] * mobility + w[1] * corners + w[2] * exposure + w[3] * anchored) / total
         return self.estimate(lead, player)
 
-    def evaluation_weights(self) -> tuple[int, ...]:
-        """EVAL's weights (a linear evaluation before the last 12 empty squares)."""
+    def evaluation_weights(self) -> Sequence[float]:
+        """EVAL's weights: the pattern tables' (in table units), or the hand-written terms' (a
+        linear evaluation before the last 12 empty squares)."""
+        if self.patterns is not None:
+            return self.patterns.shared.tolist()  # type: ignore[no-any-return]
         return self.weights
 
     def evaluation_names(self) -> tuple[str, ...]:
+        if self.patterns is not None:
+            return weight_names()
         return ("mobility", "corners", "exposure", "anchored")
 
+    @property
+    def probcut_margin(self) -> float:
+        """ProbCut's margin for the pattern evaluation (:data:`PROBCUT_MARGIN`); 0 (none)
+        for the hand-written one."""
+        return 0.0 if self.patterns is None else PROBCUT_MARGIN
+
+    @property
+    def evaluation_scale(self) -> float | None:
+        """The pattern evaluation's logits per table unit; None for the hand-written one."""
+        return None if self.patterns is None else 1 / SCALE
+
     def evaluation_features(self, state: OthelloState) -> dict[int, float] | None:
-        """Black's four terms, which EVAL weighs (then divides by a constant); None with 12 or
-        fewer empty squares, where EVAL is the disc count."""
-        if self.is_terminal(state) or 64 - (state.black | state.white).bit_count() <= 12:
+        """Black's features: the pattern evaluation's (``PatternWeights.features``), or the
+        hand-written four terms, which EVAL weighs (then divides by a constant); None at the
+        end, and for the hand-written EVAL with 12 or fewer empty squares (the disc count)."""
+        if self.is_terminal(state):
+            return None
+        if self.patterns is not None:
+            p, o = self._sides(state)
+            moves, replies = legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
+            sign = 1 if state.to_move == "B" else -1
+            return self.patterns.features(p, o, moves, replies, sign)
+        if 64 - (state.black | state.white).bit_count() <= 12:
             return None
         return dict(enumerate(_terms(state.black, state.white)))
 
     def with_evaluation_weights(self, weights: Sequence[float], source: str) -> Othello:
-        """Othello evaluated with ``weights`` (rounded to whole numbers) from ``source``."""
+        """Othello evaluated with ``weights`` from ``source`` (rounded to whole numbers): the
+        pattern tables' or the hand-written terms', as the evaluation in use."""
+        if self.patterns is not None:
+            tables = PatternWeights(np.asarray(weights, np.float64), source)
+            return Othello(self.scoring, self.weights, "patterns", tables)
         if len(weights) != len(WEIGHTS):
             raise SpecError(f"othello evaluation {source}: {len(weights)} weights, expected 4")
-        return Othello(self.scoring, tuple(round(weight) for weight in weights))
+        return Othello(self.scoring, tuple(round(weight) for weight in weights), "hand")
 
     def hash_key(self, state: OthelloState) -> int:
         """A 64-bit mix of the two boards, XORed with a fixed key when white is to move."""
@@ -310,7 +382,18 @@ class Othello(WinLossDrawGame[OthelloState, int]):
     def compiled_rules(self) -> CompiledRules:
         """These rules and EVAL as :mod:`plies.games.othello.kernel` reads them."""
         # 60 discs, and a pass is followed by a disc or by the end
-        return CompiledRules("othello", _compiled_row, self.weights, longest=120, moves=65)
+        if self.patterns is None:
+            return CompiledRules(
+                "othello", _compiled_row, (*self.weights, 0), longest=120, moves=65
+            )
+        return CompiledRules(
+            "othello",
+            _compiled_row,
+            (*self.weights, 1),
+            tables=self.patterns.rows,
+            longest=120,
+            moves=65,
+        )
 
     # Tensor encoding -------------------------------------------------------------------------
 
