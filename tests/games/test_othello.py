@@ -242,10 +242,18 @@ def test_evaluation_is_symmetric_and_inside_the_utilities() -> None:
 
 
 def test_evaluation_likes_corners() -> None:
+    """A corner given to Black after ten moves raises Black's value, one given to White
+    lowers it, with the fitted patterns and the hand-written terms."""
     for game in (Othello(), Othello(evaluation="hand")):
-        start = game.initial_state()
-        corner = start._replace(black=start.black | 1)  # and a1
-        assert game.evaluate(corner, "B") > game.evaluate(start, "B") + 0.1
+        state = game.parse_position("f5d6c3d3c4f4f6f3e6e7")
+        before = game.evaluate(state, "B")
+        for corner in (0, 7, 56, 63):
+            assert (
+                game.evaluate(state._replace(black=state.black | 1 << corner), "B") > before + 0.1
+            )
+            assert (
+                game.evaluate(state._replace(white=state.white | 1 << corner), "B") < before - 0.1
+            )
 
 
 def test_alphabeta_searches_the_start() -> None:
