@@ -291,6 +291,8 @@ EXACT_SHARE = 0.8
 and all of it when the solver cannot reach the position."""
 WEIGHTS_FORMAT = "plies-weights-1"
 """The ``format`` of a weights file (``plies learn tune`` writes them)."""
+WEIGHTS_BYTES = 64 << 20
+"""The largest weights file read: Othello's pattern tables, named, take about 17 MB."""
 
 
 def chosen_evaluation(game: Game[Any, Any], name: str | None) -> Game[Any, Any]:
@@ -312,7 +314,7 @@ def load_weights(game: Game[Any, Any], path: str) -> Game[Any, Any]:
     tune``); a :class:`SpecError` naming what is wrong with the file."""
     linear = require(game, HasLinearEvaluation, "weights=")
     try:
-        record = json.loads(read_text(path, "weights file"))
+        record = json.loads(read_text(path, "weights file", WEIGHTS_BYTES))
         weights = record["weights"]
         if record.get("format") != WEIGHTS_FORMAT:
             raise ValueError(f"format {record.get('format')!r} is not {WEIGHTS_FORMAT}")
