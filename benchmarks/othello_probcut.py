@@ -6,10 +6,11 @@ beyond the window).
 Positions are drawn from the games of a tournament file (``--records``, e.g. the engine
 self-play the pattern tables were fitted on: every ``--every``-th position from ply 12 to 50,
 up to ``--positions``); each is searched by the compiled engine without ProbCut to depths 4 to
-8 and to ProbCut's shallow depth for each (about half, of the same parity). Prints, per pair of depths and per stage (discs), the regression's
-a and b, the standard deviation of ``v_d - v_d'`` (in the engine's scores: a win is 1) and
-the margin ``t * sigma`` (``--t``, default 1.5) over all pairs, which is what
-``plies.games.othello.rules.PROBCUT_MARGIN`` holds.
+8 and to ProbCut's shallow depth for each (about half, of the same parity). Prints, per pair
+of depths and per stage (discs), the regression's a and b, the standard deviation of
+``v_d - v_d'`` (in the engine's scores: a win is 1) and the margin ``t * sigma`` (``--t``,
+default 1.5) over all pairs, which is what ``plies.games.othello.rules.PROBCUT_MARGIN``
+holds.
 
 Usage (from the repository root)::
 

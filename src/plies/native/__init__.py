@@ -46,6 +46,7 @@ def probcut_depth(depth: int) -> int:
     the compiled engine computes the same."""
     return depth // 2 + (depth - depth // 2) % 2
 
+
 CACHED = "_plies_native_search"
 """The attribute of a game that keeps its compiled engine: the engine lives as long as the game
 (a table keyed by games would keep them alive, as the engine's rules refer to their game)."""
