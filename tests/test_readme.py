@@ -98,6 +98,8 @@ SKIPPED = {
     "--format gauntlet --db grhino.sqlite --games 40 --concurrency 1": (
         "needs GRhino; 40 games: hours"
     ),
+    "plies tournament run othello engine:time=0.1 engine:time=0.1,evaluation=hand --db "
+    "eval.sqlite --games 100 --openings random:6": "100 games of 0.1 s moves: ten minutes",
 }
 """Examples never run here, by their command, with the reason."""
 
