@@ -732,7 +732,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasNullMove: "null move (null_move)",
     HasExchange: "static exchange evaluation (wins_exchange)",
     HasLinearEvaluation: "a linear evaluation (evaluation_weights, evaluation_features)",
-    HasEvaluations: "several evaluations to choose from (evaluations, with_evaluation)",
+    HasEvaluations: "choice of evaluations (evaluations, with_evaluation)",
     HasProbCut: "a ProbCut margin (probcut_margin)",
     HasRepetition: "repetition test (is_repetition)",
     HasRandomPlayout: "compiled playout (random_playout)",

@@ -5,6 +5,7 @@ shipped tables and what a damaged file does."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from plies.native.engine import to_word
 from plies.native.kernels import lead as compiled_lead
 from plies.search.engine import EngineOptions, Limits, search
 from plies.testing import random_positions
+from tests.conftest import CliRun
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +130,9 @@ def test_engine_option_chooses_the_evaluation() -> None:
         assert make_agent(spec, game)(game, state) in game.actions(state)
     with pytest.raises(SpecError, match=r"no evaluation 'x' .*patterns, hand"):
         make_agent("engine:depth=2,evaluation=x", game)
-    with pytest.raises(MissingCapabilityError, match=r"several evaluations.*evaluation="):
+    with pytest.raises(
+        MissingCapabilityError, match=r"no choice of evaluations.*evaluation= needs one"
+    ):
         make_agent("engine:depth=2,evaluation=hand", make_game("connect4"))
 
 
@@ -160,3 +164,19 @@ def test_mobility_is_a_scalar_term() -> None:
     p, o = state.white, state.black  # white to move
     moves, replies = legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
     assert E.scalar_terms(p, o, moves, replies) == (1, moves - replies, 1)  # 57 empty
+
+
+def test_tuning_refuses_an_unknown_evaluation_or_start(
+    tmp_path: Path, run_cli: Callable[..., CliRun]
+) -> None:
+    """One line each, exit 2, and no folder made."""
+    records = tmp_path / "none.sqlite"
+    for option, value, said in (
+        ("--evaluation", "x", "othello has no evaluation 'x' (it has patterns, hand)"),
+        ("--start", str(tmp_path / "missing.json"), "cannot read weights file"),
+    ):
+        out = tmp_path / option.strip("-")
+        ran = run_cli("learn", "tune", "othello", "--records", str(records), "--out", str(out),
+                      option, value)  # fmt: skip
+        assert ran.code == 2 and said in ran.err and len(ran.err.strip().splitlines()) == 1
+        assert not out.exists()
