@@ -150,11 +150,16 @@ EVALUATIONS = ("patterns", "hand")
 """Othello's evaluations: fitted pattern tables (the default) and hand-written terms."""
 
 
+def _move_counts(p: int, o: int) -> tuple[int, int]:
+    """The legal moves of the player of discs ``p`` and of the opponent ``o``: mobility."""
+    return legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
+
+
 def _terms(p: int, o: int) -> tuple[float, float, float, float]:
     """EVAL's four terms for the player of discs ``p`` against ``o``, each in [-1, 1]:
     mobility, corners, exposure (discs next to an empty corner, the opponent's less one's own)
     and edge discs anchored to an own corner."""
-    mine, theirs = legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
+    mine, theirs = _move_counts(p, o)
     mobility = (mine - theirs) / (mine + theirs + 2)
     corners = ((p & CORNERS).bit_count() - (o & CORNERS).bit_count()) / 4
     risky = sum(bits for corner, bits in NEXT_TO_CORNER.items() if not (p | o) >> corner & 1)
@@ -301,7 +306,7 @@ class Othello(WinLossDrawGame[OthelloState, int]):
             return self.utility(state, player)
         if self.patterns is not None:
             p, o = self._sides(state)
-            moves, replies = legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
+            moves, replies = _move_counts(p, o)
             lead = self.patterns.lead(p, o, moves, replies)
             return self.estimate(lead if player == state.to_move else -lead, player)
         p, o = (state.black, state.white) if player == "B" else (state.white, state.black)
@@ -344,7 +349,7 @@ class Othello(WinLossDrawGame[OthelloState, int]):
             return None
         if self.patterns is not None:
             p, o = self._sides(state)
-            moves, replies = legal_moves(p, o).bit_count(), legal_moves(o, p).bit_count()
+            moves, replies = _move_counts(p, o)
             sign = 1 if state.to_move == "B" else -1
             return self.patterns.features(p, o, moves, replies, sign)
         if 64 - (state.black | state.white).bit_count() <= 12:
