@@ -67,6 +67,7 @@ class OthelloSolver:
         self._bounds = np.zeros((size, 5), np.int8)
         self._moves = np.zeros((65, 32), np.int64)
         self._order = np.zeros((65, 32), np.int64)
+        self._params = _ordering_words(self.game)
         self._generation = 0
         """Numbers the searches (:meth:`_begin`), so that the table keeps the current one's
         entries of many empties first."""
@@ -243,6 +244,7 @@ class OthelloSolver:
             self._bounds,
             self._moves,
             self._order,
+            self._params,
             control,
             clock_deadline,
         )
@@ -271,6 +273,18 @@ class OthelloSolver:
                 f"othello solver: not solved in time ({searched:,} positions)"
             )
         return found[0], searched
+
+
+def _ordering_words(game: Othello) -> np.ndarray:
+    """The words the kernel orders deep nodes by: the game's pattern tables as its compiled
+    evaluation reads them, or only a zero flag when it plays with the hand-written one."""
+    from plies.games.othello.kernel import PATTERNS_ON
+
+    words = np.zeros(PATTERNS_ON + 1, np.int64)
+    if game.patterns is None:
+        return words
+    words[PATTERNS_ON] = 1
+    return np.concatenate([words, game.patterns.rows.ravel()])
 
 
 def _empties(state: OthelloState) -> int:
