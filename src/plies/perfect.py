@@ -32,15 +32,16 @@ class Solution:
 
 @dataclass(frozen=True)
 class Decision:
-    """What to play: the position's ``score`` (as :class:`Solution`'s), every move that keeps
-    it (``moves``, in the game's action order), the positions and seconds it took, and
-    whether an opening book gave it."""
+    """What to play: the position's ``score`` (as :class:`Solution`'s; ``weak``: only its
+    sign), every move that keeps it (``moves``, in the game's action order), the positions and
+    seconds it took, and whether an opening book gave it."""
 
     score: int
     moves: list[Any]
     nodes: int
     time: float
     from_book: bool = False
+    weak: bool = False
 
 
 class PerfectSolver(Protocol):
@@ -68,8 +69,10 @@ class PerfectSolver(Protocol):
         keep_table: bool = False,
         nodes: int | None = None,
         seconds: float | None = None,
+        weak: bool = False,
     ) -> Decision:
-        """The score of ``state`` and every move that keeps it."""
+        """The score of ``state`` and every move that keeps it (``weak``: the score's sign,
+        -1, 0 or 1, and every move that keeps the win, draw or loss)."""
         ...
 
     def analyze(self, state: Any, weak: bool = False) -> list[int | None]:
@@ -103,10 +106,10 @@ class PerfectSolver(Protocol):
         """A warning when solving ``state`` may take long, else None."""
         ...
 
-    def reaches(self, state: Any, seconds: float) -> bool:
-        """Whether solving ``state`` may finish within ``seconds`` (a cheap estimate: False
-        only where the solver is sure to run out, so that its callers turn to the engine at
-        once; Othello's far from the end)."""
+    def reaches(self, state: Any, seconds: float, weak: bool = False) -> bool:
+        """Whether solving ``state`` (``weak``: only the score's sign) may finish within
+        ``seconds`` (a cheap estimate: False only where the solver is sure to run out, so that
+        its callers turn to the engine at once; Othello's far from the end)."""
         ...
 
     def reset(self) -> None:

@@ -10,6 +10,7 @@ import random
 import threading
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from plies.games.othello.rules import PASS
 from plies.games.othello.solver import OthelloSolver
 from plies.learn.distill import perfect_solver as distill_solver
 from plies.mistakes import judge_moves
+from plies.perfect import Decision
 from plies.review import best_analyser
 from plies.solvers.sets import read_set, solve_set
 
@@ -130,6 +132,17 @@ def test_ffo_40_gives_the_suite_score_and_best_move(solver: OthelloSolver) -> No
     assert [GAME.format_action(state, move) for move in decision.moves] == ["a2"]
 
 
+def test_the_order_by_the_pattern_evaluation_changes_the_positions_not_the_score() -> None:
+    """FFO #40's 20 empties are deep enough for the pattern tables to order moves: solved
+    with the hand-written evaluation's game (no tables), the score is the same and the
+    positions entered differ."""
+    state = GAME.parse_position(ffo_line(40))
+    patterned = OthelloSolver(GAME).solve(state)
+    plain = OthelloSolver(Othello(evaluation="hand")).solve(state)
+    assert patterned.score == plain.score == 38
+    assert patterned.nodes != plain.nodes
+
+
 def test_an_obf_line_reads_with_or_without_its_scores() -> None:
     board = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
     assert GAME.parse_position(board + "; A2:+38; C7:+36;") == GAME.parse_position(board)
@@ -229,3 +242,46 @@ def test_whole_game_uses_of_the_solver_refuse_positions_far_from_the_end(
     assert all(error is not None and "too far from the end" in error for error in refused)
     with pytest.raises(UnsupportedGameError, match="reaches only the end of the game"):
         distill_solver(GAME)
+
+
+@pytest.mark.parametrize("empties", [3, 8])
+def test_a_weak_decision_keeps_every_move_of_the_same_outcome(
+    solver: OthelloSolver, empties: int
+) -> None:
+    for state in late_positions(12, empties, seed=30 + empties):
+        outcome = _sign(brute_force(state))
+        decision = solver.decide(state, weak=True)
+        assert decision.weak and decision.score == outcome
+        keeping = {
+            a for a in GAME.actions(state) if _sign(-brute_force(GAME.result(state, a))) == outcome
+        }
+        assert set(decision.moves) == keeping
+
+
+def test_the_engine_keeps_the_win_where_the_exact_score_runs_out_of_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the exact decision does not finish, the engine plays a move of the win, draw or
+    loss proved first, and says so; a lost position is left to the search."""
+    exact_decide = OthelloSolver.decide
+
+    def weak_only(self: OthelloSolver, state: OthelloState, **options: Any) -> Decision:
+        if not options.get("weak"):
+            raise BudgetExhaustedError("othello solver: not solved in time")
+        return exact_decide(self, state, **options)
+
+    monkeypatch.setattr(OthelloSolver, "decide", weak_only)
+    positions = late_positions(12, 9, seed=41)
+    won = next(s for s in positions if brute_force(s) > 0)
+    engine = make_agent("engine:time=0.5", GAME)
+    action = engine(GAME, won)
+    assert engine.last is not None and engine.last.solved and engine.last.solver_score is None
+    assert engine.last.note == "solved: the side to move wins with perfect play"
+    assert brute_force(GAME.result(won, action)) < 0
+    lost = next(s for s in positions if brute_force(s) < 0)
+    engine(GAME, lost)
+    assert engine.last is not None and not engine.last.solved
+
+
+def _sign(score: int) -> int:
+    return (score > 0) - (score < 0)

@@ -4,6 +4,7 @@ its table kept between moves, EVAL's weights from a file, endgame databases (reg
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import threading
@@ -73,7 +74,8 @@ class EngineAgent:
     exact: bool = field(default=False, repr=False)
     """Whether the game's endgame solver (:class:`~plies.capabilities.HasEndgameSolver`)
     plays a position it reaches within part of a move's time (:data:`EXACT_SHARE`) exactly,
-    before any search (the ``exact`` option)."""
+    or keeping the win or draw it proves where the exact score is out of reach, before any
+    search (the ``exact`` option)."""
     solver: PerfectSolver | None = field(default=None, repr=False)
     """That solver, made when first used and kept with its table for the game."""
 
@@ -138,20 +140,33 @@ class EngineAgent:
         self, game: Game[Any, Any], state: Any, seconds: float, stop: threading.Event | None
     ) -> SearchResult[Any] | None:
         """The endgame solver's move where it decides ``state`` within ``seconds``, else
-        None (out of its reach, or not decided in time)."""
+        None (out of its reach, not decided in time, or lost: the search then plays on).
+
+        The win, draw or loss is decided first, with every move that keeps it; the exact
+        score follows in the time left, the table kept, and where it does not finish in time
+        the move keeps the win or the draw (a lost position is left to the search). A won
+        position is so won some moves before its exact score is in reach: a weak solve enters
+        about a third of the positions."""
         if self.solver is None:
             self.solver = require(game, HasEndgameSolver, "exact").endgame_solver()
         solver = self.solver
-        if not solver.reaches(state, seconds):
+        if not solver.reaches(state, seconds, weak=True):
             return None
+        deadline = time.perf_counter() + seconds
         solver.stop = stop
         try:
-            decision = solver.decide(state, keep_table=True, seconds=seconds)
+            kept = solver.decide(state, keep_table=True, seconds=seconds, weak=True)
+            if stop is None or not stop.is_set():
+                left = deadline - time.perf_counter()
+                with contextlib.suppress(BudgetExhaustedError):
+                    kept = solver.decide(state, keep_table=True, seconds=left)
         except BudgetExhaustedError:
             return None
         finally:
             solver.stop = None
-        return solved_result(game, state, solver, decision)
+        if kept.weak and kept.score < 0:
+            return None
+        return solved_result(game, state, solver, kept)
 
     def _told(self, result: SearchResult[Any]) -> SearchResult[Any]:
         """``result`` with the endgame files left out since the last result that told of them
@@ -188,10 +203,12 @@ def solved_result(
         stats=SearchStats(nodes=decision.nodes, time=decision.time),
         algorithm="perfect",
         max_player=game.to_move(state),
-        solver_score=decision.score,
+        solver_score=None if decision.weak else decision.score,
         solved=True,
         note=(
-            f"{'from the opening book' if decision.from_book else 'solved'}: score "
+            f"solved: {solver.meaning(decision.score, weak=True)}"
+            if decision.weak
+            else f"{'from the opening book' if decision.from_book else 'solved'}: score "
             f"{decision.score}, {solver.meaning(decision.score)}"
         ),
     )
@@ -363,7 +380,7 @@ ENGINE_SEARCH_OPTIONS = (
         "exact",
         "flag",
         "othello: the endgame solver plays the end exactly, from as many empties as the move's "
-        "time reaches",
+        "time reaches (keeping a proved win or draw a few empties earlier)",
         True,
     ),
 )

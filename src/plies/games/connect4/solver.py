@@ -246,28 +246,33 @@ class Connect4Solver:
         keep_table: bool = False,
         nodes: int | None = None,
         seconds: float | None = None,
+        weak: bool = False,
     ) -> Decision:
         """The score of ``state`` and every move that keeps it: one strong solve, then a
         null-window test per move (is the child's score at most minus the position's?), far
         cheaper than :meth:`analyze`'s exact score per move. The table and the budget are as
         in :meth:`solve`, the budget shared by the whole decision. A position of the opening
-        book is decided by the book, at once."""
+        book is decided by the book, at once, unless ``weak`` asks for the score's sign and
+        every move that keeps it (the book knows only the moves that keep the exact score)."""
         self._check(state)
-        known = None if self.book is None else self.book.lookup(state)
+        known = None if self.book is None or weak else self.book.lookup(state)
         if known is not None:
             return known
         if not keep_table:
             self.reset()
         began = time.perf_counter()
         deadline = None if seconds is None else began + seconds
-        root = self._solve(state, False, nodes, deadline)
+        root = self._solve(state, weak, nodes, deadline)
         spent = root.nodes
-        best = []
         game = self.game
+        if weak and root.score < 0:  # every move keeps a loss
+            moves = list(game.actions(state))
+            return Decision(root.score, moves, spent, time.perf_counter() - began, weak=True)
+        best = []
         for column in game.actions(state):
             child = game.result(state, column)
             if child.won:
-                keeps = root.score == (self._cells + 1 - state.moves) // 2
+                keeps = root.score == (1 if weak else (self._cells + 1 - state.moves) // 2)
             else:
                 left = None if nodes is None else max(nodes - spent, 0)
                 # the move keeps the score iff the child's score is at most -score
@@ -284,7 +289,7 @@ class Connect4Solver:
                 keeps = bound <= -root.score
             if keeps:
                 best.append(column)
-        return Decision(root.score, sorted(best), spent, time.perf_counter() - began)
+        return Decision(root.score, sorted(best), spent, time.perf_counter() - began, weak=weak)
 
     def best_moves(self, state: ConnectFourState) -> list[int]:
         """The columns (0-based, left to right) that keep the position's score."""
@@ -316,7 +321,7 @@ class Connect4Solver:
             return f"early positions ({stones}) can take minutes"
         return None
 
-    def reaches(self, state: ConnectFourState, seconds: float) -> bool:
+    def reaches(self, state: ConnectFourState, seconds: float, weak: bool = False) -> bool:
         """Always: the book and the table answer in time, or the budget says it did not."""
         return True
 

@@ -32,8 +32,9 @@ NODES_AT_20 = 2.5e7
 """Positions a typical search of 20 empties enters (FFO #40: 25 M)."""
 GROWTH = 2.0
 """How many times more positions each further empty square costs (FFO #40 to #49)."""
-NODES_PER_SECOND = 5e6
-"""The kernel's speed on one core of the development machine (``benchmarks/othello_endgame.py``)."""
+NODES_PER_SECOND = 8e6
+"""The kernel's speed on one core of the development machine: 8.5 to 11 M positions a second
+on FFO #40 to #49 (``benchmarks/othello_endgame.py``), 8 M on positions of GRhino games."""
 REACH = 4.0
 """A search estimated to take more than this many times its time budget is refused at once."""
 HARD_EMPTIES = 24
@@ -119,15 +120,23 @@ class OthelloSolver:
         keep_table: bool = False,
         nodes: int | None = None,
         seconds: float | None = None,
+        weak: bool = False,
     ) -> Decision:
         """The score of ``state`` and every move that keeps it (a null-window test per move
-        after the exact solve), the budget shared by the whole decision."""
-        self._begin(state, False, seconds)
+        after the exact solve), the budget shared by the whole decision; ``weak``: the
+        score's sign and every move that keeps the win, draw or loss."""
+        self._begin(state, weak, seconds)
         if not keep_table:
             self.reset()
         began = time.perf_counter()
         deadline = None if seconds is None else began + seconds
-        score, spent = self._search(state, -64, 64, nodes, deadline)
+        low, high = (-1, 1) if weak else (-64, 64)
+        score, spent = self._search(state, low, high, nodes, deadline)
+        if weak:
+            score = (score > 0) - (score < 0)
+            if score < 0:  # every move keeps a loss
+                moves = list(self.game.actions(state))
+                return Decision(score, moves, spent, time.perf_counter() - began, weak=True)
         best = []
         for action in self.game.actions(state):
             child = self.game.result(state, action)
@@ -136,7 +145,7 @@ class OthelloSolver:
             spent += searched
             if bound <= -score:  # the child's score is at most -score: the move keeps it
                 best.append(action)
-        return Decision(score, best, spent, time.perf_counter() - began)
+        return Decision(score, best, spent, time.perf_counter() - began, weak=weak)
 
     def analyze(self, state: OthelloState, weak: bool = False) -> list[int | None]:
         """The exact score of playing on each square (a1 to h8, then a pass), None where the
@@ -187,9 +196,9 @@ class OthelloSolver:
             return f"the side to move {verdict} with perfect play"
         return f"the side to move {verdict} by {abs(score)} discs"
 
-    def reaches(self, state: OthelloState, seconds: float) -> bool:
+    def reaches(self, state: OthelloState, seconds: float, weak: bool = False) -> bool:
         """Whether :func:`estimated_seconds` is within :data:`REACH` times ``seconds``."""
-        return estimated_seconds(_empties(state)) <= REACH * seconds
+        return estimated_seconds(_empties(state), weak) <= REACH * seconds
 
     def difficulty_note(self, state: OthelloState) -> str | None:
         """A warning for positions with many empties, with the rough time."""
