@@ -72,7 +72,8 @@ class PerfectSolver(Protocol):
         weak: bool = False,
     ) -> Decision:
         """The score of ``state`` and every move that keeps it (``weak``: the score's sign,
-        -1, 0 or 1, and every move that keeps the win, draw or loss)."""
+        -1, 0 or 1, and every move that keeps the win, draw or loss; a draw is exact and its
+        decision not marked weak)."""
         ...
 
     def analyze(self, state: Any, weak: bool = False) -> list[int | None]:

@@ -152,6 +152,22 @@ def test_analyze_on_benchmark_positions() -> None:
         check_analysis(SOLVER, GAME, GAME.parse_position(moves))
 
 
+def test_a_weak_decision_keeps_every_move_of_the_same_outcome() -> None:
+    """``decide(weak=True)``: the sign, and every column whose weak score has it (every
+    column in a lost position); a draw is exact, so not marked weak."""
+    outcomes = set()
+    entries = benchmark_set("middle-easy")
+    for moves, _ in entries[:10] + [entry for entry in entries if entry[1] == 0][:3]:
+        state = GAME.parse_position(moves)
+        scores = SOLVER.analyze(state, weak=True)
+        outcome = max(s for s in scores if s is not None)
+        decision = SOLVER.decide(state, weak=True)
+        assert decision.score == outcome and decision.weak == (outcome != 0)
+        assert decision.moves == [c for c, s in enumerate(scores) if s == outcome]
+        outcomes.add(outcome)
+    assert outcomes == {-1, 0, 1}
+
+
 def test_analyze_examples() -> None:
     state = GAME.parse_position("715371563635542612576371")
     assert SOLVER.analyze(state) == [3, 2, 3, -9, 3, 3, 3]

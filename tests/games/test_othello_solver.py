@@ -251,7 +251,7 @@ def test_a_weak_decision_keeps_every_move_of_the_same_outcome(
     for state in late_positions(12, empties, seed=30 + empties):
         outcome = _sign(brute_force(state))
         decision = solver.decide(state, weak=True)
-        assert decision.weak and decision.score == outcome
+        assert decision.score == outcome and decision.weak == (outcome != 0)  # a draw is exact
         keeping = {
             a for a in GAME.actions(state) if _sign(-brute_force(GAME.result(state, a))) == outcome
         }
@@ -280,7 +280,10 @@ def test_the_engine_keeps_the_win_where_the_exact_score_runs_out_of_time(
     assert brute_force(GAME.result(won, action)) < 0
     lost = next(s for s in positions if brute_force(s) < 0)
     engine(GAME, lost)
-    assert engine.last is not None and not engine.last.solved
+    assert engine.last is not None and engine.last.algorithm != "perfect"
+    drawn = next(s for s in late_positions(30, 6, seed=7) if brute_force(s) == 0)
+    engine(GAME, drawn)  # a draw proved is exact: no second solve, the score told
+    assert engine.last is not None and engine.last.solver_score == 0
 
 
 def _sign(score: int) -> int:

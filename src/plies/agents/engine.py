@@ -142,11 +142,11 @@ class EngineAgent:
         """The endgame solver's move where it decides ``state`` within ``seconds``, else
         None (out of its reach, not decided in time, or lost: the search then plays on).
 
-        The win, draw or loss is decided first, with every move that keeps it; the exact
-        score follows in the time left, the table kept, and where it does not finish in time
-        the move keeps the win or the draw (a lost position is left to the search). A won
-        position is so won some moves before its exact score is in reach: a weak solve enters
-        about a third of the positions."""
+        The win, draw or loss is decided first, with every move that keeps it (a draw is its
+        exact score); a won position's exact score follows in the time left, the table kept,
+        and where it does not finish in time the move keeps the win. A lost position is left
+        to the search, with the time left. A win is so kept some moves before its exact score
+        is in reach: a weak solve enters about a third of the positions."""
         if self.solver is None:
             self.solver = require(game, HasEndgameSolver, "exact").endgame_solver()
         solver = self.solver
@@ -156,16 +156,18 @@ class EngineAgent:
         solver.stop = stop
         try:
             kept = solver.decide(state, keep_table=True, seconds=seconds, weak=True)
-            if stop is None or not stop.is_set():
+            if kept.weak and kept.score < 0:
+                return None
+            if kept.weak and (stop is None or not stop.is_set()):
                 left = deadline - time.perf_counter()
                 with contextlib.suppress(BudgetExhaustedError):
-                    kept = solver.decide(state, keep_table=True, seconds=left)
+                    exact = solver.decide(state, keep_table=True, seconds=left)
+                    nodes, spent = kept.nodes + exact.nodes, kept.time + exact.time
+                    kept = replace(exact, nodes=nodes, time=spent)
         except BudgetExhaustedError:
             return None
         finally:
             solver.stop = None
-        if kept.weak and kept.score < 0:
-            return None
         return solved_result(game, state, solver, kept)
 
     def _told(self, result: SearchResult[Any]) -> SearchResult[Any]:
@@ -194,7 +196,8 @@ def solved_result(
     game: Game[Any, Any], state: Any, solver: PerfectSolver, decision: Decision
 ) -> SearchResult[Any]:
     """A perfect solver's ``decision`` in ``state`` as a search's result: its preferred move
-    among those that keep the score, the score's sign as the value, the score in the note."""
+    among those that keep the score, the score's sign as the value, the score in the note
+    (a weak decision's: the win or draw in words, no ``solver_score``)."""
     action = solver.preferred(decision.moves)
     return SearchResult(
         value=(decision.score > 0) - (decision.score < 0),

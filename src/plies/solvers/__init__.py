@@ -48,6 +48,7 @@ def score_moves(
     solving the position after it, in the game's move order, until the budget runs out (what
     was solved by then is kept). The solver's table is kept between the calls. The ``perfect``
     agent, the web's analysis and any caller share this one account of a position."""
+    assert decision is None or not decision.weak, "the moves' scores need an exact decision"
     deadline = None if seconds is None else time.perf_counter() + seconds
     found = MoveScores()
     try:

@@ -248,12 +248,14 @@ class Connect4Solver:
         seconds: float | None = None,
         weak: bool = False,
     ) -> Decision:
-        """The score of ``state`` and every move that keeps it: one strong solve, then a
-        null-window test per move (is the child's score at most minus the position's?), far
-        cheaper than :meth:`analyze`'s exact score per move. The table and the budget are as
-        in :meth:`solve`, the budget shared by the whole decision. A position of the opening
-        book is decided by the book, at once, unless ``weak`` asks for the score's sign and
-        every move that keeps it (the book knows only the moves that keep the exact score)."""
+        """The score of ``state`` and every move that keeps it: one solve (strong, or weak
+        when ``weak`` asks only for the sign), then a null-window test per move (is the
+        child's score at most minus the position's?), far cheaper than :meth:`analyze`'s exact
+        score per move. The table and the budget are as in :meth:`solve`, the budget shared
+        by the whole decision. A position of the opening book is decided by the book, at once,
+        unless ``weak`` asks for the score's sign and every move that keeps it (the book knows
+        only the moves that keep the exact score; a draw is exact, and its decision is not
+        marked weak)."""
         self._check(state)
         known = None if self.book is None or weak else self.book.lookup(state)
         if known is not None:
@@ -266,7 +268,7 @@ class Connect4Solver:
         spent = root.nodes
         game = self.game
         if weak and root.score < 0:  # every move keeps a loss
-            moves = list(game.actions(state))
+            moves = sorted(game.actions(state))
             return Decision(root.score, moves, spent, time.perf_counter() - began, weak=True)
         best = []
         for column in game.actions(state):
@@ -289,7 +291,8 @@ class Connect4Solver:
                 keeps = bound <= -root.score
             if keeps:
                 best.append(column)
-        return Decision(root.score, sorted(best), spent, time.perf_counter() - began, weak=weak)
+        seconds = time.perf_counter() - began
+        return Decision(root.score, sorted(best), spent, seconds, weak=weak and root.score != 0)
 
     def best_moves(self, state: ConnectFourState) -> list[int]:
         """The columns (0-based, left to right) that keep the position's score."""

@@ -222,7 +222,8 @@ def native_lead(params: np.ndarray, state: np.ndarray) -> float:
 PATTERNS_ON = 5
 """``params[5]``: 1 when EVAL is the pattern evaluation, whose tables follow from ``params[6]``
 (:mod:`plies.games.othello.evaluation`), one row of :data:`~.patterns.ROW` words per anchor."""
-_TABLES = 6
+TABLES = PATTERNS_ON + 1
+"""Where the pattern tables start in ``params``."""
 _SCALAR_START = patterns.ROW - len(patterns.SCALARS)
 INSTANCE_SQUARES, INSTANCE_OFFSETS = patterns.INSTANCE_SQUARES, patterns.INSTANCE_OFFSETS
 POWERS = patterns.POWERS
@@ -233,7 +234,7 @@ def pattern_lead(params: np.ndarray, p: np.uint64, o: np.uint64) -> float:
     """:meth:`plies.games.othello.evaluation.PatternWeights.lead`, adding the same integers."""
     discs = popcount(p | o)
     anchor, r = divmod(discs - 4, patterns.STEP)
-    low = _TABLES + anchor * patterns.ROW
+    low = TABLES + anchor * patterns.ROW
     high = low + patterns.ROW if r else low
     total = 0
     for i in range(INSTANCE_SQUARES.shape[0]):

@@ -124,7 +124,8 @@ class OthelloSolver:
     ) -> Decision:
         """The score of ``state`` and every move that keeps it (a null-window test per move
         after the exact solve), the budget shared by the whole decision; ``weak``: the
-        score's sign and every move that keeps the win, draw or loss."""
+        score's sign and every move that keeps the win, draw or loss (a draw is exact, and
+        its decision is not marked weak)."""
         self._begin(state, weak, seconds)
         if not keep_table:
             self.reset()
@@ -145,7 +146,8 @@ class OthelloSolver:
             spent += searched
             if bound <= -score:  # the child's score is at most -score: the move keeps it
                 best.append(action)
-        return Decision(score, best, spent, time.perf_counter() - began, weak=weak)
+        # a draw proved is the exact score
+        return Decision(score, best, spent, time.perf_counter() - began, weak=weak and score != 0)
 
     def analyze(self, state: OthelloState, weak: bool = False) -> list[int | None]:
         """The exact score of playing on each square (a1 to h8, then a pass), None where the
@@ -287,9 +289,9 @@ class OthelloSolver:
 def _ordering_words(game: Othello) -> np.ndarray:
     """The words the kernel orders deep nodes by: the game's pattern tables as its compiled
     evaluation reads them, or only a zero flag when it plays with the hand-written one."""
-    from plies.games.othello.kernel import PATTERNS_ON
+    from plies.games.othello.kernel import PATTERNS_ON, TABLES
 
-    words = np.zeros(PATTERNS_ON + 1, np.int64)
+    words = np.zeros(TABLES, np.int64)
     if game.patterns is None:
         return words
     words[PATTERNS_ON] = 1

@@ -10,7 +10,9 @@ Andersson's "Writing an Othello program", Edax's ``endgame.c``), each switchable
 - principal-variation search: the first move with the whole window, the others with a null
   window, searched again only when they beat it;
 - with pattern tables (:mod:`plies.games.othello.evaluation`), from :data:`EVAL_ORDER_EMPTIES`
-  empties, the evaluation of the position a move leaves in the order as well;
+  empties, the evaluation of the position a move leaves mixed into the one-ply search's order
+  (Numba's cache does not see changes to :func:`~plies.games.othello.kernel.pattern_lead` or
+  the pattern geometry: delete the ``.nbi``/``.nbc`` files after changing them);
 - fastest-first ordering (Zebra): with more than :data:`SHALLOW` empties, moves that leave the
   opponent fewest replies first (corners counted twice), the transposition table's move
   before all;
@@ -49,11 +51,11 @@ SEARCH_ORDER_EMPTIES = 16
 """From this many empties, moves are ordered by a one-ply search (:func:`_reply_search`)."""
 EVAL_ORDER_EMPTIES = 18
 """From this many empties, when the solver is given pattern tables, the pattern evaluation of
-the position a move leaves breaks the one-ply search's ties (Edax orders its deep endgame
-nodes by its evaluation)."""
+the position a move leaves is mixed into the one-ply search's order, in place of potential
+mobility (Edax orders its deep endgame nodes by its evaluation)."""
 EVAL_WEIGHT = 64
-"""The evaluation's weight in the order (a lead of -1..1 against 16 per move of mobility): 4 to
-11% fewer positions on FFO #40 to #45 than without it; 128 or more, more positions."""
+"""The evaluation's weight in the order (a lead of -1..1, against 16 a move of mobility): 4%
+fewer positions on FFO #40 to #42 than without it, 7% on #43 to #45; 128 or more, more."""
 FASTEST_FIRST_EMPTIES = 8
 """From this many empties (below :data:`SEARCH_ORDER_EMPTIES`), moves that leave the opponent
 fewest replies go first; with fewer, moves in odd quadrants (parity)."""
@@ -70,8 +72,8 @@ INF = 65
 """Above any score (scores lie in -64..64)."""
 NO_MOVE = -1
 
-PVS = FASTEST_FIRST = SEARCH_ORDER = PARITY = TABLE = ETC = STABILITY = LAST_FLIP = True
-EVAL_ORDER = True
+PVS = FASTEST_FIRST = SEARCH_ORDER = PARITY = TABLE = ETC = STABILITY = True
+LAST_FLIP = EVAL_ORDER = True
 """The techniques, each switchable (see the module docstring). Numba freezes them when it
 compiles, so a variant must be compiled in a process of its own with its own cache."""
 
@@ -503,7 +505,7 @@ def solve_node(
     if deep:
         count = 0
         odd = _parity_mask(empty)
-        patterned = EVAL_ORDER and params[PATTERNS_ON] != 0
+        patterned = EVAL_ORDER and SEARCH_ORDER and params[PATTERNS_ON] != 0
         legal = legal_moves(p, o)
         while legal:
             square = legal & (~legal + _ONE)
