@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from plies.agents import make_agent
+from plies.arena.records import Records, stored_game
+from plies.arena.tournament import opening_state
 from plies.errors import PliesError, RunFolderError, SpecError
 from plies.games import make_game
 from plies.games.chess.evaluation import TABLE_WEIGHTS, WEIGHTS
@@ -198,6 +200,82 @@ def test_othello_tunes_too(tmp_path: Path, run: Run) -> None:
     assert fitted["names"][0] == "4 discs: edge+2X .........."
     agent = make_agent(f"engine:depth=2,weights={zeroed / 'weights.json'}", game)
     assert agent(game, state) in game.actions(state)
+
+
+def _perfect_share(game: Any, state: Any) -> float:
+    """The first player's result with perfect play from ``state`` (plain negamax)."""
+
+    def negamax(position: Any) -> float:
+        if game.is_terminal(position):
+            return float(game.utility(position, game.to_move(position)))
+        return max(-negamax(game.result(position, a)) for a in game.actions(position))
+
+    outcome = float(np.sign(negamax(state)))
+    if game.to_move(state) != game.players[0]:
+        outcome = -outcome
+    return (1 + outcome) / 2
+
+
+def test_solver_labels_are_the_games_played_out_perfectly(tmp_path: Path, run: Run) -> None:
+    """--solve-within labels each game's positions, from the first the solver reaches, with
+    their own results under perfect play and the earlier ones with that first position's (a
+    plain negamax judges them); the labels resume from solved.npy; bad settings are one line."""
+    path = tmp_path / "othello.sqlite"
+    command = [sys.executable, "-m", "plies", "tournament", "run", "othello", "engine:depth=1",
+               "engine:depth=2", "--db", str(path), "--games", "6", "--openings", "random:4",
+               "--concurrency", "1"]  # fmt: skip
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    out = tmp_path / "solved"
+    args = ("learn", "tune", "othello", "--records", str(path), "--out", str(out), "--steps",
+            "1", "--held-out", "0", "--min-ply", "0", "--solve-within", "0.0001")  # fmt: skip
+    tuned = run(*args)
+    assert tuned.code == 0, tuned.err
+    with np.load(out / "data.npz") as data:
+        labels = data["labels"]
+    game = make_game("othello")
+    solver = game.endgame_solver()
+    records = Records(str(path), stored_game(str(path)), None)
+    expected: list[float] = []
+    for record in records.games():
+        state = opening_state(game, record.opening)
+        own: list[float | None] = []  # None before the solver's reach
+        for text in record.moves:
+            reached = (bool(own) and own[-1] is not None) or solver.reaches(state, 1e-4, weak=True)
+            own.append(_perfect_share(game, state) if reached else None)
+            state = game.result(state, game.parse_action(state, text))
+        first = next(share for share in own if share is not None)
+        assert own[0] is None  # some positions before the solver's reach
+        expected.extend(first if share is None else share for share in own)
+    records.close()
+    np.testing.assert_array_equal(labels, expected)
+    config = tune.TuneConfig((str(path),), min_ply=0, held_out=0)
+    played = tune.extract_positions(game, config).labels
+    assert not np.array_equal(played, expected)  # a shallow engine throws a won end away
+    assert json.loads((out / "weights.json").read_text())["how"]["labels"].startswith(
+        "game results, played out perfectly"
+    )
+
+    solved = np.load(out / "solved.npy")
+    assert not np.isnan(solved).any() and len(solved) < len(labels)
+    solved[0] = 0.25  # not a result: the resumed run takes the file's labels as they are
+    np.save(out / "solved.npy", solved)
+    (out / "data.npz").unlink()
+    assert run(*args).code == 0
+    with np.load(out / "data.npz") as data:
+        assert 0.25 in data["labels"].tolist()
+
+    for bad, message in (
+        (("--solve-within", "0"), "--solve-within"),
+        (("--solve-within", "nan"), "--solve-within"),
+        (("--solve-within", "1", "--teacher", "engine:depth=1"), "not both"),
+    ):
+        failed = run("learn", "tune", "othello", "--records", str(path), "--out",
+                     str(tmp_path / "bad"), *bad)  # fmt: skip
+        assert failed.code == 2 and message in failed.err and "Traceback" not in failed.err
+    chess = run("learn", "tune", "chess", "--records", str(path), "--out", str(tmp_path / "c"),
+                "--solve-within", "1")  # fmt: skip
+    assert chess.code == 2 and "no endgame solver" in chess.err
 
 
 def test_a_teacher_labels_a_sample(record: Path, tmp_path: Path, run: Run) -> None:

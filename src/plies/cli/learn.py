@@ -38,6 +38,7 @@ TUNE_RATE = NumberRange(0, 1e6, above_minimum=True)
 HELD_OUT = NumberRange(0, 0.9)
 L2 = NumberRange(0, 1e6)
 SAMPLE = NumberRange(0, 1, above_minimum=True)
+SOLVE_SECONDS = NumberRange(0, 3600, above_minimum=True)
 NETWORK_KINDS = ("action-value", "policy-value")
 STAGES = ("label", "train")
 CHUNK = NumberRange(1, 65536, integer=True)
@@ -272,6 +273,10 @@ class _RichReporter:
 @click.option("--teacher", metavar="SPEC",
               help="Label positions with this agent's value (uci:stockfish,depth=8), not with "
               "the games' results.")  # fmt: skip
+@click.option("--solve-within", "solve_seconds", type=Number(SOLVE_SECONDS), metavar="SECONDS",
+              help="Label each game's positions with its result as if played out perfectly "
+              "from the first position the game's endgame solver reaches in SECONDS (othello); "
+              "the later ones with their own.")  # fmt: skip
 @click.option("--only", "only", multiple=True, metavar="PATTERN",
               help="Fit only the weights whose names match (shell pattern, '*mobility'; "
               "again for more); the others stay.")  # fmt: skip
@@ -296,6 +301,7 @@ def tune_command(
     held_out: float,
     sample: float,
     teacher: str | None,
+    solve_seconds: float | None,
     only: tuple[str, ...],
     evaluation: str | None,
     start: str | None,
@@ -306,10 +312,11 @@ def tune_command(
     """Fit the weights of GAME's linear evaluation to the results of played games.
 
     Texel's method: the positions of the games in the tournament files --records (from ply
-    --min-ply, quiet ones), each labelled with its game's result, fitted by the mean squared
-    error of a sigmoid of EVAL. Writes the folder --out as it goes: Ctrl-C stops, and the same
-    command goes on (a larger --steps fits further). The best weights are in OUT/weights.json:
-    agents play them with engine:weights=OUT/weights.json.
+    --min-ply, quiet ones), each labelled with its game's result (or its result played out
+    perfectly from where the solver reaches, --solve-within; or a --teacher's value), fitted
+    by the mean squared error of a sigmoid of EVAL. Writes the folder --out as it goes:
+    Ctrl-C stops, and the same command goes on (a larger --steps fits further). The best
+    weights are in OUT/weights.json: agents play them with engine:weights=OUT/weights.json.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
@@ -319,7 +326,13 @@ def tune_command(
         check_ray_address(ray_address)  # before the folder is made
     game = tune.starting_game(make_game(game_spec), evaluation, start)
     config = tune.TuneConfig(
-        tuple(str(path) for path in records), min_ply, held_out, seed, sample, teacher
+        tuple(str(path) for path in records),
+        min_ply,
+        held_out,
+        seed,
+        sample,
+        teacher,
+        solve_seconds,
     )
     tuning = tune.open_tuning(out, game, config)
     tune.chosen_weights(tuning.linear.evaluation_names(), only)  # a pattern matching none fails now

@@ -8,10 +8,15 @@ openings): every position of every game from ply ``min_ply`` on (or a sample of 
 those whose mover is in check or whose move played or the move before was noisy (a capture:
 an exchange under way), where EVAL is least reliable; each labelled with its game's result for
 the first player (1, 1/2 or 0), or with a teacher's report of it (an agent such as
-``uci:stockfish,depth=8``: Stockfish's evaluations as expected scores). A share of the games
-is held out to measure the fit on games it did not see. The game gives the features and the weights
-(:class:`~plies.capabilities.HasLinearEvaluation`); NumPy does the rest: the scale K is fitted
-first with the game's weights, then the weights by Adam (Kingma and Ba 2015) on the full batch.
+``uci:stockfish,depth=8``: Stockfish's evaluations as expected scores), or, where the game has
+an endgame solver, with the game's result as if played out perfectly from the first position
+the solver reaches (``solve_seconds``; each later position by its own perfect-play result): the
+labels of Logistello's training positions were the results of games whose ends were played out
+perfectly (M. Buro, "From Simple Features to Sophisticated Evaluation Functions", CG 1998). A
+share of the games is held out to measure the fit on games it did not see. The game gives the
+features and the weights (:class:`~plies.capabilities.HasLinearEvaluation`); NumPy does the
+rest: the scale K is fitted first with the game's weights, then the weights by Adam (Kingma
+and Ba 2015) on the full batch.
 
 A tuning is a folder, written atomically as it goes, so Ctrl-C or a crash loses at most the
 steps since the last save and the same command goes on:
@@ -19,6 +24,7 @@ steps since the last save and the same command goes on:
 - ``config.json``: the game, the data settings;
 - ``data.npz``: the positions' features (sparse rows) and labels, extracted once;
 - ``teacher.npy``: with a teacher, its labels as they come (NaN for those still to label);
+- ``solved.npy``: with the solver, the perfect-play results of the games' ends as they come;
 - ``state.npz``: the weights, Adam's moments, the step and K;
 - ``metrics.jsonl``: a line per saved step (losses on the training and held-out positions);
 - ``weights.json``: the weights with the lowest held-out loss so far, and how they were got
@@ -34,7 +40,7 @@ import platform
 import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -48,6 +54,7 @@ from plies.arena.tournament import opening_state
 from plies.capabilities import (
     HasCentipawns,
     HasCheck,
+    HasEndgameSolver,
     HasLinearEvaluation,
     HasNoisyMoves,
     optional,
@@ -56,6 +63,7 @@ from plies.capabilities import (
 from plies.errors import RunFolderError, SpecError
 from plies.game import Game
 from plies.inputs import write_atomically
+from plies.perfect import PerfectSolver
 from plies.pool import Pool
 from plies.registry import game_identity, game_spec, make_game
 
@@ -70,7 +78,9 @@ class TuneConfig:
     """Where the positions come from: ``records`` (tournament files), positions from ply
     ``min_ply``, a ``sample`` of them (drawn by ``seed``); ``held_out`` of the games kept for
     measuring. Labels are the games' results, or with a ``teacher`` (an agent spec whose
-    search reports a value, ``uci:stockfish,depth=8``) its value of each position."""
+    search reports a value, ``uci:stockfish,depth=8``) its value of each position, or with
+    ``solve_seconds`` the games' results as if played out perfectly from the first position
+    the game's endgame solver reaches within that many seconds (its own estimate)."""
 
     records: tuple[str, ...]
     min_ply: int = 8
@@ -78,10 +88,16 @@ class TuneConfig:
     seed: int = 0
     sample: float = 1.0
     teacher: str | None = None
+    solve_seconds: float | None = None
 
     def __post_init__(self) -> None:
         if not self.records:
             raise SpecError("tuning needs at least one tournament file of played games")
+        if self.teacher is not None and self.solve_seconds is not None:
+            raise SpecError("label by a teacher or by the solver, not both")
+        if self.solve_seconds is not None and not 0 < self.solve_seconds < math.inf:
+            raise SpecError(f"the solver's seconds must be a positive number, got "
+                            f"{self.solve_seconds}")  # fmt: skip
         if not 0 <= self.held_out < 1:
             raise SpecError(f"the held-out share must be in [0, 1), got {self.held_out}")
         if not 0 < self.sample <= 1:
@@ -135,6 +151,17 @@ class Progress:
 Reporter = Callable[[Progress], None]
 
 
+@dataclass
+class SolvedEnds:
+    """The games' ends for the solver to label: ``notations``, every position of each game
+    from the first the solver reaches, game after game; ``index``, for each extracted
+    position, the one of ``notations`` whose perfect-play result is its label (its own, or
+    its game's first solved position for an earlier one), -1 where its game has none."""
+
+    notations: list[str] = field(default_factory=list)
+    index: list[int] = field(default_factory=list)
+
+
 # Positions -------------------------------------------------------------------------------------
 
 
@@ -153,10 +180,17 @@ def extract_positions(
     config: TuneConfig,
     report: Reporter | None = None,
     notations: list[str] | None = None,
+    ends: SolvedEnds | None = None,
 ) -> Positions:
     """The labelled positions of the games in ``config.records`` (see the module's doc); with
-    ``notations``, each kept position is also written there in the game's notation."""
+    ``notations``, each kept position is also written there in the game's notation; with
+    ``ends``, the games' ends from the first position the solver reaches within
+    ``config.solve_seconds`` are written there (the labels stay the games' results)."""
     linear = require(game, HasLinearEvaluation, "tuning")
+    solver = None
+    if ends is not None:
+        assert config.solve_seconds is not None, "the solver's reach is needed for its labels"
+        solver = require(game, HasEndgameSolver, "solver labels").endgame_solver()
     check = optional(game, HasCheck)
     noisy = optional(game, HasNoisyMoves)
     played = []
@@ -168,7 +202,8 @@ def extract_positions(
             played.extend(records.games())
         finally:
             records.close()
-    starts, labels, held = [0], [], []
+    starts, held = [0], []
+    labels: list[float] = []
     indices: list[int] = []
     values: list[float] = []
     for number, record in enumerate(played):
@@ -177,7 +212,14 @@ def extract_positions(
         hold = _held(config.seed, record.key, config.held_out)
         ply = len(record.opening.split())
         settled = True  # the move before was not noisy: no exchange under way
+        solved_from = -1  # the index in ends.notations of the game's first solved position
+        kept = len(labels)
         for text in record.moves:
+            if solver is not None and ends is not None:
+                assert config.solve_seconds is not None
+                if solved_from >= 0 or solver.reaches(state, config.solve_seconds, weak=True):
+                    solved_from = len(ends.notations) if solved_from < 0 else solved_from
+                    ends.notations.append(game.format_position(state))  # type: ignore[attr-defined]
             action = game.parse_action(state, text)
             calm = noisy is None or not noisy.is_capture(state, action)
             quiet = settled and calm and (check is None or not check.in_check(state))
@@ -194,8 +236,13 @@ def extract_positions(
                 starts.append(len(indices))
                 labels.append(label)
                 held.append(hold)
+                if ends is not None:
+                    reached = solved_from >= 0
+                    ends.index.append(len(ends.notations) - 1 if reached else -1)
             state = game.result(state, action)
             ply += 1
+        if ends is not None and solved_from >= 0:  # earlier positions: the first solved one's
+            ends.index[kept:] = [solved_from if i < 0 else i for i in ends.index[kept:]]
         if report is not None:
             report(Progress("reading games", number + 1, len(played)))
     return Positions(
@@ -324,6 +371,8 @@ class Tuning:
 def open_tuning(folder: Path, game: Game[Any, Any], config: TuneConfig) -> Tuning:
     """A new tuning folder, or the one already there for the same game and data settings
     (:class:`RunFolderError` for a folder of other work)."""
+    if config.solve_seconds is not None:
+        require(game, HasEndgameSolver, "solver labels")
     tuning = Tuning(folder, game, config)
     wanted = {"format": FORMAT, "game": game_identity(game), "data": asdict(config)}
     if folder.exists() and not folder.is_dir():
@@ -336,6 +385,7 @@ def open_tuning(folder: Path, game: Game[Any, Any], config: TuneConfig) -> Tunin
         found_data = found.get("data", {})
         if isinstance(found_data, dict) and "records" in found_data:
             found_data["records"] = tuple(found_data["records"])
+            found_data.setdefault("solve_seconds", None)  # a folder from before the solver
         if found.get("format") != FORMAT or found.get("game") != wanted["game"]:
             raise RunFolderError(f"{str(folder)!r} holds other work than tuning {wanted['game']}")
         if found_data != wanted["data"]:
@@ -372,21 +422,29 @@ def load_positions(
         except (OSError, ValueError, KeyError) as error:
             raise RunFolderError(f"{tuning.data_file}: unreadable ({error})") from None
     notations: list[str] | None = None if tuning.config.teacher is None else []
-    positions = extract_positions(tuning.game, tuning.config, report, notations)
+    ends = None if tuning.config.solve_seconds is None else SolvedEnds()
+    positions = extract_positions(tuning.game, tuning.config, report, notations, ends)
     if not positions.size:
         raise SpecError("the tournament files hold no position to tune on")
     if notations is not None:
         labels = label_by_teacher(tuning, notations, report, workers, ray_address)
+        positions = positions._replace(labels=labels)
+    if ends is not None:
+        solved = label_by_solver(tuning, ends.notations, report, workers, ray_address)
+        index = np.array(ends.index, np.int64)
+        reached = index >= 0
+        labels = positions.labels.copy()
+        labels[reached] = solved[index[reached]]
         positions = positions._replace(labels=labels)
     arrays = {name: getattr(positions, name) for name in Positions._fields}
     write_atomically(tuning.data_file, lambda f: np.savez_compressed(f, **arrays))
     return positions
 
 
-TEACHER_CHUNK = 2000
-"""Positions the teacher labels between saves of ``teacher.npy``."""
-TEACHER_BATCH = 250
-"""Positions a teaching worker is handed at once."""
+LABEL_CHUNK = 2000
+"""Positions labelled between saves of ``teacher.npy`` or ``solved.npy``."""
+LABEL_BATCH = 250
+"""Positions a labelling worker is handed at once."""
 
 
 def label_by_teacher(
@@ -402,7 +460,54 @@ def label_by_teacher(
     :class:`~plies.pool.Pool`). Kept in ``teacher.npy`` as it goes (NaN for those not labelled
     yet), so a stopped tuning goes on where it was."""
     assert tuning.config.teacher is not None
+    setup = (game_spec(tuning.game), tuning.config.teacher)
     path = tuning.folder / "teacher.npy"
+    labelling = Labelling(path, "labelling by the teacher", _teach, _start_teacher, setup)
+    try:
+        return _labelled(labelling, notations, report, workers, ray_address)
+    finally:
+        _stop_teacher()
+
+
+def label_by_solver(
+    tuning: Tuning,
+    notations: Sequence[str],
+    report: Reporter | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
+) -> NDArray[np.float32]:
+    """Each position's result with perfect play for the first player (1, 1/2 or 0), by the
+    game's endgame solver (win, draw or loss only), in ``workers`` workers as
+    :func:`label_by_teacher`'s; kept in ``solved.npy`` as it goes. A worker keeps its table
+    from one position to the next: a game's later positions follow from its first, and come
+    almost free."""
+    path = tuning.folder / "solved.npy"
+    setup = (game_spec(tuning.game),)
+    labelling = Labelling(path, "solving the games' ends", _solve, _start_solver, setup)
+    return _labelled(labelling, notations, report, workers, ray_address)
+
+
+class Labelling(NamedTuple):
+    """Labels made in workers: kept in ``path`` (NaN for those still to label), the work
+    called ``stage`` in the progress; ``work`` labels a batch of ``(index, position)`` in a
+    worker set up by ``setup(*setup_args)``."""
+
+    path: Path
+    stage: str
+    work: Callable[[list[tuple[int, str]]], list[tuple[int, float]]]
+    setup: Callable[..., None]
+    setup_args: tuple[Any, ...]
+
+
+def _labelled(
+    labelling: Labelling,
+    notations: Sequence[str],
+    report: Reporter | None,
+    workers: int,
+    ray_address: str | None,
+) -> NDArray[np.float32]:
+    """The labels of ``notations`` by ``labelling``, resumed from its file."""
+    path, stage, work, setup, setup_args = labelling
     labels = np.full(len(notations), np.nan, np.float32)
     if path.exists():
         try:
@@ -413,28 +518,25 @@ def label_by_teacher(
             labels = saved.astype(np.float32)
     todo = [int(i) for i in np.flatnonzero(np.isnan(labels))]
     batches = (
-        [(i, notations[i]) for i in todo[start : start + TEACHER_BATCH]]
-        for start in range(0, len(todo), TEACHER_BATCH)
+        [(i, notations[i]) for i in todo[start : start + LABEL_BATCH]]
+        for start in range(0, len(todo), LABEL_BATCH)
     )
-    setup = (game_spec(tuning.game), tuning.config.teacher)
-    teachers = Pool(workers, setup=_start_teacher, setup_args=setup, ray_address=ray_address)
+    pool = Pool(workers, setup=setup, setup_args=setup_args, ray_address=ray_address)
     unsaved = 0
     try:
-        for _, shares in teachers.results(_teach, batches):
+        for _, shares in pool.results(work, batches):
             for index, share in shares:
                 labels[index] = share
             unsaved += len(shares)
-            if unsaved >= TEACHER_CHUNK:
+            if unsaved >= LABEL_CHUNK:
                 unsaved = 0
                 write_atomically(path, lambda f: np.save(f, labels))
                 if report is not None:
                     done = int(np.count_nonzero(~np.isnan(labels)))
-                    report(Progress("labelling by the teacher", done, len(labels)))
+                    report(Progress(stage, done, len(labels)))
     finally:
         write_atomically(path, lambda f: np.save(f, labels))
-        teachers.close()
-        if teachers.here:
-            _stop_teacher()
+        pool.close()
     return labels
 
 
@@ -468,8 +570,35 @@ def _teach(batch: list[tuple[int, str]]) -> list[tuple[int, float]]:
     return shares
 
 
+_SOLVER: tuple[Game[Any, Any], PerfectSolver] | None = None
+"""A solving worker's game and its endgame solver (:func:`_start_solver`)."""
+
+
+def _start_solver(spec: str) -> None:
+    """A solving worker (of a :class:`~plies.pool.Pool`) with its own endgame solver."""
+    global _SOLVER
+    game = make_game(spec)
+    _SOLVER = (game, require(game, HasEndgameSolver, "solver labels").endgame_solver())
+
+
+def _solve(batch: list[tuple[int, str]]) -> list[tuple[int, float]]:
+    """The first player's result with perfect play in each ``(index, position)``, by this
+    worker's solver (its table kept from one position to the next)."""
+    assert _SOLVER is not None, "a solving worker starts its solver first"
+    game, solver = _SOLVER
+    results = []
+    for index, notation in batch:
+        state = game.parse_position(notation)  # type: ignore[attr-defined]
+        score = solver.solve(state, weak=True, keep_table=True).score
+        share = 1.0 if score > 0 else 0.5 if score == 0 else 0.0
+        first = game.to_move(state) == game.players[0]
+        results.append((index, share if first else 1.0 - share))
+    return results
+
+
 def _stop_teacher() -> None:
-    """Stop what the teacher runs (an outside engine's process), where it ran here."""
+    """Stop what the teacher runs (an outside engine's process), where it ran here (in a
+    worker process the teacher ends with the process)."""
     global _TEACHER
     if _TEACHER is not None:
         close = getattr(_TEACHER[1], "close", None)
@@ -545,9 +674,14 @@ def _save(
     text = previous + json.dumps(line) + "\n"
     write_atomically(tuning.metrics_file, lambda f: f.write(text.encode()))
     held = int(positions.held.sum())
-    teacher = tuning.config.teacher
+    teacher, seconds = tuning.config.teacher, tuning.config.solve_seconds
     labels = (
-        "game results" if teacher is None else f"the teacher {teacher}'s values as expected scores"
+        f"the teacher {teacher}'s values as expected scores"
+        if teacher is not None
+        else f"game results, played out perfectly from the first position the solver reaches "
+        f"in {seconds} s"
+        if seconds is not None
+        else "game results"
     )
     how = {
         "method": "Texel's: mean squared error of sigmoid(K * EVAL) against the labels, Adam",
