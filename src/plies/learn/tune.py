@@ -39,6 +39,7 @@ import math
 import platform
 import time
 import zlib
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -204,8 +205,8 @@ def extract_positions(
             records.close()
     starts, held = [0], []
     labels: list[float] = []
-    indices: list[int] = []
-    values: list[float] = []
+    indices = array("i")  # compact: millions of positions of some forty entries each
+    values = array("f")
     for number, record in enumerate(played):
         state = opening_state(game, record.opening)
         label = _first_player_result(game, state, record.result)
@@ -247,8 +248,8 @@ def extract_positions(
             report(Progress("reading games", number + 1, len(played)))
     return Positions(
         np.array(starts, np.int64),
-        np.array(indices, np.int32),
-        np.array(values, np.float32),
+        np.frombuffer(indices, np.int32).copy(),
+        np.frombuffer(values, np.float32).copy(),
         np.array(labels, np.float32),
         np.array(held, np.bool_),
         len(played),
@@ -264,7 +265,7 @@ class Model:
     def __init__(self, positions: Positions, size: int) -> None:
         self.positions = positions
         self.size = size
-        self.rows = np.repeat(np.arange(positions.size), np.diff(positions.starts))
+        self.rows = np.repeat(np.arange(positions.size, dtype=np.int32), np.diff(positions.starts))
         self.values = positions.values.astype(np.float64)
 
     def scores(self, weights: NDArray[np.float64]) -> NDArray[np.float64]:
