@@ -103,6 +103,22 @@ def test_stable_discs_are_never_flipped_in_any_game_that_follows() -> None:
                 assert line.black & stable == stable
 
 
+def test_corner_stable_discs_are_never_flipped_and_are_stable_discs() -> None:
+    """The discs the move order counts as corner-stable keep their colour to the end of random
+    games, and the full stability count finds them too."""
+    rng = random.Random(4)
+    for state in late_positions(40, 20, seed=12):
+        mover, other = np.uint64(state.black), np.uint64(state.white)
+        corner = int(kernel.corner_stable(mover))
+        assert corner & int(kernel.stable_discs(mover, other)) == corner
+        for _ in range(3):
+            line = state
+            while not GAME.is_terminal(line):
+                line = GAME.result(line, rng.choice(GAME.actions(line)))
+                assert line.black & corner == corner
+    assert any(int(kernel.corner_stable(np.uint64(s.black))) for s in late_positions(40, 20, 12))
+
+
 @pytest.mark.parametrize("empties", [1, 2, 5, 8])
 def test_scores_and_best_moves_match_brute_force(solver: OthelloSolver, empties: int) -> None:
     for state in late_positions(12, empties, seed=empties):
