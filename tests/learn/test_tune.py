@@ -70,16 +70,30 @@ def test_the_gradient_is_the_loss_slope() -> None:
         assert gradient[i] == pytest.approx(slope, rel=1e-4, abs=1e-9)
 
 
+def _tournament(path: Path, game: str, options: str, *settings: str) -> Path:
+    """Six games of ``game`` between engines of depth 1 and 2 with ``options`` in ``path``."""
+    command = [sys.executable, "-m", "plies", "tournament", "run", game,
+               f"engine:depth=1{options}", f"engine:depth=2{options}", "--db", str(path),
+               "--games", "6", "--concurrency", "1", *settings]  # fmt: skip
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    return path
+
+
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small chess tournament of quick engines (random openings)."""
     path = tmp_path_factory.mktemp("tune") / "games.sqlite"
-    command = [sys.executable, "-m", "plies", "tournament", "run", "chess", "engine:depth=1",
-               "engine:depth=2", "--db", str(path), "--games", "6", "--openings", "random:6",
-               "--concurrency", "1"]  # fmt: skip
-    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert finished.returncode == 0, finished.stderr
-    return path
+    return _tournament(path, "chess", "", "--openings", "random:6")
+
+
+@pytest.fixture(scope="module")
+def othello_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small Othello tournament of quick engines with the hand-written evaluation (random
+    openings; seed 2 has a game whose result is not the one perfect play from 8 empties gives,
+    which the solver's labels must show)."""
+    path = tmp_path_factory.mktemp("tune") / "othello.sqlite"
+    return _tournament(path, "othello", ",evaluation=hand", "--openings", "random:4", "--seed", "2")
 
 
 def test_tune_writes_weights_that_play_and_resumes(record: Path, tmp_path: Path, run: Run) -> None:
@@ -168,14 +182,9 @@ def run(run_cli: Run) -> Run:
     return run_cli
 
 
-def test_othello_tunes_too(tmp_path: Path, run: Run) -> None:
+def test_othello_tunes_too(othello_record: Path, tmp_path: Path, run: Run) -> None:
     """Any game with a linear evaluation tunes: Othello's four weights, from a few games."""
-    path = tmp_path / "othello.sqlite"
-    command = [sys.executable, "-m", "plies", "tournament", "run", "othello", "engine:depth=1",
-               "engine:depth=2", "--db", str(path), "--games", "4", "--openings", "random:4",
-               "--concurrency", "1"]  # fmt: skip
-    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert finished.returncode == 0, finished.stderr
+    path = othello_record
     out = tmp_path / "tuned"
     tuned = run("learn", "tune", "othello", "--records", str(path), "--out", str(out),
                 "--steps", "10", "--held-out", "0", "--evaluation", "hand")  # fmt: skip
@@ -216,16 +225,13 @@ def _perfect_share(game: Any, state: Any) -> float:
     return (1 + outcome) / 2
 
 
-def test_solver_labels_are_the_games_played_out_perfectly(tmp_path: Path, run: Run) -> None:
+def test_solver_labels_are_the_games_played_out_perfectly(
+    othello_record: Path, tmp_path: Path, run: Run
+) -> None:
     """--solve-within labels each game's positions, from the first the solver reaches, with
     their own results under perfect play and the earlier ones with that first position's (a
     plain negamax judges them); the labels resume from solved.npy; bad settings are one line."""
-    path = tmp_path / "othello.sqlite"
-    command = [sys.executable, "-m", "plies", "tournament", "run", "othello", "engine:depth=1",
-               "engine:depth=2", "--db", str(path), "--games", "6", "--openings", "random:4",
-               "--concurrency", "1"]  # fmt: skip
-    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert finished.returncode == 0, finished.stderr
+    path = othello_record
     out = tmp_path / "solved"
     args = ("learn", "tune", "othello", "--records", str(path), "--out", str(out), "--steps",
             "1", "--held-out", "0", "--min-ply", "0", "--solve-within", "0.0001")  # fmt: skip
