@@ -191,6 +191,7 @@ def test_othello_tunes_too(othello_record: Path, tmp_path: Path, run: Run) -> No
     assert tuned.code == 0, tuned.err
     written = json.loads((out / "weights.json").read_text())
     assert written["names"] == ["mobility", "corners", "exposure", "anchored"]
+    assert written["how"]["start"] == "the game's weights (hand)"
     game = make_game("othello")
     weights = out / "weights.json"
     agent = make_agent(f"engine:depth=2,evaluation=hand,weights={weights}", game)
@@ -206,6 +207,7 @@ def test_othello_tunes_too(othello_record: Path, tmp_path: Path, run: Run) -> No
     assert "scale K 0.000977" in tuned.out  # fixed: the tables are in 1/1024 logits
     fitted = json.loads((zeroed / "weights.json").read_text())
     assert fitted["how"]["held_out_loss"] < fitted["how"]["loss_at_start"]
+    assert fitted["how"]["start"] == "zero weights"
     assert fitted["names"][0] == "4 discs: edge+2X .........."
     agent = make_agent(f"engine:depth=2,weights={zeroed / 'weights.json'}", game)
     assert agent(game, state) in game.actions(state)

@@ -334,7 +334,7 @@ def tune_command(
         teacher,
         solve_seconds,
     )
-    tuning = tune.open_tuning(out, game, config)
+    tuning = tune.open_tuning(out, game, config, start)
     tune.chosen_weights(tuning.linear.evaluation_names(), only)  # a pattern matching none fails now
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:

@@ -344,9 +344,18 @@ def adam_step(state: State, gradient: NDArray[np.float64], rate: float) -> None:
 class Tuning:
     """A tuning folder (see the module's doc)."""
 
-    def __init__(self, folder: Path, game: Game[Any, Any], config: TuneConfig) -> None:
-        self.folder, self.game, self.config = folder, game, config
+    def __init__(
+        self, folder: Path, game: Game[Any, Any], config: TuneConfig, start: str | None = None
+    ) -> None:
+        self.folder, self.game, self.config, self.start = folder, game, config, start
         self.linear = require(game, HasLinearEvaluation, "tuning")
+
+    @property
+    def start_description(self) -> str:
+        """Where the fit started, for ``weights.json``'s ``how.start``."""
+        if self.start is None:
+            return f"the game's weights ({getattr(self.game, 'evaluation', 'its own')})"
+        return "zero weights" if self.start == "zero" else f"the weights file {self.start}"
 
     @property
     def config_file(self) -> Path:
@@ -369,12 +378,15 @@ class Tuning:
         return self.folder / "weights.json"
 
 
-def open_tuning(folder: Path, game: Game[Any, Any], config: TuneConfig) -> Tuning:
+def open_tuning(
+    folder: Path, game: Game[Any, Any], config: TuneConfig, start: str | None = None
+) -> Tuning:
     """A new tuning folder, or the one already there for the same game and data settings
-    (:class:`RunFolderError` for a folder of other work)."""
+    (:class:`RunFolderError` for a folder of other work); ``start`` as
+    :func:`starting_game` was given it."""
     if config.solve_seconds is not None:
         require(game, HasEndgameSolver, "solver labels")
-    tuning = Tuning(folder, game, config)
+    tuning = Tuning(folder, game, config, start)
     wanted = {"format": FORMAT, "game": game_identity(game), "data": asdict(config)}
     if folder.exists() and not folder.is_dir():
         raise RunFolderError(f"{str(folder)!r} is a file, not a tuning folder")
@@ -687,7 +699,7 @@ def _save(
     how = {
         "method": "Texel's: mean squared error of sigmoid(K * EVAL) against the labels, Adam",
         "labels": labels,
-        "start": str(getattr(tuning.game, "evaluation", "the game's weights")),
+        "start": tuning.start_description,
         **fitting,
         "records": list(tuning.config.records),
         "sample": tuning.config.sample,
