@@ -640,3 +640,20 @@ def test_play_go_writes_sgf(run_cli: Run, tmp_path: Path) -> None:
     assert "RE[B+" in text or "RE[W+" in text or "RE[0]" in text
     assert_one_line_error(run_cli("play", "connect4", "--sgf", str(path)), "no SGF notation")
     assert_one_line_error(run_cli("play", "go:size=4"), "at least 5")
+
+
+def test_progress_goes_to_a_log_as_lines(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where stderr is no terminal (a nohup run's log), progress comes as plain lines."""
+    from rich.progress import TextColumn
+
+    from plies.cli import output
+
+    monkeypatch.setattr(output, "LOG_EVERY", 0.0)
+    with output.progress_bar(TextColumn("{task.description}")) as bar:
+        task = bar.add_task("labelling", total=10)
+        bar.update(task, completed=3)
+        bar.advance(task)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(",")[0] for line in lines] == ["labelling: 3 of 10", "labelling: 4 of 10"]

@@ -11,6 +11,7 @@ import json
 import math
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
-from rich.progress import Progress, ProgressColumn
+from rich.progress import Progress, ProgressColumn, TaskID
 
 from plies.capabilities import HasPositionNotation, require
 from plies.errors import OutputError, PliesError, SpecError
@@ -106,11 +107,44 @@ def json_number(value: float) -> float | None:
     return None if math.isnan(value) else round(value, 6)
 
 
+LOG_EVERY = 60.0
+"""Seconds between two progress lines of a task when stderr is not a terminal."""
+
+
+class _Progress(Progress):
+    """Rich's progress bar; where stderr is not a terminal (a log file, a ``nohup`` run), a
+    plain line per task at most every :data:`LOG_EVERY` seconds instead."""
+
+    def __init__(self, *columns: str | ProgressColumn) -> None:
+        self.logging = not sys.stderr.isatty()
+        super().__init__(*columns, console=Console(stderr=True), transient=True,
+                         disable=self.logging)  # fmt: skip
+        self.logged: dict[TaskID, float] = {}
+
+    def update(self, task_id: TaskID, **fields: Any) -> None:
+        super().update(task_id, **fields)
+        self._log(task_id)
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        super().advance(task_id, advance)
+        self._log(task_id)
+
+    def _log(self, task_id: TaskID) -> None:
+        now = time.monotonic()
+        if not self.logging or now - self.logged.setdefault(task_id, now) < LOG_EVERY:
+            return
+        self.logged[task_id] = now
+        task = self._tasks[task_id]
+        total = "" if task.total is None else f" of {task.total:,.0f}"
+        elapsed = task.elapsed or 0.0
+        print(f"{task.description}: {task.completed:,.0f}{total}, {elapsed:,.0f} s",
+              file=sys.stderr, flush=True)  # fmt: skip
+
+
 def progress_bar(*columns: str | ProgressColumn) -> Progress:
-    """A transient progress bar on stderr, shown only when stderr is a terminal."""
-    return Progress(
-        *columns, console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
-    )
+    """A transient progress bar on stderr where stderr is a terminal, else a line a minute
+    (:class:`_Progress`)."""
+    return _Progress(*columns)
 
 
 @dataclass
