@@ -10,8 +10,8 @@ Andersson's "Writing an Othello program", Edax's ``endgame.c``), each switchable
 - principal-variation search: the first move with the whole window, the others with a null
   window, searched again only when they beat it;
 - with pattern tables (:mod:`plies.games.othello.evaluation`), from :data:`EVAL_ORDER_EMPTIES`
-  empties, the evaluation of the position a move leaves mixed into the one-ply search's order
-  (Numba's cache does not see changes to :func:`~plies.games.othello.kernel.pattern_lead` or
+  empties, the one-ply search's order with the evaluation of the position a move leaves mixed
+  in (Numba's cache does not see changes to :func:`~plies.games.othello.kernel.pattern_lead` or
   the pattern geometry: delete the ``.nbi``/``.nbc`` files after changing them);
 - fastest-first ordering (Zebra): with more than :data:`SHALLOW` empties, moves that leave the
   opponent fewest replies first (corners counted twice), the transposition table's move
@@ -52,13 +52,16 @@ SHALLOW = 7
 """Positions with this many empties or fewer are searched without the table, in parity order."""
 SEARCH_ORDER_EMPTIES = 16
 """From this many empties, moves are ordered by a one-ply search (:func:`_reply_search`)."""
-EVAL_ORDER_EMPTIES = 18
-"""From this many empties, when the solver is given pattern tables, the pattern evaluation of
-the position a move leaves is mixed into the one-ply search's order, in place of potential
-mobility (Edax orders its deep endgame nodes by its evaluation)."""
-EVAL_WEIGHT = 64
-"""The evaluation's weight in the order (a lead of -1..1, against 16 a move of mobility): 4%
-fewer positions on FFO #40 to #42 than without it, 7% on #43 to #45; 128 or more, more."""
+EVAL_ORDER_EMPTIES = 12
+"""From this many empties, when the solver is given pattern tables, moves are ordered by the
+one-ply search (:func:`_reply_search`, below :data:`SEARCH_ORDER_EMPTIES` too) less the
+pattern evaluation of the position a move leaves, in place of potential mobility (Edax orders
+its endgame nodes by its evaluation from about 15 empties): with the tables fitted to the
+solver's labels, 24% fewer positions on FFO #40 to #44 than from 18 empties; from 10, a few
+fewer positions but slower; from 14 or 16, more positions."""
+EVAL_WEIGHT = 128
+"""The evaluation's weight in the order (a lead of -1..1, against 16 a move of mobility); 96,
+160 or 192, more positions."""
 CORNER_WEIGHT = 8
 """Corner stability's weight in the fastest-first order (against 16 a reply): 19% fewer
 positions on FFO #40 to #42 and 21% on #43 and #44, with :data:`CORNER_WEIGHT_DEEP`, than
