@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PLIES_SHARED", REPO.parent / "shared"))
 SUITE = SHARED / "data" / "othello" / "fforum-40-59.obf"
 TECHNIQUES = ("pvs", "fastest_first", "search_order", "parity", "table", "etc", "stability")
-TECHNIQUES += ("last_flip", "eval_order", "corner_order")
+TECHNIQUES += ("last_flip", "eval_order", "corner_order", "few_empties")
 
 EDAX_NODES = {40: 11.0e6, 41: 24.0e6, 42: 30.4e6, 43: 94.9e6, 44: 23.8e6, 45: 270e6, 49: 438e6}
 EDAX_NODES |= {54: 3.07e9, 55: 4.19e9, 56: 11.7e9}

@@ -119,7 +119,7 @@ def test_corner_stable_discs_are_never_flipped_and_are_stable_discs() -> None:
     assert any(int(kernel.corner_stable(np.uint64(s.black))) for s in late_positions(40, 20, 12))
 
 
-@pytest.mark.parametrize("empties", [1, 2, 5, 8])
+@pytest.mark.parametrize("empties", [1, 2, 3, 4, 5, 6, 8])
 def test_scores_and_best_moves_match_brute_force(solver: OthelloSolver, empties: int) -> None:
     for state in late_positions(12, empties, seed=empties):
         exact = brute_force(state)
