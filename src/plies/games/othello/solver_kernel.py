@@ -63,8 +63,13 @@ its endgame nodes by its evaluation from about 15 empties): with the tables fitt
 solver's labels, 24% fewer positions on FFO #40 to #44 than from 18 empties; from 10, a few
 fewer positions but slower; from 14 or 16, more positions."""
 EVAL_WEIGHT = 128
-"""The evaluation's weight in the order (a lead of -1..1, against 16 a move of mobility); 96,
-160 or 192, more positions."""
+"""The evaluation's weight in the order below :data:`EVAL_DEEP_EMPTIES` (a lead of -1..1,
+against 16 a move of mobility); 96, 160 or 192, more positions."""
+EVAL_DEEP_EMPTIES = 18
+EVAL_WEIGHT_DEEP = 1024
+"""The evaluation's weight from :data:`EVAL_DEEP_EMPTIES` empties, where it orders best: 10%
+fewer positions on FFO #43, #45 and #47 than at :data:`EVAL_WEIGHT` (5% more on #40 to #42
+and #44, whose deep nodes are few); 256, 512 or 4,096, more."""
 CORNER_WEIGHT = 8
 """Corner stability's weight in the fastest-first order (against 16 a reply): 19% fewer
 positions on FFO #40 to #42 and 21% on #43 and #44, with :data:`CORNER_WEIGHT_DEEP`, than
@@ -607,7 +612,8 @@ def solve_node(
                 rank = 1 << 20
             elif patterned and n >= EVAL_ORDER_EMPTIES:
                 rank = 16 * _reply_search(child_p, child_o)
-                rank -= int(EVAL_WEIGHT * pattern_lead(params, child_p, child_o))
+                weight = EVAL_WEIGHT_DEEP if n >= EVAL_DEEP_EMPTIES else EVAL_WEIGHT
+                rank -= int(weight * pattern_lead(params, child_p, child_o))
                 if CORNER_ORDER:
                     rank += CORNER_WEIGHT_DEEP * popcount(corner_stable(child_o))
             elif SEARCH_ORDER and n >= SEARCH_ORDER_EMPTIES:
