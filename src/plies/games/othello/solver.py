@@ -137,20 +137,29 @@ class OthelloSolver:
         return Decision(score, best, spent, time.perf_counter() - began, weak=weak and score != 0)
 
     def _score(
-        self, state: OthelloState, weak: bool, nodes: int | None, deadline: float | None
+        self,
+        state: OthelloState,
+        weak: bool,
+        nodes: int | None,
+        deadline: float | None,
+        root: bool = True,
     ) -> tuple[int, int]:
         """The score of ``state`` (``weak``: its sign) and the positions entered: win, loss
         or draw first, then the exact score with the table the first search filled (twice as
-        fast as the exact search alone on FFO #41, thirteen times on #47)."""
-        self.known = None
+        fast as the exact search alone on FFO #41, thirteen times on #47). At the ``root``,
+        :attr:`known` follows what is proved."""
+        if root:
+            self.known = None
         sign, searched = self._search(state, -1, 1, nodes, deadline)
         sign = (sign > 0) - (sign < 0)
-        self.known = (0, 0) if sign == 0 else (1, 64) if sign > 0 else (-64, -1)
+        if root:
+            self.known = (0, 0) if sign == 0 else (1, 64) if sign > 0 else (-64, -1)
         if weak or sign == 0:
             return sign, searched
         left = None if nodes is None else max(nodes - searched, 1)
         score, more = self._search(state, -64, 64, left, deadline)
-        self.known = (score, score)
+        if root:
+            self.known = (score, score)
         return score, searched + more
 
     def analyze(self, state: OthelloState, weak: bool = False) -> list[int | None]:
@@ -161,9 +170,8 @@ class OthelloSolver:
         scores: list[int | None] = [None] * 65
         for action in self.game.actions(state):
             child = self.game.result(state, action)
-            low, high = (-1, 1) if weak else (-64, 64)
-            score = -self._search(child, low, high, None, None)[0]
-            scores[64 if action == PASS else action] = (score > 0) - (score < 0) if weak else score
+            score = -self._score(child, weak, None, None, root=False)[0]
+            scores[64 if action == PASS else action] = score
         return scores
 
     def move_score(
@@ -179,7 +187,7 @@ class OthelloSolver:
             raise IllegalMoveError(f"move {self.game.format_action(state, action)!r} is not legal")
         deadline = None if seconds is None else time.perf_counter() + seconds
         child = self.game.result(state, action)
-        return -self._search(child, -64, 64, nodes, deadline)[0]
+        return -self._score(child, False, nodes, deadline, root=False)[0]
 
     def slot_labels(self) -> list[str]:
         """The squares :meth:`analyze` scores, a1 to h8, then ``pass``."""
