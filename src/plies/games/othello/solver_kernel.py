@@ -55,13 +55,13 @@ SHALLOW = 7
 """Positions with this many empties or fewer are searched without the table, in parity order."""
 SEARCH_ORDER_EMPTIES = 16
 """From this many empties, moves are ordered by a one-ply search (:func:`_reply_search`)."""
-EVAL_ORDER_EMPTIES = 12
+EVAL_ORDER_EMPTIES = 14
 """From this many empties, when the solver is given pattern tables, moves are ordered by the
 one-ply search (:func:`_reply_search`, below :data:`SEARCH_ORDER_EMPTIES` too) less the
 pattern evaluation of the position a move leaves, in place of potential mobility (Edax orders
-its endgame nodes by its evaluation from about 15 empties): with the tables fitted to the
-solver's labels, 24% fewer positions on FFO #40 to #44 than from 18 empties; from 10, a few
-fewer positions but slower; from 14 or 16, more positions."""
+its endgame nodes by its evaluation from about 15 empties). With the tables fitted to the
+solver's labels: 21% fewer positions on FFO #40 to #44 than from 18 empties; from 12, 5%
+fewer positions still but 5 to 25% more time (the evaluation is dear); from 16, more of both."""
 EVAL_WEIGHT = 128
 """The evaluation's weight in the order below :data:`EVAL_DEEP_EMPTIES` (a lead of -1..1,
 against 16 a move of mobility); 96, 160 or 192, more positions."""
