@@ -90,6 +90,25 @@ def test_flips_at_matches_the_reference_flips() -> None:
             assert kernel.flips_at(np.uint64(p), np.uint64(o), square) == expected
 
 
+def test_the_last_square_scores_as_the_move_played_there() -> None:
+    """The table-read score of a board with one empty square against playing the move (the
+    opponent's after a pass, else the end) by the reference flips."""
+    rng = random.Random(11)
+    for _ in range(3000):
+        square = rng.randrange(64)
+        p = rng.getrandbits(64) & ~(1 << square)
+        o = ~p & ~(1 << square) & (1 << 64) - 1
+        bit = np.uint64(1 << square)
+        mine = int(flips(np.uint64(p), np.uint64(o), bit)).bit_count()
+        theirs = int(flips(np.uint64(o), np.uint64(p), bit)).bit_count()
+        if mine or theirs:
+            expected = 2 * (p.bit_count() + mine + 1 if mine else p.bit_count() - theirs) - 64
+        else:  # neither can play there: the empty square goes to the winner
+            difference = 2 * p.bit_count() - 63
+            expected = difference + (1 if difference > 0 else -1)
+        assert kernel._last_move(np.uint64(p), np.uint64(o), bit) == expected
+
+
 def test_stable_discs_are_never_flipped_in_any_game_that_follows() -> None:
     """Every disc the kernel calls stable keeps its colour to the end of random games."""
     rng = random.Random(3)

@@ -64,8 +64,10 @@ class OthelloSolver:
         self.game = game or Othello()
         self._kernel = kernel
         size = 1 << kernel.TABLE_BITS
-        self._keys = np.zeros(size, np.uint64)
-        self._bounds = np.zeros((size, 5), np.int8)
+        # a slot's key and bounds side by side, 16 bytes: a bucket's two slots in one cache line
+        entries = np.zeros((size, 16), np.uint8)
+        self._keys = entries[:, :8].view(np.uint64).reshape(size)
+        self._bounds = entries[:, 8:13].view(np.int8)
         self._moves = np.zeros((65, 32), np.int64)
         self._order = np.zeros((65, 32), np.int64)
         self._params = _ordering_words(self.game)

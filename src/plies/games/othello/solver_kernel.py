@@ -28,10 +28,11 @@ Andersson's "Writing an Othello program", Edax's ``endgame.c``), each switchable
   already refutes the window cuts at once;
 - stability cutoffs: the opponent's stable discs (they can never be flipped) bound the score
   from above;
-- the last empty square scored by its flips alone, without making the move; the last two
-  solved inline, and positions of :data:`FEW` empties or fewer by a search that tries each
-  empty square directly (Edax's ``solve_3``/``solve_4``), with neither the table nor move
-  generation.
+- the last empty square scored by the discs each side would turn over there, read from
+  tables by the mover's discs on its four lines (Edax's ``count_last_flip``), without making
+  the move; the last two solved inline, and positions of 3 to 5 empties by searches that try
+  each empty square directly (Edax's ``solve_3``/``solve_4``), one compiled function a
+  number of empties, with neither the table, move generation nor recursion.
 
 Every search counts the positions it enters in ``control[NODES]`` and stops (``control[ABORT]``
 set, its result meaningless) once ``control[STOP]`` is set from another thread, the node limit
@@ -77,13 +78,14 @@ without; 4 or 16, more."""
 CORNER_WEIGHT_DEEP = 16
 """Corner stability's weight in the one-ply search's order (from :data:`SEARCH_ORDER_EMPTIES`
 empties; against 16 a move of mobility); 32, more."""
-FEW = 5
-"""Positions with this many empties or fewer are solved by :func:`_few_empties`: on FFO #41,
-#42 and #44, the same positions in about 15% less time than by the general search (4 or 6,
-less gain; measured in processor time, the cores shared)."""
 FASTEST_FIRST_EMPTIES = 8
 """From this many empties (below :data:`SEARCH_ORDER_EMPTIES`), moves that leave the opponent
 fewest replies go first; with fewer, moves in odd quadrants (parity)."""
+ETC_EMPTIES = 12
+"""Enhanced transposition cutoffs are looked for from this many empties: each child's probe is
+a cache miss, dearer than the positions it saves below that (FFO #40 to #44 and #47: 23% less
+time than from 8, for 4% more positions; 14 or 16 about the same, 10 between; #45 and #46:
+60.2 s from 12, 66.4 s from 16)."""
 TABLE_BITS = 22
 """The transposition table has ``2 ** TABLE_BITS`` slots."""
 CHECK_EVERY = 4095
@@ -268,6 +270,80 @@ def _reply_search(p: np.uint64, o: np.uint64) -> int:
     return worst
 
 
+_LINE_STEPS = ((0, 1), (1, 0), (1, 1), (1, -1))
+"""The four lines through a square: its row, column, diagonal and anti-diagonal."""
+_FILE_A = np.uint64(0x0101010101010101)
+_COLUMN_MAGIC = np.uint64(0x0102040810204080)
+
+
+def _line_squares(square: int, line: int) -> tuple[list[int], int]:
+    """The squares of ``square``'s ``line`` in order along it, and ``square``'s place there."""
+    dr, dc = _LINE_STEPS[line]
+    r, c = square // 8, square % 8
+    while 0 <= r - dr < 8 and 0 <= c - dc < 8:
+        r, c = r - dr, c - dc
+    squares = []
+    while 0 <= r < 8 and 0 <= c < 8:
+        squares.append(8 * r + c)
+        r, c = r + dr, c + dc
+    return squares, squares.index(square)
+
+
+def _diagonal_masks() -> np.ndarray:
+    """``[square, 0]``: the squares of ``square``'s diagonal; ``[square, 1]``: its anti-diagonal."""
+    masks = np.zeros((64, 2), np.uint64)
+    for square in range(64):
+        for line in (2, 3):
+            masks[square, line - 2] = sum(1 << q for q in _line_squares(square, line)[0])
+    return masks
+
+
+DIAGONAL_MASKS = _diagonal_masks()
+
+
+def _line_byte(p: int, square: int, line: int) -> int:
+    """The mover's discs ``p`` on ``square``'s ``line`` as a byte, as :func:`_last_move` reads
+    them (here in Python, to build :data:`LAST_FLIPS`): the row by a shift, the column and the
+    diagonals gathered into the top byte by a multiplication."""
+    everything = (1 << 64) - 1
+    if line == 0:
+        return (p >> (8 * (square // 8))) & 0xFF
+    if line == 1:
+        return ((((p >> (square % 8)) & int(_FILE_A)) * int(_COLUMN_MAGIC)) & everything) >> 56
+    mask = int(DIAGONAL_MASKS[square, line - 2])
+    return (((p & mask) * int(_FILE_A)) & everything) >> 56
+
+
+def _last_flips() -> np.ndarray:
+    """``LAST_FLIPS[square, line, byte, side]``: the discs turned over along ``line`` by a move
+    on ``square`` when every other square is filled, ``byte`` being the mover's discs on the
+    line (:func:`_line_byte`), for the mover (``side`` 0) or the opponent (1): Edax's
+    ``count_last_flip``. Every other square being filled, the mover's discs tell the whole
+    line."""
+    table = np.zeros((64, 4, 256, 2), np.int8)
+    for square in range(64):
+        for line in range(4):
+            squares, place = _line_squares(square, line)
+            others = [k for k in range(len(squares)) if k != place]
+            bytes_of = [_line_byte(1 << squares[k], square, line) for k in others]
+            for pattern in range(1 << len(others)):
+                mine = {others[i] for i in range(len(others)) if pattern >> i & 1}
+                byte = sum(bytes_of[i] for i in range(len(others)) if pattern >> i & 1)
+                for side, moving in enumerate((True, False)):
+                    flipped = 0
+                    for step in (1, -1):
+                        k = place + step
+                        while 0 <= k < len(squares) and (k in mine) != moving:
+                            k += step
+                        if 0 <= k < len(squares):
+                            flipped += abs(k - place) - 1
+                    table[square, line, byte, side] = flipped
+    return table
+
+
+LAST_FLIPS = _last_flips()
+
+
 @compiled
 def final_score(p: np.uint64, o: np.uint64) -> int:
     """The mover's disc difference at the end of the game, the empties to the winner."""
@@ -282,14 +358,23 @@ def final_score(p: np.uint64, o: np.uint64) -> int:
 
 @compiled
 def _last_move(p: np.uint64, o: np.uint64, square: np.uint64) -> int:
-    """The final score of a position with one empty ``square`` (the mover's view)."""
+    """The final score of a position with one empty ``square`` (the mover's view), from the
+    discs each side would turn over there (:data:`LAST_FLIPS`), without making the move."""
     index = 63 - leading_zeros(square)
-    flipped = flips_at(p, o, index)
-    if flipped:
-        return 2 * (popcount(p) + popcount(flipped) + 1) - 64
-    flipped = flips_at(o, p, index)
-    if flipped:
-        return 64 - 2 * (popcount(o) + popcount(flipped) + 1)
+    row = (p >> np.uint64(index & 56)) & np.uint64(0xFF)
+    column = (((p >> np.uint64(index & 7)) & _FILE_A) * _COLUMN_MAGIC) >> np.uint64(56)
+    diagonal = ((p & DIAGONAL_MASKS[index, 0]) * _FILE_A) >> np.uint64(56)
+    anti_diagonal = ((p & DIAGONAL_MASKS[index, 1]) * _FILE_A) >> np.uint64(56)
+    for side in range(2):
+        flipped = (
+            int(LAST_FLIPS[index, 0, row, side])
+            + int(LAST_FLIPS[index, 1, column, side])
+            + int(LAST_FLIPS[index, 2, diagonal, side])
+            + int(LAST_FLIPS[index, 3, anti_diagonal, side])
+        )
+        if flipped:
+            discs = popcount(p) + flipped + 1 if side == 0 else popcount(p) - flipped
+            return 2 * discs - 64
     return final_score(p, o)
 
 
@@ -346,54 +431,64 @@ def _two_empties(
     return worst if worst < INF else final_score(p, o)
 
 
+def _empties_search(fewer: Callable[..., int]) -> Callable[..., int]:
+    """The search of a counted position of one empty more than ``fewer`` searches (fail-soft):
+    each empty square tried in parity order, a square that flips nothing being no move
+    (Edax's ``solve_3``/``solve_4``), the opponent's moves after a pass; without the table,
+    move generation or recursion, so that each level compiles into the one above it."""
+
+    def search(
+        p: np.uint64, o: np.uint64, alpha: int, beta: int, control: np.ndarray, deadline: float
+    ) -> int:
+        empty = ~(p | o) & _ALL
+        odd = _parity_mask(empty) if PARITY else _ALL
+        sign = 1
+        for side in range(2):
+            best = -INF
+            for pass_number in range(2):
+                candidates = empty & odd if pass_number == 0 else empty & ~odd
+                while candidates:
+                    square = candidates & (~candidates + _ONE)
+                    candidates ^= square
+                    flipped = flips_at(p, o, 63 - leading_zeros(square))
+                    if flipped == _ZERO:
+                        continue
+                    if _tick(control, deadline):
+                        return 0
+                    child_p, child_o = o ^ flipped, p | flipped | square
+                    value = -fewer(child_p, child_o, -beta, -alpha, control, deadline)
+                    if control[ABORT]:
+                        return 0
+                    if value > best:
+                        best = value
+                        if value > alpha:
+                            alpha = value
+                            if alpha >= beta:
+                                return sign * best
+            if best > -INF:
+                return sign * best
+            if side == 0:  # the mover passes: the opponent's moves, a position of its own
+                if _tick(control, deadline):
+                    return 0
+                p, o, alpha, beta, sign = o, p, -beta, -alpha, -1
+        return final_score(o, p)  # neither side can move (p and o are swapped back)
+
+    return compiled(search)
+
+
 @compiled
-def _few_empties(
-    p: np.uint64,
-    o: np.uint64,
-    alpha: int,
-    beta: int,
-    passed: int,
-    counted: int,
-    control: np.ndarray,
-    deadline: float,
+def _two_left(
+    p: np.uint64, o: np.uint64, alpha: int, beta: int, control: np.ndarray, deadline: float
 ) -> int:
-    """The exact score of a position of 3 to :data:`FEW` empties (fail-soft), without the
-    table or move generation: each empty square tried in parity order, a square that flips
-    nothing being no move (Edax's ``solve_3``/``solve_4``); ``counted`` is 1 when the caller
-    has counted the position already."""
-    if not counted and _tick(control, deadline):
-        return 0
+    """:func:`_two_empties` as a level of :func:`_empties_search`."""
     empty = ~(p | o) & _ALL
-    if popcount(empty) == 2:
-        first = empty & (~empty + _ONE)
-        return _two_empties(p, o, first, empty ^ first, beta, control)
-    fresh = counted - counted  # 0, as a variable
-    odd = _parity_mask(empty) if PARITY else _ALL
-    best = -INF
-    for pass_number in range(2):
-        candidates = empty & odd if pass_number == 0 else empty & ~odd
-        while candidates:
-            square = candidates & (~candidates + _ONE)
-            candidates ^= square
-            flipped = flips_at(p, o, 63 - leading_zeros(square))
-            if flipped == _ZERO:
-                continue
-            value = -_few_empties(
-                o ^ flipped, p | flipped | square, -beta, -alpha, fresh, fresh, control, deadline
-            )
-            if control[ABORT]:
-                return 0
-            if value > best:
-                best = value
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        return best
-    if best > -INF:
-        return best
-    if passed:
-        return final_score(p, o)
-    return -_few_empties(o, p, -beta, -alpha, fresh + 1, fresh, control, deadline)
+    first = empty & (~empty + _ONE)
+    return _two_empties(p, o, first, empty ^ first, beta, control)
+
+
+_three_left = _empties_search(_two_left)
+_four_left = _empties_search(_three_left)
+_five_left = _empties_search(_four_left)
 
 
 @compiled
@@ -567,9 +662,13 @@ def solve_node(
     if LAST_FLIP and n == 2:
         first = empty & (~empty + _ONE)
         return _two_empties(p, o, first, empty ^ first, beta, control)
+    if FEW_EMPTIES and LAST_FLIP and n <= 5:
+        if n == 3:
+            return _three_left(p, o, alpha, beta, control, deadline)
+        if n == 4:
+            return _four_left(p, o, alpha, beta, control, deadline)
+        return _five_left(p, o, alpha, beta, control, deadline)
     fresh = passed - passed  # 0, as a variable
-    if FEW_EMPTIES and LAST_FLIP and n <= FEW:
-        return _few_empties(p, o, alpha, beta, passed, fresh + 1, control, deadline)
     deep = n > SHALLOW
     if deep and STABILITY and alpha >= 64 - 2 * popcount(o):  # else no stable count can cut
         upper = 64 - 2 * popcount(stable_discs(o, p))
@@ -603,7 +702,7 @@ def solve_node(
             index = 63 - leading_zeros(square)
             flipped = flips_at(p, o, index)
             child_p, child_o = o ^ flipped, p | flipped | square
-            if ETC and TABLE:
+            if ETC and TABLE and n >= ETC_EMPTIES:
                 child_slot = _slot_of(keys, _key(child_p, child_o))
                 if child_slot >= 0 and -int(bounds[child_slot, HIGH]) >= beta:
                     return -int(bounds[child_slot, HIGH])
