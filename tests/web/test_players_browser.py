@@ -172,7 +172,9 @@ def test_a_draw_offered_and_agreed(page: Any, screenshot: Any) -> None:
     page.click("#offer-draw")
     page.wait_for_function("() => /agreement/.test(document.getElementById('status').textContent)")
     # The game's end reaches the page by its stream, the reason by the offer's answer: either first.
-    page.wait_for_function("() => !/offered/.test(document.getElementById('draw-text').textContent)")
+    page.wait_for_function(
+        "() => !/offered/.test(document.getElementById('draw-text').textContent)"
+    )
     assert page.inner_text("#status") == "Game over: draw by agreement"
     assert page.inner_text("#draw-text").startswith("Draw agreed: O accepts: it expects")
     assert page.is_disabled("#offer-draw") and page.is_visible("#review")
