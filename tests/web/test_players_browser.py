@@ -140,7 +140,9 @@ def test_a_pasted_position_played_to_checkmate(page: Any) -> None:
     page.wait_for_url(re.compile(r"session="))
     your_move(page)
     page.drag_and_drop('#board [data-target="f7"]', '#board [data-target="f8"]')
-    page.wait_for_function("() => /Game over/.test(document.getElementById('status').textContent)")
+    page.wait_for_function(  # the move, the mate and the review's start: slow on a busy machine
+        "() => /Game over/.test(document.getElementById('status').textContent)", timeout=60_000
+    )
     assert page.inner_text("#status") == "Game over: White wins: checkmate"
     assert page.is_visible("#review")
 
