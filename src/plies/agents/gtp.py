@@ -41,22 +41,16 @@ default only the immediate recapture of a ko, so a longer cycle would be an ille
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import os
-import queue
 import re
 import shlex
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import IO, Any
+from typing import Any
 
-from plies.agents.process import COMMAND, QUIT_SECONDS, START_SECONDS
+from plies.agents.process import COMMAND, START_SECONDS, LineProgram
 from plies.agents.registry import Agent, AgentKind, Context, Option, register
 from plies.capabilities import HasGtp
 from plies.errors import EngineFailure, PliesError, Resigns, SpecError, UnsupportedGameError
@@ -77,56 +71,18 @@ ANSWER = re.compile(r"([=?])\d*\s*(.*)")
 text."""
 
 
-class _Engine:
-    """A running GTP engine, started by process ``owner`` (a forked child must not use it): a
-    thread reads its output into ``lines`` (None once the output ends)."""
-
-    def __init__(self, argv: tuple[str, ...], name: str) -> None:
-        self.name, self.owner = name, os.getpid()
-        self.process = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            errors="replace",
-            bufsize=1,
-        )
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.stdin: IO[str] = self.process.stdin
-        self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-        reader = threading.Thread(
-            target=self._read, args=(self.process.stdout,), name="plies-gtp-engine", daemon=True
-        )
-        reader.start()
-        RUNNING.add(self)
-
-    def _read(self, output: IO[str]) -> None:
-        with output:
-            for line in output:
-                self.lines.put(line)
-        self.lines.put(None)
+class _Engine(LineProgram):
+    """A running GTP engine."""
 
     def ask(self, command: str, seconds: float) -> str:
         """The engine's answer to ``command``: its text after ``=`` and the id, lines joined.
         An :class:`EngineFailure` if the engine refuses (``?``), crashes, answers outside GTP
         or takes more than ``seconds``."""
-        try:
-            self.stdin.write(command + "\n")
-            self.stdin.flush()
-        except (OSError, ValueError):
-            raise self._crashed() from None
+        self.send(command)
         deadline = time.monotonic() + seconds
         lines: list[str] = []
         while not lines or lines[-1]:  # an answer ends with an empty line
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                reason = f"timed out after {seconds:g} s on {command}"
-                raise EngineFailure(self.name, reason) from None
-            if line is None:
-                raise self._crashed()
-            line = line.rstrip()
+            line = self.receive(deadline, f"timed out after {seconds:g} s on {command}").rstrip()
             if lines or line:  # empty lines before an answer are skipped
                 lines.append(line)
             if len(lines) == 1 and not ANSWER.fullmatch(line):
@@ -137,50 +93,6 @@ class _Engine:
         if answer[1] == "?":
             raise EngineFailure(self.name, f"refused {command!r}: {text or 'no reason'}")
         return text
-
-    def _crashed(self) -> EngineFailure:
-        """The failure of an engine whose pipes closed, with its exit status when it has one."""
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(QUIT_SECONDS)
-        code = self.process.returncode
-        return EngineFailure(
-            self.name, "crashed" if code is None else f"crashed (exit status {code})"
-        )
-
-    def stop(self, *, kill: bool = False) -> None:
-        """Quit the engine (``kill``: at once) and wait until it is reaped."""
-        if not kill:
-            with contextlib.suppress(OSError, ValueError):
-                self.stdin.write("quit\n")
-                self.stdin.flush()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(QUIT_SECONDS)
-        self.process.kill()  # nothing if it has quit
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(QUIT_SECONDS)
-        with contextlib.suppress(OSError, ValueError):
-            self.stdin.close()
-        RUNNING.discard(self)
-
-    def stop_soon(self) -> None:
-        """Quit the engine without waiting (it counts as running until it is gone); nothing
-        once Python is finalizing, when no thread starts (the engines were quit at exit)."""
-        if not sys.is_finalizing():
-            threading.Thread(target=self.stop, name="plies-gtp-quit", daemon=True).start()
-
-
-RUNNING: set[_Engine] = set()
-"""The engines this process runs (set operations are atomic: no lock)."""
-
-
-def _stop_all() -> None:
-    """Quit every engine still running (at exit)."""
-    for engine in list(RUNNING):
-        engine.stop()
-
-
-os.register_at_fork(after_in_child=RUNNING.clear)
-atexit.register(_stop_all)
 
 
 def _gtp_game(game: Game[Any, Any]) -> HasGtp:
