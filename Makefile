@@ -28,7 +28,7 @@ apt_install = { \
 	  fi; }
 
 # The browser tests drive Chromium; the uci agent's tests play Stockfish; the GTP tests GNU Go
-# and GRhino (Othello).
+# and GRhino (Othello); the gnubg agent's tests GNU Backgammon.
 browser:
 	@command -v chromium >/dev/null 2>&1 || $(call apt_install,chromium,the browser tests)
 
@@ -36,6 +36,7 @@ engines:
 	@command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || $(call apt_install,stockfish,the uci agent's tests)
 	@command -v gnugo >/dev/null 2>&1 || [ -x /usr/games/gnugo ] || $(call apt_install,gnugo,the GTP games against GNU Go)
 	@command -v gtp-rhino >/dev/null 2>&1 || [ -x /usr/games/gtp-rhino ] || $(call apt_install,grhino,the GTP games against GRhino)
+	@command -v gnubg >/dev/null 2>&1 || [ -x /usr/games/gnubg ] || $(call apt_install,gnubg,the games against GNU Backgammon)
 
 # The drawing tests render trees with Graphviz's dot.
 drawing:
