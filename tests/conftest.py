@@ -83,6 +83,15 @@ def assert_one_line_error(result: CliRun, fragment: str) -> None:
     assert "Traceback" not in result.err + result.out
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _session_endgames(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Databases built on first use (backgammon's bear-off database, for the learned
+    evaluation's races) go to a folder of the test session's own, never the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PLIES_ENDGAMES", str(tmp_path_factory.mktemp("session-endgames")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[Any]:
     """A Ray cluster of two nodes of one CPU each on 127.0.0.1 (:func:`plies.pool.ray_on_loopback`),

@@ -87,6 +87,35 @@ class HasEvaluations(Protocol):
     def with_evaluation(self, name: str) -> Any: ...
 
 
+class TdNetwork(Protocol):
+    """A network learning by self-play with TD(lambda) in its game's compiled code: the games
+    it has trained on, its training, its games against the game's hand-written evaluation
+    (the learning curve's reference) and its file."""
+
+    games: int
+
+    @property
+    def hidden(self) -> int: ...
+
+    def train(self, games: int, alpha: float, lam: float) -> tuple[Any, int]: ...
+
+    def against_hand(self, pairs: int, seed: int) -> Any: ...
+
+    def save(self, path: Path) -> None: ...
+
+
+@runtime_checkable
+class HasTdLearning(Protocol):
+    """An evaluation network the game learns by self-play with TD(lambda) (Sutton 1988;
+    Tesauro's TD-Gammon) in its own compiled code (:mod:`plies.learn.td` drives it):
+    ``fresh_td_network`` makes one of ``hidden`` units from ``seed``, ``load_td_network``
+    reads one back (a :class:`~plies.errors.CheckpointError` for a damaged file)."""
+
+    def fresh_td_network(self, hidden: int, seed: int) -> TdNetwork: ...
+
+    def load_td_network(self, path: Path) -> TdNetwork: ...
+
+
 @runtime_checkable
 class HasProbCut(Protocol):
     """ProbCut's margin (Buro 1995): how far, in the engine's scores (a win is 1), a search
@@ -734,6 +763,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasLinearEvaluation: "a linear evaluation (evaluation_weights, evaluation_features)",
     HasEvaluations: "choice of evaluations (evaluations, with_evaluation)",
     HasProbCut: "a ProbCut margin (probcut_margin)",
+    HasTdLearning: "self-play TD(lambda) training (fresh_td_network, load_td_network)",
     HasRepetition: "repetition test (is_repetition)",
     HasRandomPlayout: "compiled playout (random_playout)",
     HasPerft: "perft counter (perft)",

@@ -42,7 +42,9 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bearoff]:
     """The database, built once into a folder of the test's own (never the user's)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(bearoff.ENDGAMES, str(tmp_path_factory.mktemp("endgames")))
+        bearoff._default_database.cache_clear()  # another module's tests may have read one
         yield bearoff.database()
+    bearoff._default_database.cache_clear()
 
 
 def compositions(checkers: int, points: int = 6) -> Iterator[Counts]:

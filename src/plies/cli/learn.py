@@ -26,7 +26,7 @@ from plies.errors import SpecError
 from plies.learn import DEVICES
 from plies.processes import check_ray_address
 from plies.registry import make_game
-from plies.spec import LEARNING_RATE, RUN_SEED, TRUNK, NumberRange
+from plies.spec import FRACTION, LEARNING_RATE, RUN_SEED, TRUNK, NumberRange
 
 POSITIONS = NumberRange(1, 10_000_000, integer=True)
 EPOCHS = NumberRange(1, 10_000, integer=True)
@@ -43,6 +43,11 @@ NETWORK_KINDS = ("action-value", "policy-value")
 STAGES = ("label", "train")
 CHUNK = NumberRange(1, 65536, integer=True)
 SHARE = NumberRange(0, 1)
+TD_GAMES = NumberRange(0, 10**9, integer=True)
+HIDDEN = NumberRange(1, 1024, integer=True)
+TD_ALPHA = NumberRange(0, 10, above_minimum=True)
+TD_BLOCK = NumberRange(1, 10**6, integer=True)
+TD_PAIRS = NumberRange(1, 10**5, integer=True)
 
 
 RECORDS = click.option(
@@ -433,6 +438,66 @@ def imitate_command(
     if stop.happened:
         exit_interrupted(f"{len(lines)} epochs saved in {out}; the same command goes on")
     click.echo(f"model saved to {out / 'model.pt'}; play it with az:model={out / 'model.pt'}")
+
+
+@learn.command("td")
+@click.argument("game_spec", metavar="GAME")
+@click.option("--out", required=True, type=OutputPath(folder=True), help="The run folder.")
+@click.option("--games", type=Number(TD_GAMES), required=True,
+              help="Self-play games to have trained in all (a larger number goes on).")  # fmt: skip
+@click.option("--hidden", type=Number(HIDDEN), help="Hidden units [new run: 80].")
+@click.option("--alpha", type=Number(TD_ALPHA), help="TD's step size [new run: 0.1].")
+@click.option("--lambda", "lam", type=Number(FRACTION), help="Trace decay [new run: 0.7].")
+@click.option("--seed", type=Number(RUN_SEED), help="First weights and dice [new run: 1].")
+@click.option("--block", type=Number(TD_BLOCK),
+              help="Games between checkpoints [new run: 5000].")  # fmt: skip
+@click.option("--pairs", type=Number(TD_PAIRS),
+              help="Duplicate pairs of games against the hand-written evaluation after each "
+              "block [new run: 1000].")  # fmt: skip
+def td_command(
+    game_spec: str,
+    out: Path,
+    games: int,
+    hidden: int | None,
+    alpha: float | None,
+    lam: float | None,
+    seed: int | None,
+    block: int | None,
+    pairs: int | None,
+) -> None:
+    """Train GAME's evaluation network by self-play with TD(lambda), as TD-Gammon did.
+
+    The network plays both sides without search, learning after every move (backgammon).
+    After each --block of games it is saved in OUT/network.npz and plays duplicate pairs of
+    games against the hand-written evaluation: OUT/metrics.jsonl is the learning curve
+    (plies learn plot OUT draws it). Ctrl-C stops; the same command goes on, with the
+    settings recorded unless given again.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    from plies.learn.td import TdRun, TdSettings, recorded_settings
+
+    given = {"hidden": hidden, "alpha": alpha, "lam": lam, "seed": seed, "block": block,
+             "pairs": pairs}  # fmt: skip
+    start = recorded_settings(out) or TdSettings()
+    changes: dict[str, Any] = {key: value for key, value in given.items() if value is not None}
+    settings = dataclasses.replace(start, **changes)
+    run = TdRun(out, make_game(game_spec), settings)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
+        task = bar.add_task("self-play", total=games, completed=min(run.network.games, games))
+
+        def report(done: Any) -> None:
+            line = (f"{done.games:,} games: {done.games_per_second:,.0f} games/s, equity "
+                    f"against the hand-written evaluation {done.equity_vs_hand:+.3f} "
+                    f"+-{done.margin:.3f}")  # fmt: skip
+            bar.console.print(line, soft_wrap=True)
+            bar.update(task, completed=done.games)
+
+        run.run(games, report)
+    click.echo(f"{run.network.games:,} games trained; the network is {run.network_file}")
+    if stop.happened:
+        exit_interrupted(f"{run.network.games:,} games saved in {out}; the same command goes on")
 
 
 @learn.command("plot")

@@ -13,7 +13,10 @@ from plies.inputs import check_output
 
 PANELS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("loss", lambda key: key.endswith("loss")),
-    ("strength", lambda key: key == "policy_vs_random" or "accuracy" in key),
+    (
+        "strength",
+        lambda key: key == "policy_vs_random" or "accuracy" in key or key.startswith("equity_vs"),
+    ),
     ("mistake rate", lambda key: key.endswith("mistake_rate")),
 )
 """The plot's panels: a title and which metrics it draws."""
@@ -52,7 +55,8 @@ def _figures(record: dict[str, Any]) -> Iterator[tuple[str, float]]:
 
 def plot_metrics(metrics: list[dict[str, Any]], path: Path) -> None:
     """A PNG with a panel per kind of curve (:data:`PANELS`) found in ``metrics``, against the
-    generation (a training run) or the epoch (a distillation)."""
+    games trained (TD self-play), the generation (a training run) or the epoch (a
+    distillation)."""
     if path.suffix.lower() != ".png":
         raise RenderError(f"cannot write {str(path)!r}: the curves are a PNG; name a .png file")
     check_output(path)
@@ -62,7 +66,7 @@ def plot_metrics(metrics: list[dict[str, Any]], path: Path) -> None:
         from matplotlib.ticker import MaxNLocator
     except ImportError:
         raise RenderError("matplotlib is not installed: pip install 'plies[plot]'") from None
-    axis = next((k for k in ("generation", "epoch") if k in metrics[0]), "line")
+    axis = next((k for k in ("games_trained", "generation", "epoch") if k in metrics[0]), "line")
     series: dict[str, list[tuple[float, float]]] = {}
     for number, record in enumerate(metrics, 1):
         x = float(record.get(axis, number))

@@ -57,13 +57,17 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import pairwise
-from typing import NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from plies.capabilities import BoardView
-from plies.errors import IllegalMoveError, InvalidPositionError
+from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import CHANCE, Game
 from plies.ladder import Anchor, Ladder, Level
 from plies.registry import GameOption
+
+if TYPE_CHECKING:
+    from plies.games.backgammon.network import Network
 
 WHITE, BLACK = 0, 1
 SIDES = ("White", "Black")
@@ -78,6 +82,8 @@ OPENING = -1
 """The mover of the state before the opening roll (nobody has the move yet)."""
 START = {24: 2, 13: 5, 8: 3, 6: 5}
 """Each side's starting checkers by point, in its own numbering."""
+EVALUATIONS = ("learned", "hand")
+"""EVAL's choices (``engine:evaluation=``, ``Backgammon(evaluation=...)``)."""
 TURN_CACHE = 2048
 """Positions whose legal turns are kept (least recently used dropped first)."""
 
@@ -184,8 +190,35 @@ class Backgammon(Game[BackgammonState, Action]):
     players = SIDES
     value_bounds = (-3.0, 3.0)
 
+    def __init__(self, evaluation: str = "learned") -> None:
+        if evaluation not in EVALUATIONS:
+            raise SpecError(
+                f"backgammon has no evaluation {evaluation!r} (it has {', '.join(EVALUATIONS)})"
+            )
+        self.evaluation = evaluation
+        """EVAL: ``learned`` (the shipped TD network, :mod:`plies.games.backgammon.network`)
+        or ``hand`` (the hand-written terms)."""
+
     def __repr__(self) -> str:
-        return "Backgammon()"
+        return "Backgammon()" if self.evaluation == "learned" else "Backgammon(evaluation='hand')"
+
+    def evaluations(self) -> tuple[str, ...]:
+        """The learned network and the hand-written evaluation; the one in use first."""
+        return (self.evaluation, *(name for name in EVALUATIONS if name != self.evaluation))
+
+    def with_evaluation(self, name: str) -> Backgammon:
+        return Backgammon(name)
+
+    def fresh_td_network(self, hidden: int, seed: int) -> Network:
+        """A new network for self-play training (:mod:`plies.learn.td`)."""
+        from plies.games.backgammon.network import Network
+
+        return Network.fresh(hidden, seed)
+
+    def load_td_network(self, path: Path) -> Network:
+        from plies.games.backgammon.network import load_network
+
+        return load_network(path)
 
     def board_view(self) -> BoardView:
         """The board for the web pages (:mod:`plies.games.backgammon.view`)."""
@@ -277,11 +310,31 @@ class Backgammon(Game[BackgammonState, Action]):
         return self.points_won(state) * (1 if winner == player else -1)
 
     def evaluate(self, state: BackgammonState, player: str) -> float:
-        """EVAL for ``player``: in a race, the pip count lead (the side on roll counted
-        :data:`TEMPO` pips ahead) relative to the race's length; in contact, the pip lead plus
-        made points, the longest prime, anchors, minus blots weighted by the shots at them and
-        the pips a hit would cost, and checkers on the bar against made home points. The lead
-        in (-1, 1) grows towards a gammon when the losing side has borne off none: strictly
+        """EVAL for ``player``: the learned network's cubeless equity (the one-sided bear-off
+        database's winning chance where both sides are home), or the hand-written evaluation
+        (:meth:`hand_evaluation`) when it is chosen or the network cannot be loaded. The
+        network values a position before its roll: a state with dice is valued as before them;
+        the opening is even."""
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        if self.evaluation == "learned":
+            from plies.games.backgammon.network import learned_equity, shipped_or_none, side_board
+
+            network = shipped_or_none()
+            if network is not None:
+                if state.mover == OPENING:
+                    return 0.0
+                board = side_board(state.points, state.bar, state.off, state.mover)
+                equity = learned_equity(board, network)
+                return equity if SIDES[state.mover] == player else -equity
+        return self.hand_evaluation(state, player)
+
+    def hand_evaluation(self, state: BackgammonState, player: str) -> float:
+        """The hand-written EVAL for ``player``: in a race, the pip count lead (the side on roll
+        counted :data:`TEMPO` pips ahead) relative to the race's length; in contact, the pip
+        lead plus made points, the longest prime, anchors, minus blots weighted by the shots at
+        them and the pips a hit would cost, and checkers on the bar against made home points.
+        The lead in (-1, 1) grows towards a gammon when the losing side has borne off none: strictly
         inside :attr:`value_bounds` (a finished game evaluates to its utility)."""
         if self.is_terminal(state):
             return self.utility(state, player)
