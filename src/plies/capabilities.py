@@ -87,6 +87,29 @@ class HasEvaluations(Protocol):
     def with_evaluation(self, name: str) -> Any: ...
 
 
+class ChanceEngine(Protocol):
+    """A game's own compiled search for the engine in a game with chance nodes: ``iterate``
+    yields a result per depth completed (the last possibly cut short by ``seconds`` or the
+    event ``stop``), to ``depth`` moves or its ``max_depth``."""
+
+    max_depth: int
+
+    def iterate(
+        self, state: Any, depth: int | None, seconds: float | None, stop: Any | None = None
+    ) -> Iterator[Any]: ...
+
+
+@runtime_checkable
+class HasChanceEngine(Protocol):
+    """The engine of a game with chance nodes, its own and compiled (backgammon's expectimax
+    over the dice with move filters): ``chance_engine()`` names its maker as
+    ``module:attribute``, a room at :mod:`plies.native`'s layer in the game's folder
+    (``games/<name>/*_native.py``) that the game's rules never import; the maker takes the game
+    (its evaluation chosen, :class:`HasEvaluations`) and gives a :class:`ChanceEngine`."""
+
+    def chance_engine(self) -> str: ...
+
+
 class TdNetwork(Protocol):
     """A network learning by self-play with TD(lambda) in its game's compiled code: the games
     it has trained on, its training, its games against the game's hand-written evaluation
@@ -763,6 +786,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasLinearEvaluation: "a linear evaluation (evaluation_weights, evaluation_features)",
     HasEvaluations: "choice of evaluations (evaluations, with_evaluation)",
     HasProbCut: "a ProbCut margin (probcut_margin)",
+    HasChanceEngine: "an engine of its own for its chance nodes (chance_engine)",
     HasTdLearning: "self-play TD(lambda) training (fresh_td_network, load_td_network)",
     HasRepetition: "repetition test (is_repetition)",
     HasRandomPlayout: "compiled playout (random_playout)",

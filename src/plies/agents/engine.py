@@ -13,12 +13,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from plies.agents.chance_engine import chance_engine_agent
 from plies.agents.live import Watch
 from plies.agents.options import TIME_OPTION
 from plies.agents.registry import Agent, AgentKind, Context, Option
 from plies.capabilities import (
     DRAW,
     WIN,
+    HasChanceEngine,
     HasEndgameSolver,
     HasEvaluation,
     HasEvaluations,
@@ -28,7 +30,7 @@ from plies.capabilities import (
 )
 from plies.clock import MIN_MOVE_SECONDS, move_budget
 from plies.errors import BudgetExhaustedError, SpecError
-from plies.game import Game, WinLossDrawGame, require_two_player_zero_sum
+from plies.game import Game, WinLossDrawGame, has_chance, require_two_player_zero_sum
 from plies.inputs import read_text
 from plies.perfect import Decision, PerfectSolver
 from plies.registry import game_identity
@@ -273,6 +275,10 @@ ENGINE_DEFAULT_VALUES = {key: ENGINE_DEFAULTS[field] for key, field in ENGINE_SW
 
 
 def _engine(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
+    if has_chance(game) and isinstance(game, HasChanceEngine):
+        return chance_engine_agent(
+            chosen_evaluation(game, values["evaluation"]), values, context.name
+        )
     agent = engine_agent(game, values, context.name)
     require(game, HasEvaluation, "the engine")
     chosen = chosen_evaluation(game, values["evaluation"])
@@ -400,7 +406,8 @@ ENGINE_KIND = AgentKind(
         Option(
             "evaluation",
             "text",
-            "EVAL, where the game has several (othello: patterns, hand) [default: the game's]",
+            "EVAL, where the game has several (othello: patterns, hand; backgammon: learned, "
+            "hand) [default: the game's]",
             None,
         ),
     ),

@@ -209,6 +209,11 @@ class Backgammon(Game[BackgammonState, Action]):
     def with_evaluation(self, name: str) -> Backgammon:
         return Backgammon(name)
 
+    def chance_engine(self) -> str:
+        """The engine's search of backgammon: expectimax over the dice with move filters,
+        compiled (:mod:`plies.games.backgammon.engine_native`)."""
+        return "plies.games.backgammon.engine_native:backgammon_engine"
+
     def fresh_td_network(self, hidden: int, seed: int) -> Network:
         """A new network for self-play training (:mod:`plies.learn.td`)."""
         from plies.games.backgammon.network import Network
