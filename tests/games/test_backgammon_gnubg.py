@@ -18,7 +18,13 @@ from plies.agents import make_agent
 from plies.arena.match import run_match
 from plies.errors import EngineFailure, IllegalMoveError, UnsupportedGameError
 from plies.games import make_game
-from plies.games.backgammon.gnubg_agent import LEVELS, GnubgAgent, gnubg_board, gnubg_turn
+from plies.games.backgammon.gnubg_agent import (
+    LEVELS,
+    GnubgAgent,
+    gnubg_board,
+    gnubg_judge,
+    gnubg_turn,
+)
 from plies.games.backgammon.rules import (
     BLACK,
     CHECKERS,
@@ -245,4 +251,23 @@ def test_gnubg_wins_whole_games_against_random_play() -> None:
     outcomes = list(run_match(GAME, "gnubg", "random", 2, seed=3))
     assert [outcome.result for outcome in outcomes] == [1.0, 1.0]
     assert all(outcome.moves > 20 for outcome in outcomes)
+    assert children(str(GNUBG)) == []
+
+
+@needs_gnubg
+def test_the_judge_rates_gnubgs_own_play_exact_and_a_blunder_costly() -> None:
+    judge = gnubg_judge()
+    try:
+        state = GAME.parse_position("W 24:2 13:5 8:3 6:5 / B 24:2 13:5 8:3 6:5 / W 3-1")
+        assert judge.error(GAME, state, GAME.parse_action(state, "8/5 6/5")) == 0.0
+        blunder = judge.error(GAME, state, GAME.parse_action(state, "6/3 6/5"))
+        assert blunder is not None and 0.04 < blunder < 0.5  # two blots in the home board
+        forced = GAME.parse_position(
+            "W 6:3 5:2 4:2 3:2 2:2 1:2 off:2 / B bar:2 13:13 / B 4-4"
+        )  # closed out: the only play is to pass
+        assert judge.error(GAME, forced, ()) is None
+        won = GAME.parse_position("W 1:1 off:14 / B 6:5 5:5 off:5 / W 2-1")
+        assert judge.error(GAME, won, GAME.parse_action(won, "1/off")) is None  # one play
+    finally:
+        judge.close()
     assert children(str(GNUBG)) == []

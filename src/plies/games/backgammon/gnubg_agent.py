@@ -161,6 +161,15 @@ class _Server(LineProgram):
             raise EngineFailure(self.name, f"answered {line[:60]!r}")
         return answer
 
+    def outputs(self, request: str, seconds: float) -> list[float]:
+        """gnubg's evaluation asked by ``request``: five chances and the cubeless equity."""
+        self.send(request)
+        answer = self.answer(seconds, "on an evaluation")
+        outputs = answer.get("outputs")
+        if "error" in answer or not isinstance(outputs, list) or len(outputs) != 6:
+            raise EngineFailure(self.name, f"failed: {answer.get('error', answer)}")
+        return [float(value) for value in outputs]
+
     def best_move(self, request: str, seconds: float) -> list[int]:
         """gnubg's answer to ``request``: its move, from, to, from, to..."""
         self.send(request)
@@ -226,6 +235,62 @@ class GnubgAgent:
         server = getattr(self, "_server", None)
         if server is not None and server.owner == os.getpid():
             server.stop_soon()
+
+
+ANALYSIS = LEVELS["worldclass"]
+"""The level gnubg analyses moves at by default: 2 plies, its normal move filter."""
+
+
+@dataclass(eq=False)
+class GnubgJudge:
+    """GNU Backgammon's analysis of checker plays, as its ``analyse`` command rates them: a
+    play's error is the cubeless equity of gnubg's best play less that of the play made, both
+    positions evaluated at the analysis level's plies (a forced play is no decision). The
+    mean error of the unforced plays, in thousandths, is gnubg's error rate per move."""
+
+    argv: tuple[str, ...]
+    level: PlayingLevel = ANALYSIS
+    timeout: float = UNTIMED
+    name: str = "gnubg"
+    _server: _Server | None = field(default=None, init=False, repr=False)
+
+    def error(self, game: Backgammon, state: BackgammonState, turn: Turn) -> float | None:
+        """The equity ``turn`` loses against gnubg's best play in ``state``; None when the
+        play is forced."""
+        if len(game.actions(state)) <= 1:
+            return None
+        if self._server is None:
+            self._server = _Server(self.argv, self.name)
+        request = self.level.request(gnubg_board(state), state.dice)
+        best = gnubg_turn(game, state, self._server.best_move(request, self.timeout))
+        if best == turn:
+            return 0.0
+        player = game.to_move(state)
+        return self._value(game, game.result(state, best), player) - self._value(
+            game, game.result(state, turn), player
+        )
+
+    def _value(self, game: Backgammon, after: BackgammonState, player: str) -> float:
+        """``player``'s cubeless equity after its play, the other side to roll."""
+        if game.is_terminal(after):
+            return game.utility(after, player)
+        context = json.loads(self.level.request(gnubg_board(after), (1, 1)))["context"]
+        request = json.dumps({"evaluate": gnubg_board(after), "context": context})
+        assert self._server is not None
+        return -self._server.outputs(request, self.timeout)[5]
+
+    def close(self) -> None:
+        """Quit gnubg."""
+        server, self._server = self._server, None
+        if server is not None:
+            server.stop()
+
+
+def gnubg_judge(command: str | None = None, timeout: float = UNTIMED) -> GnubgJudge:
+    """A judge running ``command`` (gnubg by default); a :class:`SpecError` if it does not run."""
+    argv = engine_command("gnubg", command or "gnubg", "gnubg")
+    _check(argv)
+    return GnubgJudge(argv, timeout=timeout)
 
 
 @cache

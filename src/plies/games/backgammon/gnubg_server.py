@@ -2,7 +2,10 @@
 Python: ``gnubg -t -q -r -p gnubg_server.py``. It reads requests on standard input, one JSON
 object a line, ``{"board": [OPPONENT, MOVER], "dice": [D1, D2], "context": {...}, "filters":
 [...]}`` (the arguments of ``gnubg.findbestmove``), and answers each with one line: :data:`MARK`
-and ``{"move": [FROM, TO, ...]}``, or ``{"error": TEXT}``. It first says
+and ``{"move": [FROM, TO, ...]}``, or ``{"error": TEXT}``; a request ``{"evaluate": [OPPONENT,
+MOVER], "context": {...}}`` is answered ``{"outputs": [...]}``: ``gnubg.evaluate``'s cubeless
+P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon) and equity for the
+side on roll (MOVER). It first says
 ``{"ready": true}``, and ends on the line ``quit`` or at the end of its input. gnubg's other
 output (its banner) has no mark.
 
@@ -35,13 +38,19 @@ def main() -> None:
             break
         try:
             request = json.loads(line)
-            move = gnubg.findbestmove(
-                request["board"], cube, request["context"], request["dice"], request["filters"]
-            )
+            if "evaluate" in request:
+                answer = {
+                    "outputs": list(gnubg.evaluate(request["evaluate"], cube, request["context"]))
+                }
+            else:
+                move = gnubg.findbestmove(
+                    request["board"], cube, request["context"], request["dice"], request["filters"]
+                )
+                answer = {"move": list(move)}
         except Exception as error:  # gnubg raises plain Exceptions
             say({"error": f"{type(error).__name__}: {error}"})
         else:
-            say({"move": list(move)})
+            say(answer)
 
 
 if __name__ == "__main__":
