@@ -60,7 +60,9 @@ class Game(ABC, Generic[S, A]):
     (the agent a front end seats against a person unless told otherwise),
     ``opening_plies`` (random plies before each opening of a match) and
     ``searchable_to_end`` (False where no search to the end of the game can finish: such games
-    are searched to a depth with EVAL, or by the engine under a clock).
+    are searched to a depth with EVAL, or by the engine under a clock) and ``leaf_estimate``
+    (MCTS's leaf estimate unless told otherwise: ``playout``, or ``eval`` where EVAL is better
+    than random playouts, as backgammon's learned network is).
     """
 
     name: str = "game"
@@ -69,6 +71,7 @@ class Game(ABC, Generic[S, A]):
     default_opponent: str = "alphabeta:depth=4"
     opening_plies: int = 2
     searchable_to_end: bool = True
+    leaf_estimate: str = "playout"
 
     @abstractmethod
     def initial_state(self) -> S:

@@ -139,3 +139,17 @@ def test_a_stopped_search_keeps_its_last_complete_choice() -> None:
     results = list(search.iterate(POSITIONS[0], 3, None, stop))
     assert [result.depth for result in results] == [1]
     assert results[0].action in LEARNED.actions(POSITIONS[0])
+
+
+def test_mcts_estimates_backgammon_leaves_by_the_learned_evaluation_by_default() -> None:
+    state = POSITIONS[1]
+
+    def searched(spec: str) -> tuple[object, float]:
+        agent = make_agent(spec, LEARNED, seed=4)
+        action = agent(LEARNED, state)
+        assert agent.last is not None
+        return action, agent.last.value
+
+    default = searched("mcts:iterations=60")
+    assert default == searched("mcts:iterations=60,evaluator=eval")
+    assert default != searched("mcts:iterations=60,evaluator=playout")

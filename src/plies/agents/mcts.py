@@ -115,7 +115,8 @@ def mcts_agent(
     iterations, seconds = values["iterations"], values["time"]
     if iterations is None and seconds is None:
         seconds = 1.0
-    leaf = heuristic_evaluator(game) if values["evaluator"] == "eval" else None
+    estimate = values["evaluator"] or game.leaf_estimate
+    leaf = heuristic_evaluator(game) if estimate == "eval" else None
     if values["selection"] == "puct":
         return _puct(game, values, context, leaf or default_evaluator(game), (iterations, seconds))
     mcts = MCTS(
@@ -178,7 +179,13 @@ MCTS_OPTIONS = (
         None,
         EXPLORATION,
     ),
-    Option("evaluator", "choice", "leaf estimates", "playout", choices=("playout", "eval")),
+    Option(
+        "evaluator",
+        "choice",
+        "leaf estimates [default: the game's: eval for backgammon's learned network, else playout]",
+        None,
+        choices=("playout", "eval"),
+    ),
     Option(
         "selection",
         "choice",

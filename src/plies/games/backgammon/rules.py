@@ -172,6 +172,7 @@ class Backgammon(Game[BackgammonState, Action]):
     summary = "backgammon without the doubling cube: dice as chance nodes, gammons 2, backgammons 3"
     options: tuple[GameOption, ...] = ()
     searchable_to_end = False
+    leaf_estimate = "eval"
     default_opponent = "expectiminimax:depth=1"
     ladder = Ladder(
         (
