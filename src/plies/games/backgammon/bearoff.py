@@ -48,13 +48,13 @@ import operator
 import os
 import sys
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import comb
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -89,6 +89,7 @@ _BINOMIAL = np.array(_CHOOSE)
 _BARS = np.arange(POINTS)
 _TOLERANCE = 1e-9
 """How far from 1 a stored distribution's sum may be."""
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -290,14 +291,7 @@ def read(path: Path) -> Bearoff:
     """The database in ``path``; :class:`EndgameError` naming what is wrong with a file that is
     unreadable, foreign, of another size or damaged."""
     name = repr(str(path))
-    try:
-        with np.load(path, allow_pickle=False) as arrays:
-            meta = json.loads(str(arrays["meta"]))
-            distributions = arrays["distributions"]
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as error:
-        raise EndgameError(f"{name} is not a readable bear-off database ({error})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise EndgameError(f"{name} is not a {FORMAT} bear-off database")
+    _, distributions = _load(path, "distributions", FORMAT)
     if distributions.shape != (POSITIONS, MAX_ROLLS + 1) or distributions.dtype != np.float64:
         raise EndgameError(
             f"{name} holds a {distributions.dtype} table of shape {distributions.shape}, "
@@ -328,19 +322,43 @@ def _default_database() -> Bearoff:
 
 @cache
 def _database(path: Path) -> Bearoff:
+    return _kept(path, read, build, save, "bear-off database")
+
+
+def _load(path: Path, name: str, form: str) -> tuple[dict[str, Any], np.ndarray]:
+    """The ``meta`` and the array ``name`` of the ``.npz`` file ``path`` of format ``form``;
+    :class:`EndgameError` naming a file that is unreadable or foreign."""
     try:
-        return read(path)
+        with np.load(path, allow_pickle=False) as arrays:
+            meta = json.loads(str(arrays["meta"]))
+            if not isinstance(meta, dict) or meta.get("format") != form:
+                raise EndgameError(f"{str(path)!r} is not a {form} bear-off database")
+            array: np.ndarray = arrays[name]
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as error:
+        raise EndgameError(f"{str(path)!r} is not a readable bear-off database ({error})") from None
+    return meta, array
+
+
+def _kept(
+    path: Path,
+    read_file: Callable[[Path], _T],
+    build_table: Callable[[], _T],
+    save_table: Callable[[_T, Path], None],
+    what: str,
+) -> _T:
+    """The table read from ``path``; else built, kept there, and returned (a file that cannot
+    be used, or a folder that cannot be written, named in one line on stderr)."""
+    try:
+        return read_file(path)
     except EndgameError as error:
         if path.exists():
             print(f"plies: {error}; building it again", file=sys.stderr)
-    bearoff = build()
+    table = build_table()
     try:
-        save(bearoff, path)
+        save_table(table, path)
     except OSError as error:
-        print(
-            f"plies: cannot keep the bear-off database in {str(path)!r} ({error})", file=sys.stderr
-        )
-    return bearoff
+        print(f"plies: cannot keep the {what} in {str(path)!r} ({error})", file=sys.stderr)
+    return table
 
 
 def rolls_distribution(counts: Sequence[int]) -> np.ndarray:
