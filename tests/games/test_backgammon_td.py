@@ -253,8 +253,8 @@ def test_a_broken_shipped_network_leaves_the_hand_written_evaluation(
     assert len(lines) == 1 and "hand-written evaluation plays instead" in lines[0]
 
 
-def test_the_learned_evaluation_is_zero_sum_and_uses_the_bearoff_database() -> None:
-    from plies.games.backgammon.bearoff import race_win_probability
+def test_the_learned_evaluation_is_zero_sum_and_uses_the_bearoff_databases() -> None:
+    from plies.games.backgammon.bearoff import race_win_probability, two_sided_win
 
     for state in POSITIONS[::60]:
         rolled = state._replace(dice=())
@@ -262,8 +262,12 @@ def test_the_learned_evaluation_is_zero_sum_and_uses_the_bearoff_database() -> N
         assert white == pytest.approx(-GAME.evaluate(rolled, "Black"))
         assert -3 < white < 3
     race = GAME.parse_position("W 6:2 5:3 2:1 off:9 / B 4:3 3:3 1:1 off:8 / W to roll")
-    win = race_win_probability((0, 1, 0, 0, 3, 2), (1, 0, 3, 3, 0, 0))
+    win = two_sided_win((0, 1, 0, 0, 3, 2), (1, 0, 3, 3, 0, 0))  # exact: 8 checkers or fewer
+    assert win is not None
     assert GAME.evaluate(race, "White") == pytest.approx(2 * win - 1)
+    larger = GAME.parse_position("W 6:4 5:3 2:3 off:5 / B 4:3 3:3 1:4 off:5 / B to roll")
+    win = race_win_probability((4, 0, 3, 3, 0, 0), (0, 3, 0, 0, 3, 4))  # the approximation
+    assert GAME.evaluate(larger, "Black") == pytest.approx(2 * win - 1)
 
 
 def test_the_game_offers_both_evaluations() -> None:

@@ -3,7 +3,8 @@
 (:class:`~plies.capabilities.HasChanceEngine`).
 
 Values are cubeless money equities for the side named, from the learned network (with the
-bear-off database's chance of winning in pure races) or from the hand-written evaluation
+bear-off databases' chance of winning where both sides are home: the exact two-sided one to 8
+checkers a side, else the one-sided approximation) or from the hand-written evaluation
 (``engine:evaluation=hand``). A position before its roll is valued:
 
 - at depth 0 by the evaluation;
@@ -34,6 +35,7 @@ import numpy as np
 from plies.compiled import compiled
 from plies.errors import SpecError
 from plies.games.backgammon import kernel
+from plies.games.backgammon.bearoff_kernel import two_sided_lookup
 from plies.games.backgammon.kernel import BAR, CHECKERS, MOST_PLAYS, OFF, SOURCES, STACK
 from plies.games.backgammon.td_kernel import (
     encode,
@@ -108,7 +110,9 @@ def static_value(
     count = encode(board, row, inputs, active)
     forward(net[0], net[1], net[2], net[3], inputs, active, count, hidden, outputs)
     if _all_home(board):
-        win = race_win(board, row, bearoff[0], bearoff[1])
+        win = two_sided_lookup(bearoff[2], bearoff[3], board, row)
+        if win < 0:
+            win = race_win(board, row, bearoff[0], bearoff[1])
         outputs[0] = win
         outputs[2] = 0.0
         outputs[4] = 0.0
@@ -355,9 +359,14 @@ def backgammon_engine(game: Any) -> BackgammonEngine:
     network = shipped_or_none() if game.evaluation == "learned" else None
     if network is None:
         net = tuple(np.zeros((1,) * rank) for rank in (2, 1, 2, 1))
-        tables = (np.zeros((1, 1)), np.zeros((1, 1), np.int64))
+        tables = tuple(
+            np.zeros((1, 1), kind) for kind in (np.float64, np.int64, np.uint16, np.int64)
+        )
+        for table in tables:  # read-only as the databases' arrays: one compiled search for both
+            table.flags.writeable = False
         return BackgammonEngine(HAND, net, tables, _work(), Work(1).scratch)
-    tables = (bearoff.database().distributions, np.asarray(bearoff._BINOMIAL, np.int64))
+    two_sided, binomial = bearoff.two_sided_arrays()
+    tables = (bearoff.database().distributions, binomial, two_sided, binomial)
     return BackgammonEngine(NETWORK, network.arrays, tables, _work(), Work(network.hidden).scratch)
 
 

@@ -260,14 +260,17 @@ def side_board(
 
 
 def race_outputs(board: np.ndarray, outputs: np.ndarray) -> None:
-    """Where every checker of both sides is home or off, put the one-sided bear-off
-    database's chance of winning (:func:`plies.games.backgammon.bearoff.race_win_probability`)
-    in place of the network's, and no gammons where the loser has borne off."""
+    """Where every checker of both sides is home or off, put the bear-off databases' chance
+    of winning in place of the network's (the exact two-sided one to 8 checkers a side, else
+    the one-sided approximation: :mod:`plies.games.backgammon.bearoff`), and no gammons where
+    the loser has borne off."""
     if board[:, 7:].any():
         return
-    from plies.games.backgammon.bearoff import race_win_probability
+    from plies.games.backgammon.bearoff import race_win_probability, two_sided_win
 
-    win = race_win_probability(board[0, 1:7].tolist(), board[1, 1:7].tolist())
+    mine, theirs = board[0, 1:7].tolist(), board[1, 1:7].tolist()
+    exact = two_sided_win(mine, theirs)
+    win = race_win_probability(mine, theirs) if exact is None else exact
     outputs[0] = win
     outputs[2] = outputs[4] = 0.0  # a backgammon needs a checker in the winner's home board
     outputs[1] = 0.0 if board[1, 0] else min(outputs[1], win)
