@@ -178,6 +178,7 @@ def test_training_goes_on_after_a_stop_as_if_never_stopped(tmp_path: Path) -> No
     assert ours.games == 300 and not np.array_equal(ours.arrays[0], Network.fresh(6, 9).arrays[0])
     lines = (tmp_path / "parts/metrics.jsonl").read_text().splitlines()
     assert len(lines) == 2 and '"games_trained": 300' in lines[1]
+    assert (tmp_path / "parts/curves.png").stat().st_size > 1000  # the curve, drawn
 
 
 def test_a_run_folder_of_other_work_is_refused(tmp_path: Path) -> None:

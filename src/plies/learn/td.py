@@ -1,20 +1,21 @@
-"""Self-play training by TD(lambda), as TD-Gammon learned (Tesauro 1992, 1995; Sutton 1988), for
-a game whose compiled code learns its network online (:class:`~plies.capabilities.HasTdLearning`):
-the network plays both sides without search and every move pulls its last prediction towards
-the next. This is the one training of plies that steps no optimiser: TD(lambda) updates the
-weights after every move from eligibility traces, in the game's compiled code (the one
-supervised loop, :mod:`plies.learn.trainer`, trains on examples).
+"""Self-play training by TD(lambda), as TD-Gammon learned (Tesauro 1992, 1995; Sutton 1988), for a
+game whose compiled code learns its network online (:class:`~plies.capabilities.HasTdLearning`):
+the network plays both sides without search and every move pulls its last prediction towards the
+next. This is the one training of plies that steps no optimiser: TD(lambda) updates the weights
+after every move from eligibility traces, in the game's compiled code (the one supervised loop,
+:mod:`plies.learn.trainer`, trains on examples).
 
 A run folder holds ``config.json`` (the game and the settings), ``network.npz`` (the network and
-its dice, written atomically after every block of games) and ``metrics.jsonl`` (a line a block:
-the games trained, the seconds, and the equity of the network against the game's hand-written
-evaluation over duplicate pairs of games, with its 95% interval): the learning curve, drawn by
-``plies learn plot``. The same command on the same folder goes on where it stopped (Ctrl-C or a
-kill loses at most the block in progress).
+its dice, written atomically after every block of games), ``metrics.jsonl`` (a line a block: the
+games trained, the seconds, and the equity of the network against the game's hand-written
+evaluation over duplicate pairs of games, with its 95% interval) and ``curves.png``, that learning
+curve drawn after every block (as ``plies learn plot`` draws it). The same command on the same
+folder goes on where it stopped (Ctrl-C or a kill loses at most the block in progress).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import time
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from plies.capabilities import HasTdLearning, TdNetwork, require
-from plies.errors import RunFolderError, SpecError
+from plies.errors import RenderError, RunFolderError, SpecError
 from plies.game import Game
 from plies.inputs import write_atomically
 from plies.registry import game_identity
@@ -184,7 +185,15 @@ class TdRun:
         kept = self.metrics_file.read_bytes() if self.metrics_file.exists() else b""
         text = (json.dumps(line) + "\n").encode()
         write_atomically(self.metrics_file, lambda file: file.write(kept + text))
+        self._plot()
         return block
+
+    def _plot(self) -> None:
+        """Draw the learning curve into ``curves.png`` (skipped without matplotlib)."""
+        from plies.learn.plots import plot_metrics, read_metrics
+
+        with contextlib.suppress(RenderError):
+            plot_metrics(read_metrics(self.folder), self.folder / "curves.png")
 
     def _generations(self) -> int:
         if not self.metrics_file.exists():
