@@ -64,11 +64,15 @@ class GameOption(Option):
     argument and the game's attribute of the same name. ``convert`` turns the value read into the
     argument (a choice into an enum), ``show`` writes the attribute back into a spec, and
     ``identity`` says whether the option changes the positions and moves of the game (scoring
-    does not: a network trained under one scoring plays under the other)."""
+    does not: a network trained under one scoring plays under the other). An option with
+    ``optional`` is written into a spec only away from its default: an option added to a game
+    later (backgammon's cube) leaves the specs and identities the game had before it as they
+    were."""
 
     convert: Callable[[Any], Any] | None = None
     show: Callable[[Any], str] | None = None
     identity: bool = True
+    optional: bool = False
 
     @classmethod
     def whole(
@@ -396,7 +400,8 @@ def _written(options: tuple[GameOption, ...], game: Game[Any, Any], everything: 
     return ",".join(
         f"{option.key}={option.written(game)}"
         for option in options
-        if everything or option.identity
+        if (everything or option.identity)
+        and not (option.optional and getattr(game, option.key) == option.default)
     )
 
 

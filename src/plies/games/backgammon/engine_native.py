@@ -5,7 +5,11 @@
 Values are cubeless money equities for the side named, from the learned network (with the
 bear-off databases' chance of winning where both sides are home: the exact two-sided one to 8
 checkers a side, else the one-sided approximation) or from the hand-written evaluation
-(``engine:evaluation=hand``). A position before its roll is valued:
+(``engine:evaluation=hand``); in a game with the cube the network's outputs are weighed as the
+game says (:meth:`~plies.games.backgammon.rules.Backgammon.checker_weights`: gammons single under
+the Jacoby rule, the chance of winning the match through the match equity table in a match), and
+a cube decision is taken at once from the outputs of the position to roll
+(:mod:`plies.games.backgammon.cube`). A position before its roll is valued:
 
 - at depth 0 by the evaluation;
 - at depth k by the mean over the 21 rolls of the best play's value for the side on roll,
@@ -33,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from plies.compiled import compiled
-from plies.errors import SpecError
+from plies.errors import IllegalMoveError, SpecError
+from plies.game import CHANCE
 from plies.games.backgammon import kernel
 from plies.games.backgammon.bearoff_kernel import two_sided_lookup
 from plies.games.backgammon.kernel import BAR, CHECKERS, MOST_PLAYS, OFF, SOURCES, STACK
@@ -62,6 +67,8 @@ NETWORK, HAND = 0, 1
 """The evaluations, as the compiled code names them."""
 OVERFLOW = 99.0
 """What a search returns when a roll has more plays than its work space holds (never seen)."""
+MONEY = (-1.0, 2.0, 1.0, 1.0, -1.0, -1.0)
+"""Money play's weights of the outputs: its cubeless equity (:func:`weighted_value`)."""
 
 
 @compiled
@@ -102,8 +109,12 @@ def static_value(
     net: tuple[np.ndarray, ...],
     scratch: tuple[np.ndarray, ...],
     bearoff: tuple[np.ndarray, ...],
+    weights: np.ndarray,
+    side: int,
 ) -> float:
-    """Depth 0: the evaluation's equity for row ``row``, to roll (the game not over)."""
+    """Depth 0: the evaluation's value for row ``row``, to roll (the game not over): the
+    outputs weighted by ``weights`` of that row's side (row 0's is ``side``; see
+    :func:`weighted_value`)."""
     if mode == HAND:
         return hand_value(board, row, row)
     inputs, active, hidden, outputs = scratch[0], scratch[1], scratch[2], scratch[3]
@@ -118,7 +129,32 @@ def static_value(
         outputs[4] = 0.0
         outputs[1] = 0.0 if board[1 - row, OFF] > 0 else min(outputs[1], win)
         outputs[3] = 0.0 if board[row, OFF] > 0 else min(outputs[3], 1.0 - win)
-    value: float = 2.0 * outputs[0] - 1.0 + outputs[1] - outputs[3] + outputs[2] - outputs[4]
+    return weighted_value(outputs, weights[side if row == 0 else 1 - side])
+
+
+@compiled
+def weighted_value(outputs: np.ndarray, weights: np.ndarray) -> float:
+    """``weights``' linear value of the five outputs, in the order of money play's equity
+    ``2 P(w) - 1 + P(wg) - P(lg) + P(wbg) - P(lbg)`` (:data:`MONEY`: the same bits)."""
+    value: float = (
+        weights[1] * outputs[0] + weights[0] + weights[2] * outputs[1] + weights[4] * outputs[3]
+        + weights[3] * outputs[2] + weights[5] * outputs[4]
+    )  # fmt: skip
+    return value
+
+
+@compiled
+def won_value(child: np.ndarray, mode: int, weights: np.ndarray) -> float:
+    """The value for row 0 of ``child``, where it has borne off its last checker: the points
+    it wins (the hand-written evaluation), or ``weights``' value of that result (its side's)."""
+    points = points_won(child, 0)
+    if mode == HAND:
+        return float(points)
+    value: float = weights[0] + weights[1]
+    if points >= 2:
+        value += weights[2]
+    if points >= 3:
+        value += weights[3]
     return value
 
 
@@ -129,11 +165,14 @@ def play_value(
     net: tuple[np.ndarray, ...],
     scratch: tuple[np.ndarray, ...],
     bearoff: tuple[np.ndarray, ...],
+    weights: np.ndarray,
+    side: int,
 ) -> float:
-    """Depth 0 of a play: the mover's (row 0's) value of the board it left, row 1 to roll."""
+    """Depth 0 of a play: the mover's (row 0's, side ``side``'s) value of the board it left,
+    row 1 to roll."""
     if child[0, OFF] == CHECKERS:
-        return float(points_won(child, 0))
-    return -static_value(child, 1, mode, net, scratch, bearoff)
+        return won_value(child, mode, weights[side])
+    return -static_value(child, 1, mode, net, scratch, bearoff, weights, side)
 
 
 @compiled
@@ -154,6 +193,8 @@ def depth_one(
     scratch: tuple[np.ndarray, ...],
     bearoff: tuple[np.ndarray, ...],
     work: tuple[np.ndarray, ...],
+    weights: np.ndarray,
+    side: int,
 ) -> float:
     """The value at depth 1 of ``board``, row 0 to roll: the mean over the rolls of its best
     play's depth-0 value. :data:`OVERFLOW` when the plays overflow."""
@@ -165,7 +206,9 @@ def depth_one(
             return OVERFLOW
         best = -OVERFLOW
         for play in range(count):
-            best = max(best, play_value(plays_out[play], mode, net, scratch, bearoff))
+            best = max(
+                best, play_value(plays_out[play], mode, net, scratch, bearoff, weights, side)
+            )
         work[7][1] += count
         total += CHANCES[roll] * best
     return total
@@ -179,6 +222,8 @@ def depth_two(
     scratch: tuple[np.ndarray, ...],
     bearoff: tuple[np.ndarray, ...],
     work: tuple[np.ndarray, ...],
+    weights: np.ndarray,
+    side: int,
 ) -> float:
     """The value at depth 2 of ``board``, row 0 to roll: the mean over the rolls of the best
     play, the plays ranked at depth 0 and the best few valued at depth 1 (the module's text).
@@ -190,7 +235,7 @@ def depth_two(
         if count < 0:
             return OVERFLOW
         for play in range(count):
-            values[play] = play_value(plays_out[play], mode, net, scratch, bearoff)
+            values[play] = play_value(plays_out[play], mode, net, scratch, bearoff, weights, side)
         work[7][1] += count
         top = -OVERFLOW
         for play in range(count):
@@ -208,7 +253,7 @@ def depth_two(
             if plays_out[chosen, 0, OFF] < CHECKERS:
                 kernel.copy_board(turned, plays_out[chosen])
                 swap_sides(turned)
-                deeper = depth_one(turned, mode, net, scratch, bearoff, work)
+                deeper = depth_one(turned, mode, net, scratch, bearoff, work, weights, 1 - side)
                 if deeper == OVERFLOW:
                     return OVERFLOW
                 value = -deeper
@@ -227,13 +272,17 @@ def root_plays(
     scratch: tuple[np.ndarray, ...],
     bearoff: tuple[np.ndarray, ...],
     work: tuple[np.ndarray, ...],
+    weights: np.ndarray,
+    side: int,
 ) -> int:
     """The root's plays of the roll ``high``-``low`` (row 0 to move) in the root's level of
     ``work``, each valued at depth 0; their number (-1 when they overflow)."""
     level = LEVELS - 1
     count = _plays(board, high, low, level, work)
     for play in range(count):
-        work[5][level][play] = play_value(work[0][level][play], mode, net, scratch, bearoff)
+        work[5][level][play] = play_value(
+            work[0][level][play], mode, net, scratch, bearoff, weights, side
+        )
     work[7][1] += max(count, 0)
     return count
 
@@ -247,19 +296,21 @@ def deeper_value(
     scratch: tuple[np.ndarray, ...],
     bearoff: tuple[np.ndarray, ...],
     work: tuple[np.ndarray, ...],
+    weights: np.ndarray,
+    side: int,
 ) -> float:
     """The mover's value of the root's play ``play`` searched ``depth`` (2 or 3) moves deep."""
     level = LEVELS - 1
     child = work[0][level][play]
     if child[0, OFF] == CHECKERS:
-        return float(points_won(child, 0))
+        return won_value(child, mode, weights[side])
     turned = work[6][level]
     kernel.copy_board(turned, child)
     swap_sides(turned)
     if depth == 2:
-        value = depth_one(turned, mode, net, scratch, bearoff, work)
+        value = depth_one(turned, mode, net, scratch, bearoff, work, weights, 1 - side)
     else:
-        value = depth_two(turned, mode, net, scratch, bearoff, work)
+        value = depth_two(turned, mode, net, scratch, bearoff, work, weights, 1 - side)
     return -OVERFLOW if value == OVERFLOW else -value
 
 
@@ -294,22 +345,32 @@ class BackgammonEngine:
     work: tuple[np.ndarray, ...]
     scratch: tuple[np.ndarray, ...]
     max_depth: int = MAX_DEPTH
+    game: Any = None
+    """The game searched (its cube, match and evaluation), or None: money play, no cube."""
 
     def iterate(
         self, state: Any, depth: int | None, seconds: float | None, stop: Any | None = None
     ) -> Iterator[SearchResult[Any]]:
         """The search of ``state`` (a mover with dice), one result per depth completed (the
         last may be cut short by ``seconds`` or ``stop``), to ``depth`` moves or
-        :data:`MAX_DEPTH`."""
+        :data:`MAX_DEPTH`; of a cube decision (no dice), the one result of
+        :meth:`cube_result`. Checker play maximises the game's :meth:`weights` of the
+        outputs; the values are in the game's units (points in money play, the cube counted;
+        ``2 MWC - 1`` in a match)."""
         from plies.games.backgammon.network import side_board
         from plies.games.backgammon.rules import SIDES, _legal_turns
 
+        if not state.dice:
+            yield self.cube_result(state)
+            return
         began = time.perf_counter()
         deadline = began + seconds if seconds is not None else float("inf")
         self.work[7][:] = 0
         board = side_board(state.points, state.bar, state.off, state.mover)
         arguments = (self.mode, self.net, self.scratch, self.bearoff, self.work)
-        count = root_plays(board, state.dice[0], state.dice[1], *arguments)
+        weighing = (self.weights(state), state.mover)
+        scale = state.cube if self.game is not None and not self.game.match else 1
+        count = root_plays(board, state.dice[0], state.dice[1], *arguments, *weighing)
         turns = _legal_turns(state)
         level = LEVELS - 1
         plays = [turns[board_key(self.work[0][level][play])] for play in range(count)]
@@ -324,7 +385,7 @@ class BackgammonEngine:
                 time=time.perf_counter() - began,
             )
             return SearchResult(
-                values[best], plays[best], (plays[best],), stats,
+                scale * values[best], plays[best], (plays[best],), stats,
                 f"expectimax over the dice, {done} move{'s' * (done > 1)} deep (move filters)",
                 SIDES[state.mover], depth=done, complete=complete,
             )  # fmt: skip
@@ -342,12 +403,49 @@ class BackgammonEngine:
             for play in candidates:
                 if deeper and (time.perf_counter() >= deadline or (stop and stop.is_set())):
                     break
-                deeper[play] = deeper_value(play, done, *arguments)
+                deeper[play] = deeper_value(play, done, *arguments, *weighing)
             values = deeper
             complete = len(deeper) == len(candidates)
             yield result(done, complete)
             if not complete:
                 return
+
+    def weights(self, state: Any) -> np.ndarray:
+        """White's and Black's weights of the outputs (rows 0 and 1,
+        :meth:`~plies.games.backgammon.rules.Backgammon.checker_weights`): money play's
+        cubeless equity without a game."""
+        if self.game is None:
+            return np.array([MONEY, MONEY])
+        return np.array(self.game.checker_weights(state), np.float64)
+
+    def cube_result(self, state: Any) -> SearchResult[Any]:
+        """The cube decision of ``state``, before the mover's roll (``double`` or ``roll``) or
+        after its double (``take``, ``drop`` or ``beaver``), by
+        :meth:`~plies.games.backgammon.rules.Backgammon.cube_decision` (0 plies: the outputs of
+        the position to roll); its value the chooser's, its note the three equities."""
+        from plies.games.backgammon.rules import BEAVER, DOUBLE, DOUBLED, DROP, ROLL, SIDES, TAKE
+
+        began = time.perf_counter()
+        game = self.game
+        if game is None or game.to_move(state) == CHANCE:
+            raise IllegalMoveError("the engine decides on the cube, and the dice are next here")
+        decision = game.cube_decision(state)
+        if state.stage == DOUBLED:
+            action = BEAVER if decision.beaver else TAKE if decision.take else DROP
+            doubler, chooser = decision.after_double, 1 - state.mover
+        else:
+            action = DOUBLE if decision.double else ROLL
+            doubler, chooser = decision.value, state.mover
+        if game.match:  # the chooser's 2 MWC - 1
+            value = 2 * (doubler if chooser == state.mover else 1 - doubler) - 1
+        else:
+            value = (doubler if chooser == state.mover else -doubler) * state.cube
+        stats = SearchStats(nodes=1, leaves=1, time=time.perf_counter() - began)
+        cube = "match winning chances, dead cube" if game.match else "Janowski's cubeful equity"
+        return SearchResult(
+            value, action, (action,), stats, f"cube decision ({cube})", SIDES[chooser],
+            depth=0, note=decision.note(),
+        )  # fmt: skip
 
 
 def backgammon_engine(game: Any) -> BackgammonEngine:
@@ -364,10 +462,11 @@ def backgammon_engine(game: Any) -> BackgammonEngine:
         )
         for table in tables:  # read-only as the databases' arrays: one compiled search for both
             table.flags.writeable = False
-        return BackgammonEngine(HAND, net, tables, _work(), Work(1).scratch)
+        return BackgammonEngine(HAND, net, tables, _work(), Work(1).scratch, game=game)
     two_sided, binomial = bearoff.two_sided_arrays()
     tables = (bearoff.database().distributions, binomial, two_sided, binomial)
-    return BackgammonEngine(NETWORK, network.arrays, tables, _work(), Work(network.hidden).scratch)
+    scratch = Work(network.hidden).scratch
+    return BackgammonEngine(NETWORK, network.arrays, tables, _work(), scratch, game=game)
 
 
 def check_depth(depth: int | None) -> None:

@@ -124,7 +124,7 @@ def gnubg_turn(game: Backgammon, state: BackgammonState, move: Sequence[int]) ->
     played = game.result(state, tuple(zip(move[::2], move[1::2], strict=True)))
     reached = {game.result(state, turn): turn for turn in game.actions(state)}
     turn = reached[played]
-    assert not isinstance(turn, Roll)
+    assert not isinstance(turn, Roll | str)
     return turn
 
 
@@ -306,8 +306,19 @@ def _check(argv: tuple[str, ...]) -> None:
         ) from None
 
 
+def _cubeless(game: Backgammon) -> None:
+    """A :class:`SpecError` for backgammon with the doubling cube: the agent asks gnubg for
+    cubeless checker play only, never for a cube decision."""
+    if game.cubeful:
+        raise SpecError(
+            "gnubg: the agent plays backgammon without the doubling cube; this game has it "
+            f"({'a match to ' + str(game.match) if game.match else 'cube=true'}), and gnubg is "
+            "not asked for cube decisions"
+        )
+
+
 def _gnubg(game: Game[Any, Any], values: Mapping[str, Any], context: Context) -> Agent:
-    _backgammon(game)
+    _cubeless(_backgammon(game))
     argv = engine_command("gnubg", values["cmd"], "gnubg")
     _check(argv)
     return GnubgAgent(argv, LEVELS[values["level"]], values["timeout"], context.name)

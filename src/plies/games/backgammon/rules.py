@@ -1,4 +1,5 @@
-"""Backgammon: the full rules except the doubling cube, as a game with chance nodes.
+"""Backgammon: the full rules, as a game with chance nodes; the doubling cube and match play are
+options (money play without the cube by default).
 
 Board. White (``O`` on the board) and Black (``X``) each have 15 checkers and race them round
 the board in opposite directions, home and off. Each player numbers the points from its own side:
@@ -49,6 +50,32 @@ are the same in every process:
 >>> state = game.parse_position("W 6:3 5:2 4:2 3:2 2:2 1:2 off:2 / B bar:2 13:13 / B 4-4")
 >>> [game.format_action(state, a) for a in game.actions(state)]
 ['pass']
+
+The cube (``backgammon:cube=true``, money play; ``backgammon:match=N``, a match to N points).
+Before its roll a side that may double (the cube in the middle or its own; see
+:meth:`Backgammon.may_double`) chooses ``roll`` or ``double``; after ``double`` the opponent
+chooses ``take`` (the cube doubles and is the taker's), ``drop`` (the game ends, the doubler
+scoring the cube's value before the double) or, with ``beavers=true``, ``beaver`` (takes and
+doubles again at once, keeping the cube); then the doubler rolls. A game's points are multiplied
+by the cube; with ``jacoby=true`` gammons and backgammons count single while the cube is in the
+middle at 1. A match is one formal game: when a game ends and nobody has N points, the next one
+starts with its opening roll, the scores carried on; the game after a player first reaches N - 1
+is the Crawford game, where nobody doubles. Positions of cube games add ``cube 2 W`` (value and
+owner; ``cube 1`` in the middle) and, in a match, ``match 7 W 3 B 1`` (``crawford`` when it is
+the Crawford game); the mover's part may be ``W doubles`` (Black answers), ``W rolls`` (the cube
+decided, the dice come next) or ``B drops`` (the game over):
+
+>>> game = Backgammon(match=5)
+>>> state = game.parse_position("W 6:5 5:5 4:5 / B 6:5 5:5 4:5 / W to roll / match 5 W 2 B 3")
+>>> game.actions(state)
+['roll', 'double']
+>>> state = game.result(state, game.parse_action(state, "double"))
+>>> game.to_move(state), game.actions(state)
+('Black', ['take', 'drop'])
+>>> game.format_position(game.result(state, "take"))
+'W 6:5 5:5 4:5 / B 6:5 5:5 4:5 / W rolls / cube 2 B / match 5 W 2 B 3'
+>>> game.format_position(game.result(state, "drop"))
+'W 24:2 13:5 8:3 6:5 / B 24:2 13:5 8:3 6:5 / opening / cube 1 / match 5 W 3 B 3'
 """
 
 from __future__ import annotations
@@ -65,8 +92,10 @@ from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
 from plies.game import CHANCE, Game
 from plies.ladder import Anchor, Ladder, Level
 from plies.registry import GameOption
+from plies.spec import NumberRange
 
 if TYPE_CHECKING:
+    from plies.games.backgammon.cube import Decision, MatchScore, Owner
     from plies.games.backgammon.network import Network
 
 WHITE, BLACK = 0, 1
@@ -86,6 +115,19 @@ EVALUATIONS = ("learned", "hand")
 """EVAL's choices (``engine:evaluation=``, ``Backgammon(evaluation=...)``)."""
 TURN_CACHE = 2048
 """Positions whose legal turns are kept (least recently used dropped first)."""
+CENTRED = -1
+"""The cube's owner while it is in the middle (either side may double)."""
+MAX_CUBE = 64
+"""The highest cube of money play: a cube of 64 is not doubled again (so a game is worth at most
+3 x 64 points, the game's :attr:`~Backgammon.value_bounds`)."""
+MAX_MATCH = 25
+"""The longest match: the match equity table's size (:mod:`plies.games.backgammon.cube`)."""
+TO_ROLL, ROLLING, DOUBLED, DROPPED = 0, 1, 2, 3
+"""A state's cube stage: the mover is to roll (and may double first, if it may), is rolling (the
+cube decided), has doubled (the opponent answers), or has been dropped (the game over)."""
+ROLL, DOUBLE, TAKE, DROP, BEAVER = "roll", "double", "take", "drop", "beaver"
+"""The cube's actions (strings: they are their own notation)."""
+CUBE_ACTIONS = (ROLL, DOUBLE, TAKE, DROP, BEAVER)
 
 Move = tuple[int, int]
 """One checker moved by one die: (from, to) in the mover's numbering, 25 the bar, 0 off."""
@@ -107,7 +149,8 @@ class Roll(NamedTuple):
     opener: int = OPENING
 
 
-Action = Roll | Turn
+Action = Roll | Turn | str
+"""A roll, a turn, or one of the :data:`CUBE_ACTIONS`."""
 
 OPENING_ROLLS = tuple(
     Roll(high, low, opener)
@@ -124,13 +167,23 @@ class BackgammonState(NamedTuple):
     """A position. ``points[i]`` holds White's point i + 1 (White's checkers counted positive,
     Black's negative); ``bar`` and ``off`` count (White's, Black's) checkers; ``mover`` is the
     side (0 White, 1 Black) to move or to roll, -1 before the opening roll; ``dice`` are the
-    mover's dice, larger first, or ``()`` while a roll is pending (a chance state)."""
+    mover's dice, larger first, or ``()`` while a roll is pending (a chance state, or a cube
+    decision). The cube's fields keep their defaults in a game without the cube: ``cube`` its
+    value, ``owner`` the side that owns it or :data:`CENTRED`, ``stage`` one of :data:`TO_ROLL`,
+    :data:`ROLLING`, :data:`DOUBLED` (by the mover) and :data:`DROPPED`; in a match ``score``
+    the (White's, Black's) points before this game and ``crawford`` whether it is the Crawford
+    game (in the match's final state the score counts the last game too)."""
 
     points: tuple[int, ...]
     bar: tuple[int, int]
     off: tuple[int, int]
     mover: int
     dice: tuple[int, ...]
+    cube: int = 1
+    owner: int = CENTRED
+    stage: int = TO_ROLL
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
 
 
 # Evaluation weights, in pips (a checker moved one point is worth one).
@@ -160,17 +213,49 @@ _EXAMPLES = 3
 
 
 class Backgammon(Game[BackgammonState, Action]):
-    """Backgammon without the doubling cube. Actions are :class:`Roll` outcomes in chance states
-    and :data:`Turn` tuples of (from, to) moves, in the mover's numbering, otherwise.
+    """Backgammon, money play without the cube unless an option says otherwise. Actions are
+    :class:`Roll` outcomes in chance states, the :data:`CUBE_ACTIONS` in cube decisions and
+    :data:`Turn` tuples of (from, to) moves, in the mover's numbering, otherwise.
 
     UTILITY: the winner (the first to bear off all 15) scores 1, 2 for a gammon (the loser has
     borne off none) and 3 for a backgammon (a gammon with a loser's checker still on the bar or
-    in the winner's home board); the loser the negative.
+    in the winner's home board), times the cube's value (a dropped double scores the cube's
+    value before it); the loser the negative. In a match (``match=N``) the whole match is the
+    game: its winner, the first to N points, scores 1 and the loser -1.
     """
 
     name = "backgammon"
-    summary = "backgammon without the doubling cube: dice as chance nodes, gammons 2, backgammons 3"
-    options: tuple[GameOption, ...] = ()
+    summary = (
+        "backgammon: dice as chance nodes, gammons 2, backgammons 3; money play, with the "
+        "doubling cube or a match as options"
+    )
+    options: tuple[GameOption, ...] = (
+        GameOption("cube", "flag", "money play with the doubling cube", False, optional=True),
+        GameOption(
+            "match",
+            "int",
+            "a match to N points, with the cube and the Crawford rule (0: money play)",
+            0,
+            NumberRange(0, MAX_MATCH, integer=True),
+            optional=True,
+        ),
+        GameOption(
+            "jacoby",
+            "flag",
+            "money play with the cube: gammons count single until the cube is turned",
+            False,
+            optional=True,
+        ),
+        GameOption(
+            "beavers",
+            "flag",
+            "money play with the cube: a taker may beaver (double again at once, keeping the cube)",
+            False,
+            optional=True,
+        ),
+    )
+    """Each written into a spec only when set (``backgammon`` is money play without the cube,
+    as before the options came)."""
     searchable_to_end = False
     leaf_estimate = "eval"
     default_opponent = "expectiminimax:depth=1"
@@ -191,24 +276,51 @@ class Backgammon(Game[BackgammonState, Action]):
     players = SIDES
     value_bounds = (-3.0, 3.0)
 
-    def __init__(self, evaluation: str = "learned") -> None:
+    def __init__(
+        self,
+        evaluation: str = "learned",
+        cube: bool = False,
+        match: int = 0,
+        jacoby: bool = False,
+        beavers: bool = False,
+    ) -> None:
         if evaluation not in EVALUATIONS:
             raise SpecError(
                 f"backgammon has no evaluation {evaluation!r} (it has {', '.join(EVALUATIONS)})"
             )
+        if not 0 <= match <= MAX_MATCH:
+            raise SpecError(
+                f"backgammon: match={match} must be 0 (money play) or 1 to {MAX_MATCH} points"
+            )
+        for option, on in (("jacoby", jacoby), ("beavers", beavers)):
+            if on and (match or not cube):
+                raise SpecError(
+                    f"backgammon: {option}=true is for money play with the cube (cube=true, "
+                    "match=0)"
+                )
         self.evaluation = evaluation
         """EVAL: ``learned`` (the shipped TD network, :mod:`plies.games.backgammon.network`)
         or ``hand`` (the hand-written terms)."""
+        self.cube, self.match, self.jacoby, self.beavers = bool(cube), match, jacoby, beavers
+        self.cubeful = self.cube or match > 0
+        """Whether the game has the doubling cube (money play with it, or a match)."""
+        if match:
+            self.value_bounds = (-1.0, 1.0)
+        elif self.cube:
+            self.value_bounds = (-3.0 * MAX_CUBE, 3.0 * MAX_CUBE)
 
     def __repr__(self) -> str:
-        return "Backgammon()" if self.evaluation == "learned" else "Backgammon(evaluation='hand')"
+        options = [f"evaluation={self.evaluation!r}"] * (self.evaluation != "learned")
+        options += [f"{key}=True" for key in ("cube", "jacoby", "beavers") if getattr(self, key)]
+        options += [f"match={self.match}"] * (self.match > 0)
+        return f"Backgammon({', '.join(options)})"
 
     def evaluations(self) -> tuple[str, ...]:
         """The learned network and the hand-written evaluation; the one in use first."""
         return (self.evaluation, *(name for name in EVALUATIONS if name != self.evaluation))
 
     def with_evaluation(self, name: str) -> Backgammon:
-        return Backgammon(name)
+        return Backgammon(name, self.cube, self.match, self.jacoby, self.beavers)
 
     def chance_engine(self) -> str:
         """The engine's search of backgammon: expectimax over the dice with move filters,
@@ -237,35 +349,67 @@ class Backgammon(Game[BackgammonState, Action]):
 
     def to_move(self, state: BackgammonState) -> str:
         """The side to move; :data:`~plies.game.CHANCE` while a roll is pending, except in a
-        finished game, where it is the side that would roll next."""
-        if not state.dice and not self.is_terminal(state):
-            return CHANCE
-        return SIDES[state.mover]
+        finished game, where it is the side that would roll next. In a cube decision, the side
+        that may double (before its roll), or the side that answers a double."""
+        if state.dice or self.is_terminal(state):
+            return SIDES[state.mover]
+        if state.stage == DOUBLED:
+            return SIDES[1 - state.mover]
+        return SIDES[state.mover] if self.may_double(state) else CHANCE
 
     def actions(self, state: BackgammonState) -> Sequence[Action]:
-        """Roll outcomes in a chance state (see :meth:`chance_outcomes`); else one turn per
-        distinct resulting position, bar entries first and higher points first."""
+        """Roll outcomes in a chance state (see :meth:`chance_outcomes`); ``roll`` and
+        ``double`` before a roll where the mover may double; ``take``, ``drop`` (and ``beaver``
+        where beavers are on) after a double; else one turn per distinct resulting position,
+        bar entries first and higher points first."""
         if self.is_terminal(state):
             return []
-        if not state.dice:
-            return [roll for roll, _ in self.chance_outcomes(state)]
-        return list(_legal_turns(state).values())
+        if state.dice:
+            return list(_legal_turns(state).values())
+        if state.stage == DOUBLED:
+            return [TAKE, DROP, BEAVER] if self.may_beaver(state) else [TAKE, DROP]
+        if self.may_double(state):
+            return [ROLL, DOUBLE]
+        return [roll for roll, _ in self.chance_outcomes(state)]
+
+    def may_double(self, state: BackgammonState) -> bool:
+        """Whether the mover of ``state``, before its roll, may double: in a game with the cube,
+        not before the opening roll, the cube in the middle or the mover's; in money play below
+        :data:`MAX_CUBE`; in a match not in the Crawford game, nor when the mover's score and
+        the cube already make the match (the double would be pointless: the dead cube, as in
+        GNU Backgammon)."""
+        if not self.cubeful or state.dice or state.stage != TO_ROLL or state.mover == OPENING:
+            return False
+        if state.owner not in (CENTRED, state.mover) or self.is_terminal(state):
+            return False
+        if self.match:
+            return not state.crawford and state.score[state.mover] + state.cube < self.match
+        return state.cube * 2 <= MAX_CUBE
+
+    def may_beaver(self, state: BackgammonState) -> bool:
+        """Whether the answer to the double in ``state`` may be a beaver: beavers on, the cube
+        of four times its value at most :data:`MAX_CUBE`."""
+        return self.beavers and state.stage == DOUBLED and state.cube * 4 <= MAX_CUBE
 
     def chance_outcomes(self, state: BackgammonState) -> Sequence[tuple[Roll, float]]:
         """P(roll): the opening roll's 30 outcomes (two different dice, either side higher) at
         1/30 each, or a later roll's 21 outcomes, each double 1/36 and each other roll 2/36."""
-        if state.dice or self.is_terminal(state):
+        if state.dice or self.to_move(state) != CHANCE:
             return []
         if state.mover == OPENING:
             return [(roll, 1 / 30) for roll in OPENING_ROLLS]
         return [(roll, (1 if roll.high == roll.low else 2) / 36) for roll in ROLLS]
 
     def result(self, state: BackgammonState, action: Action) -> BackgammonState:
-        """Apply a roll in a chance state, or a turn: each move must be legal with one of the
-        remaining dice when it is played, and a turn playing fewer moves than the dice allow
-        must reach the position of a legal turn."""
+        """Apply a roll in a chance state, a cube action in a cube decision, or a turn: each
+        move must be legal with one of the remaining dice when it is played, and a turn
+        playing fewer moves than the dice allow must reach the position of a legal turn. A
+        turn bearing off the last checker, or a drop, ends the game: in a match the next
+        game's opening follows unless the match is won."""
         if self.is_terminal(state):
             raise IllegalMoveError("the game is over")
+        if isinstance(action, str):
+            return self._cube_action(state, action)
         if not state.dice:
             return self._rolled(state, action)
         if isinstance(action, Roll) or not _is_turn(action):
@@ -277,52 +421,130 @@ class Backgammon(Game[BackgammonState, Action]):
             len(action) < len(dice) and (*played[0], played[1]) not in _legal_turns(state)
         ):
             raise IllegalMoveError(f"turn {action} is not legal with {_roll_text(state.dice)}")
-        return _state(played[0], played[1], state, state.mover)
+        after = _state(played[0], played[1], state, state.mover)
+        if after.off[state.mover] == CHECKERS and self.match:
+            return self._game_over(after, state.mover, self._game_points(after, state.mover))
+        return after
 
     def _rolled(self, state: BackgammonState, action: Action) -> BackgammonState:
         rolls = OPENING_ROLLS if state.mover == OPENING else ROLLS
+        if self.to_move(state) != CHANCE:
+            raise IllegalMoveError(
+                f"{action!r} is not a cube action: {self.to_move(state)} chooses "
+                f"{', '.join(map(str, self.actions(state)))} now"
+            )
         if not isinstance(action, Roll) or action not in rolls:
             raise IllegalMoveError(f"{action!r} is not a roll of this chance state")
         mover = action.opener if state.mover == OPENING else state.mover
-        return state._replace(mover=mover, dice=(action.high, action.low))
+        return state._replace(mover=mover, dice=(action.high, action.low), stage=TO_ROLL)
+
+    def _cube_action(self, state: BackgammonState, action: str) -> BackgammonState:
+        """``state`` after the cube action ``action`` (a legal one, else an
+        :class:`IllegalMoveError` saying what may be done)."""
+        if state.dice or action not in self.actions(state):
+            raise IllegalMoveError(f"{action!r} is not legal: {self._cube_choices(state)}")
+        if action == ROLL:
+            return state._replace(stage=ROLLING)
+        if action == DOUBLE:
+            return state._replace(stage=DOUBLED)
+        if action == DROP:
+            return self._game_over(state._replace(stage=DROPPED), state.mover, state.cube)
+        times = 4 if action == BEAVER else 2
+        return state._replace(cube=state.cube * times, owner=1 - state.mover, stage=ROLLING)
+
+    def _cube_choices(self, state: BackgammonState) -> str:
+        """What may be done in ``state``, for an error about a cube action."""
+        if not self.cubeful:
+            return "this game has no doubling cube (backgammon:cube=true or match=N has)"
+        who = self.to_move(state)
+        if state.dice:
+            return f"{who} moves the checkers with {_roll_text(state.dice)}"
+        if who == CHANCE:
+            rolling = "the opening roll" if state.mover == OPENING else "the roll"
+            return f"{rolling} is next ({self._no_double(state)})"
+        return f"{who} chooses {', '.join(map(str, self.actions(state)))}"
+
+    def _no_double(self, state: BackgammonState) -> str:
+        """Why the side to roll in ``state`` may not double."""
+        if state.mover == OPENING:
+            return "nobody doubles before the opening roll"
+        if state.stage == ROLLING:
+            return "the cube is decided"
+        if state.owner not in (CENTRED, state.mover):
+            return f"{SIDES[state.owner]} owns the cube"
+        if self.match and state.crawford:
+            return "nobody doubles in the Crawford game"
+        if self.match:
+            return (
+                f"{SIDES[state.mover]}'s {state.score[state.mover]} points and the cube's "
+                f"{state.cube} make the match: a double would be pointless"
+            )
+        return f"the cube is at its highest, {MAX_CUBE}"
+
+    def _game_over(self, final: BackgammonState, winner: int, points: int) -> BackgammonState:
+        """After a game of a match ends in ``final``, ``winner`` scoring ``points``: the match's
+        final state (the scores counting this game), or the next game's opening, the Crawford
+        game if ``winner`` has just reached one point short of the match."""
+        score = list(final.score)
+        score[winner] += points
+        if score[winner] >= self.match:
+            return final._replace(score=(score[0], score[1]))
+        crawford = score[winner] == self.match - 1 and max(final.score) < self.match - 1
+        return _initial_state()._replace(score=(score[0], score[1]), crawford=crawford)
 
     def is_terminal(self, state: BackgammonState) -> bool:
-        return CHECKERS in state.off
+        """Money play ends when a side has borne off all 15, or a double is dropped; a match
+        when a side has its points."""
+        if self.match:
+            return max(state.score) >= self.match
+        return CHECKERS in state.off or state.stage == DROPPED
 
     def winner(self, state: BackgammonState) -> str | None:
-        """The side that has borne off all 15 checkers, or None."""
+        """The side that has borne off all 15 checkers, or whose double was dropped (in a
+        match: the side that won the match with this game), or None."""
+        if state.stage == DROPPED:
+            return SIDES[state.mover]
         for side in (WHITE, BLACK):
             if state.off[side] == CHECKERS:
                 return SIDES[side]
         return None
 
     def points_won(self, state: BackgammonState) -> int:
-        """What the winner of a finished game scores: 1, 2 (gammon) or 3 (backgammon); 0 for a
-        game not over."""
+        """What the winner of a finished game scores: 1, 2 (gammon) or 3 (backgammon) times the
+        cube (single while the cube is at 1 under the Jacoby rule), the cube's value for a
+        dropped double; 0 for a game not over."""
         winner = self.winner(state)
-        if winner is None:
-            return 0
-        loser = 1 - SIDES.index(winner)
-        if state.off[loser]:
-            return 1
+        return 0 if winner is None else self._game_points(state, SIDES.index(winner))
+
+    def _game_points(self, state: BackgammonState, winner: int) -> int:
+        if state.stage == DROPPED:
+            return state.cube
+        loser = 1 - winner
+        if state.off[loser] or (self.jacoby and state.cube == 1):
+            return state.cube
         view, _ = _view(state, loser)
         trapped = view[BAR] > 0 or any(view[p] > 0 for p in range(19, 25))
-        return 3 if trapped else 2
+        return (3 if trapped else 2) * state.cube
 
     def utility(self, state: BackgammonState, player: str) -> float:
+        """The points won or lost; in a match 1 for its winner, -1 for the loser."""
         winner = self.winner(state)
-        if winner is None:
+        if winner is None or not self.is_terminal(state):
             return 0
-        return self.points_won(state) * (1 if winner == player else -1)
+        sign = 1 if winner == player else -1
+        return sign if self.match else self.points_won(state) * sign
 
     def evaluate(self, state: BackgammonState, player: str) -> float:
         """EVAL for ``player``: the learned network's cubeless equity (the one-sided bear-off
         database's winning chance where both sides are home), or the hand-written evaluation
         (:meth:`hand_evaluation`) when it is chosen or the network cannot be loaded. The
         network values a position before its roll: a state with dice is valued as before them;
-        the opening is even."""
+        the opening is even. In a cube game the value of the cube's decisions instead
+        (:meth:`cube_evaluation`)."""
         if self.is_terminal(state):
             return self.utility(state, player)
+        if self.cubeful:
+            return self.cube_evaluation(state, player)
         if self.evaluation == "learned":
             from plies.games.backgammon.network import learned_equity, shipped_or_none, side_board
 
@@ -334,6 +556,93 @@ class Backgammon(Game[BackgammonState, Action]):
                 equity = learned_equity(board, network)
                 return equity if SIDES[state.mover] == player else -equity
         return self.hand_evaluation(state, player)
+
+    def cube_evaluation(self, state: BackgammonState, player: str) -> float:
+        """EVAL of a cube game for ``player`` (the game not over), from the mover's
+        :meth:`cube_decision`: the answered double where one is pending, the better of no double
+        and double where the mover may double, else no double; in money play times the cube
+        (Janowski's cubeful equity in points), in a match ``2 MWC - 1`` (``MWC`` the chance of
+        winning the match, by Janowski's interpolation too). Before an opening roll: even in
+        money play, the match equity table's chances at the score in a match."""
+        if state.mover == OPENING:
+            white = 2 * self.match_score(state, WHITE).equity_now() - 1 if self.match else 0.0
+            return white if player == SIDES[WHITE] else -white
+        decision = self.cube_decision(state)
+        if state.stage == DOUBLED:
+            value = decision.after_double
+        elif self.may_double(state):
+            value = decision.value
+        else:
+            value = decision.no_double
+        value = 2 * value - 1 if self.match else value * state.cube
+        return value if SIDES[state.mover] == player else -value
+
+    def cube_decision(self, state: BackgammonState) -> Decision:
+        """The cube decision of the mover of ``state`` (the doubler where a double is pending),
+        from its :meth:`outputs` by :mod:`plies.games.backgammon.cube`: Janowski's money
+        equities at the position's :meth:`cube_efficiency`, or the chances of winning the
+        match."""
+        from plies.games.backgammon import cube
+
+        outputs = self.outputs(state)
+        side, x = state.mover, self.cube_efficiency(state)
+        owner: Owner = (
+            "centred" if state.owner == CENTRED else "mine" if state.owner == side else "theirs"
+        )
+        if self.match:
+            return cube.match_decision(outputs, self.match_score(state, side), state.cube, x, owner)
+        beaver = self.may_beaver(state._replace(stage=DOUBLED))
+        return cube.money_decision(outputs, x, owner, self.jacoby, beaver)
+
+    def match_score(self, state: BackgammonState, side: int) -> MatchScore:
+        """The score of ``state``'s game of the match from ``side``'s seat."""
+        from plies.games.backgammon.cube import MatchScore
+
+        mine, theirs = state.score[side], state.score[1 - side]
+        return MatchScore(self.match, mine, theirs, state.crawford)
+
+    def cube_efficiency(self, state: BackgammonState) -> float:
+        """Janowski's cube efficiency x of ``state`` (gnubg's values,
+        :func:`plies.games.backgammon.cube.efficiency`)."""
+        from plies.games.backgammon.cube import efficiency
+
+        mine, _ = _view(state, state.mover)
+        theirs, _ = _view(state, 1 - state.mover)
+        far, other_far = _highest(mine), _highest(theirs)
+        return efficiency(far + other_far > BAR, _pips(mine), max(far, other_far) <= 6)
+
+    def outputs(self, state: BackgammonState) -> tuple[float, ...]:
+        """The five cubeless chances of the mover of ``state``, valued before its roll: it
+        wins, wins a gammon, a backgammon, loses a gammon, a backgammon (gammons counting
+        backgammons): the learned network's, the bear-off database's chance of winning where
+        both sides are home; with the hand-written evaluation (chosen, or the network missing)
+        a chance of winning ``(1 + lead) / 2`` from its lead and no gammons."""
+        if self.evaluation == "learned":
+            from plies.games.backgammon.network import race_outputs, shipped_or_none, side_board
+
+            network = shipped_or_none()
+            if network is not None:
+                board = side_board(state.points, state.bar, state.off, state.mover)
+                values = network.outputs(board)
+                race_outputs(board, values)
+                return tuple(float(value) for value in values)
+        lead = self.hand_evaluation(state, SIDES[state.mover])
+        return ((1 + max(-1.0, min(1.0, lead))) / 2, 0.0, 0.0, 0.0, 0.0)
+
+    def checker_weights(self, state: BackgammonState) -> tuple[tuple[float, ...], ...]:
+        """White's and Black's weights of the five outputs whose linear value the engine's
+        checker play maximises (:func:`plies.games.backgammon.cube.match_weights`): money
+        play's cubeless equity, gammons single under the Jacoby rule while the cube is at 1; in
+        a match ``2 MWC - 1``, the chance of winning the match at this score and cube."""
+        from plies.games.backgammon import cube
+
+        if self.match:
+            return tuple(
+                cube.match_weights(self.match_score(state, side), state.cube)
+                for side in (WHITE, BLACK)
+            )
+        single = self.jacoby and state.cube == 1
+        return (cube.SINGLE_WEIGHTS if single else cube.MONEY_WEIGHTS,) * 2
 
     def hand_evaluation(self, state: BackgammonState, player: str) -> float:
         """The hand-written EVAL for ``player``: in a race, the pip count lead (the side on roll
@@ -366,7 +675,10 @@ class Backgammon(Game[BackgammonState, Action]):
     def format_action(self, state: BackgammonState, action: Action) -> str:
         """``White 3-1`` (opening roll), ``3-1`` (later rolls), ``pass``, or a turn such as
         ``24/18* 13/11``, ``24/13`` or ``8/5(2) 6/3(2)``: each checker's path from the mover's
-        side, intermediate points only where it hits, ``*`` on every hit, repeats as ``(n)``."""
+        side, intermediate points only where it hits, ``*`` on every hit, repeats as ``(n)``;
+        a cube action is its name (``double``, ``take``...)."""
+        if isinstance(action, str):
+            return action
         if isinstance(action, Roll):
             dice = f"{action.high}-{action.low}"
             return dice if action.opener == OPENING else f"{SIDES[action.opener]} {dice}"
@@ -376,13 +688,21 @@ class Backgammon(Game[BackgammonState, Action]):
         return _describe(view, action)
 
     def parse_action(self, state: BackgammonState, text: str) -> Action:
-        """A roll in a chance state (``3-1``, ``31``; ``White 3-1`` for the opening roll), else
-        a turn: ``pass`` or moves like ``24/18 13/11``, ``bar/22``, ``6/off``, ``13/7*``,
-        ``8/5(2)``, ``24/18/13``, in any order, ``*`` optional, matched against the legal turns.
-        Raises :class:`IllegalMoveError` with the reason a move is malformed or not legal."""
+        """A roll in a chance state (``3-1``, ``31``; ``White 3-1`` for the opening roll), a
+        cube action (``roll``, ``double``, ``take``, ``drop``, ``beaver``, in any case) in a cube
+        decision, else a turn: ``pass`` or moves like ``24/18 13/11``, ``bar/22``, ``6/off``,
+        ``13/7*``, ``8/5(2)``, ``24/18/13``, in any order, ``*`` optional, matched against the
+        legal turns. Raises :class:`IllegalMoveError` with the reason a move is malformed or
+        not legal."""
         word = " ".join(text.split())
         if self.is_terminal(state):
             raise IllegalMoveError(f"move {word!r}: the game is over")
+        if word.lower() in CUBE_ACTIONS:
+            if not state.dice and word.lower() in self.actions(state):
+                return word.lower()
+            raise IllegalMoveError(f"{word!r} is not legal: {self._cube_choices(state)}")
+        if not state.dice and self.to_move(state) != CHANCE:
+            raise IllegalMoveError(f"{word!r} is not legal: {self._cube_choices(state)}")
         if not state.dice:
             return self._parse_roll(state, word)
         turns = _legal_turns(state)
@@ -486,7 +806,10 @@ class Backgammon(Game[BackgammonState, Action]):
     def format_position(self, state: BackgammonState) -> str:
         """``W 24:2 13:5 8:3 6:5 / B 24:2 13:5 8:3 6:5 / W 3-1``: each side's checkers by
         point in its own numbering, highest first, with ``bar:n`` before and ``off:n`` after
-        them when not 0; then ``opening``, ``W to roll`` or the mover and its dice."""
+        them when not 0; then ``opening``, ``W to roll`` or the mover and its dice (in a cube
+        game also ``W rolls``, ``W doubles`` or ``B drops``). A cube game adds the cube,
+        ``cube 1`` in the middle or ``cube 4 B`` (its value and owner), a match the score
+        before this game, ``match 7 W 3 B 1``, and ``Crawford`` in the Crawford game."""
         sides = []
         for side in (WHITE, BLACK):
             view, _ = _view(state, side)
@@ -494,24 +817,43 @@ class Backgammon(Game[BackgammonState, Action]):
             items += [f"{p}:{view[p]}" for p in range(24, 0, -1) if view[p] > 0]
             items += [f"off:{view[OFF]}"] if view[OFF] else []
             sides.append(" ".join([LETTERS[side], *items]))
+        letter = LETTERS[state.mover]
         if state.mover == OPENING:
             turn = "opening"
         elif state.dice:
-            turn = f"{LETTERS[state.mover]} {_roll_text(state.dice)}"
+            turn = f"{letter} {_roll_text(state.dice)}"
         else:
-            turn = f"{LETTERS[state.mover]} to roll"
-        return " / ".join([*sides, turn])
+            words = {TO_ROLL: "to roll", ROLLING: "rolls", DOUBLED: "doubles"}
+            turn = f"{LETTERS[1 - state.mover]} drops" if state.stage == DROPPED else ""
+            turn = turn or f"{letter} {words[state.stage]}"
+        parts = [*sides, turn]
+        if self.cubeful:
+            owner = "" if state.owner == CENTRED else f" {LETTERS[state.owner]}"
+            parts.append(f"cube {state.cube}{owner}")
+        if self.match:
+            white, black = state.score
+            crawford = " Crawford" if state.crawford else ""
+            parts.append(f"match {self.match} W {white} B {black}{crawford}")
+        return " / ".join(parts)
 
     def parse_position(self, text: str) -> BackgammonState:
         """Three parts separated by ``/`` (see :meth:`format_position`): White's and Black's
         checkers (either first; ``W``/``White`` and ``B``/``Black``, items ``point:count``,
-        ``bar:n``, ``off:n``), then ``opening``, ``W to roll`` or ``W 3-1``. Raises
-        :class:`InvalidPositionError` naming the problem."""
+        ``bar:n``, ``off:n``), then ``opening``, ``W to roll`` or ``W 3-1`` (in a cube game also
+        ``W rolls``, ``W doubles``, ``B drops``); a cube game's ``cube ...`` and a match's
+        ``match ...`` parts may follow (the cube in the middle and the score 0-0 when left
+        out). Raises :class:`InvalidPositionError` naming the problem."""
         parts = [" ".join(part.split()) for part in text.lower().split("/")]
-        if len(parts) != 3:
+        if len(parts) < 3 or len(parts) > 5 or (len(parts) > 3 and not self.cubeful):
+            if len(parts) > 3 and parts[3].split()[:1] in (["cube"], ["match"]):
+                raise InvalidPositionError(
+                    f"position {text!r}: {parts[3]!r}: this game has no doubling cube "
+                    "(backgammon:cube=true or match=N has)"
+                )
             raise InvalidPositionError(
                 f"position {text!r} is not three parts like 'W 24:2 13:5 8:3 6:5 / "
                 "B 24:2 13:5 8:3 6:5 / W 3-1' (White, Black, who moves)"
+                + (", then the cube ('cube 2 W') and the match's score" * self.cubeful)
             )
         views: dict[int, View] = {}
         for part in parts[:2]:
@@ -530,7 +872,44 @@ class Backgammon(Game[BackgammonState, Action]):
         state = BackgammonState(
             points, (white[BAR], black[BAR]), (white[OFF], black[OFF]), OPENING, ()
         )
-        return _read_turn(text, parts[2], state)
+        state = _read_cube_parts(text, parts[3:], state, self.match)
+        state = _read_turn(text, parts[2], state, self.cubeful)
+        self._check_position(text, state)
+        return state
+
+    def _check_position(self, text: str, state: BackgammonState) -> None:
+        """An :class:`InvalidPositionError` unless ``state``'s cube, stage and score can be
+        reached: a double where the mover may double (a match's double never makes the match,
+        so a drop never ends one), a game of a match over on the board only as the match's
+        end, the Crawford game at one side's match point with the cube at 1."""
+        where = f"position {text!r}"
+        if self.match and state.stage == DROPPED:
+            raise InvalidPositionError(
+                f"{where}: a dropped double in a match is followed by the next game's opening"
+            )
+        before = state._replace(stage=TO_ROLL)
+        if state.stage in (DOUBLED, DROPPED) and not self.may_double(before):
+            raise InvalidPositionError(
+                f"{where}: {SIDES[state.mover]} may not double ({self._no_double(before)})"
+            )
+        if not self.match:
+            return
+        won = [side for side in (WHITE, BLACK) if state.score[side] >= self.match]
+        ended = self.winner(state)
+        if len(won) > 1 or (won and ended != SIDES[won[0]]):
+            raise InvalidPositionError(
+                f"{where}: a match over ends with its winner's last checker borne off"
+            )
+        if ended is not None and not won:
+            raise InvalidPositionError(
+                f"{where}: {ended} has won this game but not the match: the next game's "
+                "opening comes instead"
+            )
+        if state.crawford and (state.cube != 1 or self.match - 1 not in state.score):
+            raise InvalidPositionError(
+                f"{where}: the Crawford game has a side at {self.match - 1} points and the cube "
+                "at 1 in the middle"
+            )
 
     def display(self, state: BackgammonState) -> str:
         """The board from the side to move (White before the opening roll), numbered as its
@@ -572,19 +951,42 @@ class Backgammon(Game[BackgammonState, Action]):
                 f"{SYMBOLS[each]} {SIDES[each]}: {seen[BAR]} on the bar, {seen[OFF]} off, "
                 f"{_pips(seen)} pips"
             )
+        if self.cubeful:
+            lines.append(self.cube_text(state))
         lines.append(self._status(state))
         return "\n".join(lines)
+
+    def cube_text(self, state: BackgammonState) -> str:
+        """The cube and, in a match, the score: ``cube 2, owned by Black; match to 7: White 3,
+        Black 1 (Crawford game)``."""
+        owner = "in the middle" if state.owner == CENTRED else f"owned by {SIDES[state.owner]}"
+        text = f"cube {state.cube}, {owner}"
+        if self.match:
+            white, black = state.score
+            crawford = " (Crawford game)" if state.crawford else ""
+            text += f"; match to {self.match}: White {white}, Black {black}{crawford}"
+        return text
 
     def _status(self, state: BackgammonState) -> str:
         winner = self.winner(state)
         if winner is not None:
-            won = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[self.points_won(state)]
-            return f"game over: {winner} wins {won} ({self.points_won(state)})"
+            if state.stage == DROPPED:
+                return f"game over: {SIDES[1 - state.mover]} drops, {winner} wins {state.cube}"
+            points = self.points_won(state)
+            kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[points // state.cube]
+            if self.jacoby and state.cube == 1 and state.off[1 - SIDES.index(winner)] == 0:
+                kind = "a single game (Jacoby: the cube never turned)"
+            won = f"{winner} wins {kind} ({points})"
+            return f"match over: {won}, the match" if self.match else f"game over: {won}"
         if state.mover == OPENING:
             return "opening roll next (points numbered for White)"
         mover = f"{SIDES[state.mover]} ({SYMBOLS[state.mover]})"
+        if state.stage == DOUBLED:
+            answers = ", ".join(map(str, self.actions(state)))
+            return f"{mover} doubles to {2 * state.cube}: {SIDES[1 - state.mover]} to {answers}"
         if not state.dice:
-            return f"{mover} to roll"
+            choice = " or double" if self.to_move(state) != CHANCE else ""
+            return f"{mover} to roll{choice}"
         return f"{mover} to move with {_roll_text(state.dice)}"
 
 
@@ -618,13 +1020,16 @@ def _is_turn(action: object) -> bool:
 def _state(
     view: Sequence[int], opp_bar: int, before: BackgammonState, side: int
 ) -> BackgammonState:
-    """The state after ``side``'s turn left ``view`` and ``opp_bar``: the opponent to roll."""
+    """The state after ``side``'s turn left ``view`` and ``opp_bar``: the opponent to roll,
+    the cube as it was."""
     if side == WHITE:
         bar, off = (view[BAR], opp_bar), (view[OFF], before.off[BLACK])
-        return BackgammonState(tuple(view[1:BAR]), bar, off, BLACK, ())
+        return before._replace(
+            points=tuple(view[1:BAR]), bar=bar, off=off, mover=BLACK, dice=(), stage=TO_ROLL
+        )
     points = tuple(-view[BAR - p] for p in range(1, BAR))
     bar, off = (opp_bar, view[BAR]), (before.off[WHITE], view[OFF])
-    return BackgammonState(points, bar, off, WHITE, ())
+    return before._replace(points=points, bar=bar, off=off, mover=WHITE, dice=(), stage=TO_ROLL)
 
 
 def _dice(dice: tuple[int, ...]) -> tuple[int, ...]:
@@ -952,27 +1357,90 @@ def _read_side(text: str, part: str) -> tuple[int, View]:
     return side, view
 
 
-def _read_turn(text: str, part: str, state: BackgammonState) -> BackgammonState:
-    """The position's last part: ``opening``, ``W to roll`` or ``W 3-1``."""
+def _read_turn(text: str, part: str, state: BackgammonState, cubeful: bool) -> BackgammonState:
+    """The position's third part: ``opening``, ``W to roll`` or ``W 3-1``; in a cube game
+    (``cubeful``) also ``W rolls``, ``W doubles`` and ``B drops``."""
     if part == "opening":
-        if state != _initial_state():
+        if state._replace(score=(0, 0), crawford=False) != _initial_state():
             raise InvalidPositionError(
-                f"position {text!r}: the opening roll comes only in the starting position"
+                f"position {text!r}: the opening roll comes only in the starting position, the "
+                "cube at 1 in the middle"
             )
         return state
-    match = re.fullmatch(r"(w|white|b|black) (?:to roll|([1-6])-([1-6]))", part)
-    if match is None:
+    match = re.fullmatch(
+        r"(w|white|b|black) (?:(to roll|rolls|doubles|drops)|([1-6])-([1-6]))", part
+    )
+    if match is None or (not cubeful and match[2] not in (None, "to roll")):
+        cube_words = ", 'W rolls', 'W doubles', 'B drops'" * cubeful
         raise InvalidPositionError(
-            f"position {text!r}: {part!r} is not 'opening', 'W to roll' or 'W 3-1' (dice 1 to 6)"
+            f"position {text!r}: {part!r} is not 'opening', 'W to roll'{cube_words} or 'W 3-1' "
+            "(dice 1 to 6)"
         )
     mover = WHITE if match[1][0] == "w" else BLACK
-    dice = () if match[2] is None else tuple(sorted((int(match[2]), int(match[3])), reverse=True))
+    dice = () if match[3] is None else tuple(sorted((int(match[3]), int(match[4])), reverse=True))
+    stages = {"rolls": ROLLING, "doubles": DOUBLED, "drops": DROPPED}
+    stage = stages.get(match[2] or "", TO_ROLL)
+    if stage == DROPPED:
+        mover = 1 - mover  # the side that doubled
     finished = [side for side in (WHITE, BLACK) if state.off[side] == CHECKERS]
     if len(finished) == 2:
         raise InvalidPositionError(f"position {text!r}: both sides have borne off all 15")
-    if finished and (dice or mover == finished[0]):
+    if finished and (dice or mover == finished[0] or stage != TO_ROLL):
         raise InvalidPositionError(
             f"position {text!r}: {SIDES[finished[0]]} has borne off all 15, so the game is over "
             f"with {LETTERS[1 - finished[0]]} to roll"
         )
-    return state._replace(mover=mover, dice=dice)
+    return state._replace(mover=mover, dice=dice, stage=stage)
+
+
+_CUBE = re.compile(r"cube ([0-9]{1,2})(?: (w|white|b|black))?")
+_MATCH = re.compile(
+    r"match ([0-9]{1,2}) (?:w|white) ([0-9]{1,3}) (?:b|black) ([0-9]{1,3})( crawford)?"
+)
+
+
+def _read_cube_parts(
+    text: str, parts: list[str], state: BackgammonState, length: int
+) -> BackgammonState:
+    """The cube (``cube 1``, ``cube 4 B``) and, in a match to ``length``, the score
+    (``match 7 W 3 B 1``, then ``crawford`` in the Crawford game) of a position, each given
+    at most once, into ``state``."""
+    seen = set()
+    for part in parts:
+        word = part.split()[0] if part else ""
+        if word in seen or word not in ("cube", "match") or (word == "match" and not length):
+            raise InvalidPositionError(
+                f"position {text!r}: {part!r} is not the cube ('cube 1', 'cube 2 W')"
+                + (" or the match's score ('match 7 W 3 B 1')" if length else "")
+                + (" given once" if word in seen else "")
+            )
+        seen.add(word)
+        if word == "cube":
+            state = _read_cube(text, part, state)
+            continue
+        found = _MATCH.fullmatch(part)
+        if found is None:
+            raise InvalidPositionError(
+                f"position {text!r}: {part!r} is not the score like 'match {length} W 3 B 1' "
+                "(then 'crawford' in the Crawford game)"
+            )
+        if int(found[1]) != length:
+            raise InvalidPositionError(
+                f"position {text!r}: this game is a match to {length} points, not {found[1]}"
+            )
+        score = (int(found[2]), int(found[3]))
+        state = state._replace(score=score, crawford=found[4] is not None)
+    return state
+
+
+def _read_cube(text: str, part: str, state: BackgammonState) -> BackgammonState:
+    """The cube's part, ``cube 1`` (in the middle) or ``cube 2 W`` (its value and owner)."""
+    found = _CUBE.fullmatch(part)
+    value = int(found[1]) if found else 0
+    owner = CENTRED if found is None or found[2] is None else "wb".index(found[2][0])
+    if found is None or value not in [2**n for n in range(7)] or (value == 1) != (owner == CENTRED):
+        raise InvalidPositionError(
+            f"position {text!r}: {part!r} is not the cube like 'cube 1' (in the middle) or "
+            f"'cube 4 B' (owned; a value 2 to {MAX_CUBE})"
+        )
+    return state._replace(cube=value, owner=owner)
