@@ -698,6 +698,16 @@ class HasSgf(Protocol):
         ...
 
 
+@runtime_checkable
+class HasMatchFile(Protocol):
+    """Whole games written as a backgammon match file (``.mat``, JellyFish's text, which GNU
+    Backgammon reads)."""
+
+    def match_file(self, start: Any, moves: Iterable[Any], names: Sequence[str]) -> str:
+        """The game played from ``start`` with ``moves`` by the players ``names``."""
+        ...
+
+
 # Front ends ---------------------------------------------------------------------------------
 
 
@@ -805,6 +815,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasPositionNotation: "position notation",
     HasPgn: "PGN notation",
     HasSgf: "SGF notation",
+    HasMatchFile: "match files (.mat)",
     HasTensorEncoding: "tensor encoding (encode, action_index, symmetries)",
     HasEngineJudge: "an engine that judges moves (engine_judge)",
     HasTermination: "why a finished game ended (termination)",

@@ -1,7 +1,8 @@
 """A game played (a :class:`~plies.play.GameRecord`) written out as the texts its players
-keep: plies' own JSON for every game, PGN where the game writes it (chess, :class:`HasPgn`)
-and SGF where it writes that (Go, :class:`HasSgf`). ``plies play --pgn/--sgf`` and the web
-app's downloads write them here.
+keep: plies' own JSON for every game, PGN where the game writes it (chess, :class:`HasPgn`),
+SGF where it writes that (Go, :class:`HasSgf`) and a match file where it writes one
+(backgammon, :class:`HasMatchFile`). ``plies play --pgn/--sgf/--mat`` and the web app's
+downloads write them here.
 
 A game lost before its end (a resignation, a forfeit, the time) has the winner's result: PGN
 ``1-0`` or ``0-1``, SGF ``B+R`` / ``W+R`` (resigned) or ``B+T`` / ``W+T`` (time, as SGF's
@@ -16,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from plies.capabilities import HasPgn, HasPositionNotation, HasSgf, require
+from plies.capabilities import HasMatchFile, HasPgn, HasPositionNotation, HasSgf, require
 from plies.errors import SpecError
 from plies.game import Game
 from plies.play import AGREED, RESIGNS, GameRecord
@@ -29,14 +30,20 @@ MEDIA_TYPES = {
     "json": "application/json",
     "pgn": "application/x-chess-pgn",
     "sgf": "application/x-go-sgf",
+    "mat": "text/plain",
 }
 """Each text's media type, by its name (which is also its file suffix)."""
 
 
 def text_formats(game: Game[Any, Any]) -> list[str]:
-    """The texts ``game``'s records are written as: ``json`` always, then ``pgn`` and ``sgf``
-    where the game writes them."""
-    return ["json"] + ["pgn"] * isinstance(game, HasPgn) + ["sgf"] * isinstance(game, HasSgf)
+    """The texts ``game``'s records are written as: ``json`` always, then ``pgn``, ``sgf`` and
+    ``mat`` where the game writes them."""
+    return (
+        ["json"]
+        + ["pgn"] * isinstance(game, HasPgn)
+        + ["sgf"] * isinstance(game, HasSgf)
+        + ["mat"] * isinstance(game, HasMatchFile)
+    )
 
 
 def game_text(record: GameRecord, kind: str, names: Mapping[str, str], event: str) -> str:
@@ -49,6 +56,10 @@ def game_text(record: GameRecord, kind: str, names: Mapping[str, str], event: st
         raise SpecError(f"{game.name} games are written as {known}, not {kind[:20]!r}")
     if kind == "json":
         return _json(record, names, event)
+    if kind == "mat":
+        mat_writer = require(game, HasMatchFile, "a match file")
+        players = [names[player] for player in game.players]
+        return mat_writer.match_file(record.start, _moves(record), players)
     if kind == "pgn":
         writer = require(game, HasPgn, "a PGN record")
         headers = {"Event": event, "White": names[game.players[0]], "Black": names[game.players[1]]}

@@ -1,5 +1,5 @@
-"""Tournament games written out: PGN for games that have it (chess), SGF for Go, and one game a
-line in the game's own notation for every game."""
+"""Tournament games written out: PGN for games that have it (chess), SGF for Go, match files
+for backgammon, and one game a line in the game's own notation for every game."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from plies.arena.records import PlayedGame, Records
 from plies.arena.tournament import opening_line
-from plies.capabilities import HasPgn, HasSgf, require
+from plies.capabilities import HasMatchFile, HasPgn, HasSgf, require
 from plies.errors import RenderError
 from plies.game import Game
 from plies.inputs import check_output
@@ -78,6 +78,28 @@ def write_sgf(records: Records, path: str | Path) -> int:
         texts.append(writer.sgf(start, moves, result, headers).strip())
     _write(target, "\n".join(texts) + "\n")
     return len(texts)
+
+
+def mat_paths(path: str | Path, count: int) -> list[Path]:
+    """Where :func:`write_mat` writes ``count`` games for ``path``: ``games.mat`` becomes
+    ``games-1.mat``, ``games-2.mat``..."""
+    target = Path(path)
+    return [target.with_name(f"{target.stem}-{n}{target.suffix}") for n in range(1, count + 1)]
+
+
+def write_mat(records: Records, path: str | Path) -> int:
+    """Every game of ``records`` as a match file of its own (GNU Backgammon reads one match a
+    file), named by :func:`mat_paths`, the first player White; the number of games written.
+    A match file starts at an opening roll: games from random openings of a game with dice
+    (written without their dice) cannot be replayed (``--openings random:0`` starts each game
+    at its opening roll)."""
+    game = make_game(records.game_spec)
+    writer = require(game, HasMatchFile, "match file output")
+    played = list(records.games())
+    for target, one in zip(mat_paths(path, len(played)), played, strict=True):
+        start, moves, _ = _replay(game, one)
+        _write(check_output(target), writer.match_file(start, moves, [one.first, one.second]))
+    return len(played)
 
 
 def _unfinished_result(played: PlayedGame) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from plies.capabilities import HasPgn, HasPositionNotation, HasSgf
+from plies.capabilities import HasMatchFile, HasPgn, HasPositionNotation, HasSgf
 from plies.cli.output import (
     OutputPath,
     game_and_state,
@@ -86,6 +86,13 @@ def turn_printer(quiet: bool) -> Any:
     type=OutputPath(),
     help="Go: write the game to this SGF file when it ends (also when abandoned).",
 )
+@click.option(
+    "--mat",
+    "mat_path",
+    type=OutputPath(),
+    help="Backgammon: write the game or match to this match file (.mat) when it ends (also "
+    "when abandoned).",
+)
 def play(
     game_spec: str,
     first_spec: str,
@@ -96,6 +103,7 @@ def play(
     quiet: bool,
     pgn_path: Path | None,
     sgf_path: Path | None,
+    mat_path: Path | None,
 ) -> None:
     """Play GAME between agents (a human at the terminal among them); nature rolls the dice
     of games with chance."""
@@ -108,6 +116,8 @@ def play(
         raise PliesError(f"--pgn: '{game.name}' has no PGN notation (chess has)")
     if sgf_path is not None and not isinstance(game, HasSgf):
         raise PliesError(f"--sgf: '{game.name}' has no SGF notation (go has)")
+    if mat_path is not None and not isinstance(game, HasMatchFile):
+        raise PliesError(f"--mat: '{game.name}' writes no match files (backgammon does)")
     given = dict(zip(game.players, (first_spec, second_spec, third_spec), strict=False))
     agents = seat_agents(game, given, seed=seed, ask=ask_at_terminal)
     specs = [given[player] or game.default_opponent for player in game.players]
@@ -125,7 +135,7 @@ def play(
         dice = None if seed is None else random.Random(seed)
         record = play_game(game, agents, state, remember, chance=dice)
     except (AbandonedError, KeyboardInterrupt):
-        _write_records(pgn_path, sgf_path, so_far, specs)
+        _write_records({"pgn": pgn_path, "sgf": sgf_path, "mat": mat_path}, so_far, specs)
         moves = " ".join(turn.notation for turn in so_far.turns) or "-"
         click.echo(f"\ngame abandoned after {len(so_far.turns)} moves: {moves}", err=True)
         if isinstance(game, HasPositionNotation):
@@ -136,16 +146,15 @@ def play(
             )
         raise
     click.echo(f"game over after {len(record.turns)} moves: {record.outcome()}")
-    _write_records(pgn_path, sgf_path, record, specs)
+    _write_records({"pgn": pgn_path, "sgf": sgf_path, "mat": mat_path}, record, specs)
 
 
-def _write_records(
-    pgn_path: Path | None, sgf_path: Path | None, record: GameRecord, specs: list[str]
-) -> None:
-    """Write the game as PGN (chess) and SGF (Go) where asked, the agents' specs as the
-    players' names (:func:`plies.game_texts.game_text`)."""
+def _write_records(paths: dict[str, Path | None], record: GameRecord, specs: list[str]) -> None:
+    """Write the game as PGN (chess), SGF (Go) and a match file (backgammon) to the ``paths``
+    given for them, the agents' specs as the players' names
+    (:func:`plies.game_texts.game_text`)."""
     names = dict(zip(record.game.players, specs, strict=False))
-    for path, kind in ((pgn_path, "pgn"), (sgf_path, "sgf")):
+    for kind, path in paths.items():
         if path is not None:
             _write(path, kind.upper(), game_text(record, kind, names, "plies play"))
 

@@ -46,6 +46,11 @@ ANCHOR_ELO_OPTION = click.option(
 )
 PGN = click.option("--pgn", type=OutputPath(), help="Write every game as PGN (chess).")
 SGF = click.option("--sgf", type=OutputPath(), help="Write every game as SGF (Go).")
+MAT = click.option(
+    "--mat",
+    type=OutputPath(),
+    help="Write each game as a match file (backgammon): FILE.mat becomes FILE-1.mat, FILE-2.mat...",
+)
 
 
 class _RunByDefault(click.Group):
@@ -116,6 +121,7 @@ def tournament_command() -> None:
 @ANCHOR_ELO_OPTION
 @PGN
 @SGF
+@MAT
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def run_command(
     game_spec: str,
@@ -133,6 +139,7 @@ def run_command(
     anchor_elo: float,
     pgn: Path | None,
     sgf: Path | None,
+    mat: Path | None,
     as_json: bool,
 ) -> None:
     """Run (or resume) a tournament of GAME between the agent SPECs, kept in --db FILE.
@@ -158,7 +165,7 @@ def run_command(
         anchor=anchor,
         anchor_elo=anchor_elo,
     )
-    _check_records(game_spec, pgn, sgf)
+    _check_records(game_spec, pgn, sgf, mat)
     tournament.validate()
     cluster = contextlib.nullcontext() if ray_address is None else ray_cluster(ray_address)
     workers = concurrency if ray_address is not None else concurrency or os.cpu_count() or 1
@@ -166,7 +173,7 @@ def run_command(
         with until_interrupted() as interruption:
             _play(tournament, records, workers, ray_address)
         report(records, as_json, anchor, anchor_elo, specs)
-        _export(records, pgn, sgf, None, as_json)
+        _export(records, (pgn, sgf, mat, None), as_json)
         verdict, test = tournament.verdict(records), tournament.test
         if verdict is not None and test is not None:
             click.echo(
@@ -258,6 +265,7 @@ def _play(tournament: Any, records: Any, workers: int | None, ray_address: str |
 @ANCHOR_ELO_OPTION
 @PGN
 @SGF
+@MAT
 @click.option(
     "--export",
     type=OutputPath(),
@@ -275,6 +283,7 @@ def report_command(
     anchor_elo: float,
     pgn: Path | None,
     sgf: Path | None,
+    mat: Path | None,
     export: Path | None,
     plot: Path | None,
     as_json: bool,
@@ -284,12 +293,12 @@ def report_command(
     from plies.arena.records import Records, stored_game
 
     game_spec = stored_game(path)
-    _check_records(game_spec, pgn, sgf)
+    _check_records(game_spec, pgn, sgf, mat)
     if plot is not None:
         check_plot_target(plot)
     records = Records(path, game_spec, time_control=None)
     standings = report(records, as_json, anchor, anchor_elo)
-    _export(records, pgn, sgf, export, as_json)
+    _export(records, (pgn, sgf, mat, export), as_json)
     if plot is not None and standings is not None:
         from plies.arena.ratings import plot_ratings
 
@@ -299,22 +308,28 @@ def report_command(
     records.close()
 
 
-def _check_records(game_spec: str, pgn: Path | None, sgf: Path | None) -> None:
-    """A one-line error before any work when --pgn or --sgf is asked of a game without that
-    notation (the options' type has checked that their files can be written)."""
-    from plies.capabilities import HasPgn, HasSgf, require
+def _check_records(
+    game_spec: str, pgn: Path | None, sgf: Path | None, mat: Path | None = None
+) -> None:
+    """A one-line error before any work when --pgn, --sgf or --mat is asked of a game without
+    that notation (the options' type has checked that their files can be written)."""
+    from plies.capabilities import HasMatchFile, HasPgn, HasSgf, require
 
-    for path, capability, option in ((pgn, HasPgn, "--pgn"), (sgf, HasSgf, "--sgf")):
+    for path, capability, option in (
+        (pgn, HasPgn, "--pgn"),
+        (sgf, HasSgf, "--sgf"),
+        (mat, HasMatchFile, "--mat"),
+    ):
         if path is not None:
             require(make_game(game_spec), capability, option)
 
 
-def _export(
-    records: Any, pgn: Path | None, sgf: Path | None, export: Path | None, quiet: bool
-) -> None:
-    from plies.arena.export import write_notation, write_pgn, write_sgf
+def _export(records: Any, paths: tuple[Path | None, ...], quiet: bool) -> None:
+    """Write the games to the ``paths`` asked for: PGN, SGF, match files, one a line."""
+    from plies.arena.export import write_mat, write_notation, write_pgn, write_sgf
 
-    for target, write in ((pgn, write_pgn), (sgf, write_sgf), (export, write_notation)):
+    writers = (write_pgn, write_sgf, write_mat, write_notation)
+    for target, write in zip(paths, writers, strict=True):
         if target is not None:
             count = write(records, target)
             if not quiet:

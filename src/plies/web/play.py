@@ -355,8 +355,9 @@ def review(session_id: str, request: Request) -> dict[str, Any]:
 
 @router.get("/sessions/{session_id}/record.{kind}", summary="Download the game as text")
 def download(session_id: str, kind: str, request: Request) -> Response:
-    """The game so far as ``json`` (plies' record, every game), ``pgn`` (chess) or ``sgf``
-    (Go): the session's ``records`` list which; the players named by their specs."""
+    """The game so far as ``json`` (plies' record, every game), ``pgn`` (chess), ``sgf``
+    (Go) or ``mat`` (a backgammon match file): the session's ``records`` list which; the
+    players named by their specs."""
     session = _session(request, session_id)
     text = session.record_text(kind)
     name = f"plies-{session.game.name}-{session.id[:8]}.{kind}"

@@ -81,11 +81,11 @@ decided, the dice come next) or ``B drops`` (the game over):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError, InvalidPositionError, SpecError
@@ -338,6 +338,13 @@ class Backgammon(Game[BackgammonState, Action]):
 
         return load_network(path)
 
+    def match_file(self, start: BackgammonState, moves: Iterable[Any], names: Sequence[str]) -> str:
+        """The game (or match) played from ``start`` with ``moves`` by players ``names`` as a
+        match file, ``.mat`` (:mod:`plies.games.backgammon.matfile`)."""
+        from plies.games.backgammon.matfile import match_file
+
+        return match_file(self, start, moves, names)
+
     def board_view(self) -> BoardView:
         """The board for the web pages (:mod:`plies.games.backgammon.view`)."""
         from plies.games.backgammon.view import BackgammonView
@@ -484,7 +491,10 @@ class Backgammon(Game[BackgammonState, Action]):
     def _game_over(self, final: BackgammonState, winner: int, points: int) -> BackgammonState:
         """After a game of a match ends in ``final``, ``winner`` scoring ``points``: the match's
         final state (the scores counting this game), or the next game's opening, the Crawford
-        game if ``winner`` has just reached one point short of the match."""
+        game if ``winner`` has just reached one point short of the match; in money play
+        ``final`` itself."""
+        if not self.match:
+            return final
         score = list(final.score)
         score[winner] += points
         if score[winner] >= self.match:
