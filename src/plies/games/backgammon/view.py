@@ -1,5 +1,6 @@
-"""Backgammon's board for the web pages: the 24 points, the bar, the checkers borne off and the
-dice; a move's path is its (from, to) pairs, entered in any order."""
+"""Backgammon's board for the web pages: the 24 points, the bar, the checkers borne off, the
+dice and, in a game with the cube, the cube and the match's score; a move's path is its (from,
+to) pairs, entered in any order, a cube action its button."""
 
 from __future__ import annotations
 
@@ -21,8 +22,11 @@ class BackgammonView:
     White's numbering, labels in the numbering of the side to move, or of the side at the bottom
     before the opening roll); ``top`` and ``bottom``: the ids left to right, the bar between the
     sixth and seventh; ``bottom_side`` (whose home board is bottom right); ``bar``, ``off`` and
-    ``pips`` by side; ``dice``. The targets are the points, ``bar`` and ``off`` (the mover's),
-    and ``pass``."""
+    ``pips`` by side; ``dice``; in a game with the cube ``cube`` (``{"value", "owner"}``, the
+    owner None in the middle) and, in a match, ``score`` (``{"length", "crawford", "points":
+    {side: n}}``). The targets are the points, ``bar`` and ``off`` (the mover's), and the
+    buttons ``pass`` and the cube's actions (``roll``, ``double``, ``take``, ``drop``,
+    ``beaver``)."""
 
     def __init__(
         self,
@@ -69,7 +73,10 @@ class BackgammonView:
         }
         if state.dice and self.game.actions(state) == [()]:
             view["buttons"] = [{"id": "pass", "label": "pass"}]
-        if last is not None and not isinstance(last, self.roll) and state.mover != self.opening:
+        if self.game.cubeful:
+            self._add_cube(state, view)
+        turn = last is not None and not isinstance(last, self.roll | str)
+        if turn and state.mover != self.opening:
             mover = 1 - state.mover
             view["last"] = sorted({self._point_id(mover, p) for move in last for p in move})
         return view
@@ -78,8 +85,8 @@ class BackgammonView:
         """The (from, to) pairs of a turn's notation, flattened: one pair per checker moved as
         written (``24/13``: from 24 to 13), split where it hits on the way (``24/18*/13``), and
         repeated as marked (``8/5(2)``); ``pass`` is the button."""
-        if notation == "pass":
-            return ["pass"]
+        if notation == "pass" or isinstance(action, str):
+            return [notation]
         path = []
         for part in notation.split():
             match = _LEG.fullmatch(part)
@@ -96,16 +103,34 @@ class BackgammonView:
         return path
 
     def status(self, state: BackgammonState) -> str | None:
-        """The opening roll, whose roll or move it is with which dice; None at the end."""
+        """The opening roll, whose roll or move it is with which dice, who doubles or answers a
+        double; None at the end."""
         if self.game.is_terminal(state):
             return None
         if state.mover == self.opening:
             return "the opening roll is next"
         mover = self.game.to_move(state)
-        dice = "-".join(map(str, state.dice))
-        return (
-            f"{mover} to move with {dice}" if state.dice else f"{self.sides[state.mover]} to roll"
-        )
+        if state.dice:
+            return f"{mover} to move with {'-'.join(map(str, state.dice))}"
+        side = self.sides[state.mover]
+        if mover != side and mover in self.sides:  # a double to answer
+            return f"{side} doubles to {2 * state.cube}: {mover} to take or drop"
+        return f"{side} to roll or double" if mover == side else f"{side} to roll"
+
+    def _add_cube(self, state: BackgammonState, view: Json) -> None:
+        """The cube, the match's score and the cube's buttons of a decision in ``view``."""
+        game = self.game
+        owner = None if state.owner < 0 else self.sides[state.owner]
+        view["cube"] = {"value": state.cube, "owner": owner}
+        view["facts"].append(["cube", f"{state.cube} ({owner or 'in the middle'})"])
+        if game.match:
+            points = {self.sides[side]: state.score[side] for side in (0, 1)}
+            view["score"] = {"length": game.match, "crawford": state.crawford, "points": points}
+            text = ", ".join(f"{side} {n}" for side, n in points.items())
+            crawford = ", Crawford game" if state.crawford else ""
+            view["facts"].append(["match", f"to {game.match}: {text}{crawford}"])
+        if not state.dice and not game.is_terminal(state) and game.to_move(state) in self.sides:
+            view["buttons"] = [{"id": a, "label": a} for a in map(str, game.actions(state))]
 
     def _pips(self, state: BackgammonState, side: int) -> int:
         """The pips ``side`` needs to bear off every checker."""

@@ -175,8 +175,10 @@ function sequenceLeft(full, path) {
   return { next: complete ? [] : [full[path.length]], complete };
 }
 
-/** A path of (from, to) pairs entered in any order: what is left after ``path``, or null. */
+/** A path of (from, to) pairs entered in any order: what is left after ``path``, or null. A
+ * path of one target (a button: pass, a cube action) is entered as it is. */
 function pairsLeft(full, path) {
+  if (full.length === 1) return sequenceLeft(full, path);
   const rest = [];
   for (let i = 0; i + 1 < full.length; i += 2) rest.push([full[i], full[i + 1]]);
   const pending = path.length % 2 ? path[path.length - 1] : null;
@@ -489,7 +491,21 @@ function drawPoints(view) {
     picture.append(zone);
   }
   drawDice(picture, view, edge + 9 * point + bar, middle, colours[mover]);
+  if (view.cube) drawCube(picture, view.cube, view.bottom_side, edge + 3 * point, middle);
   return picture;
+}
+
+/** The doubling cube (``cube``: its value and owner, null in the middle) in the middle of the
+ * left half, moved towards its owner's side; in the middle it shows 64, as on a real board. */
+function drawCube(picture, cube, bottomSide, x, y) {
+  const size = 28;
+  const shift = cube.owner === null ? 0 : cube.owner === bottomSide ? 12 : -12;
+  const top = y - size / 2 + shift;
+  const shown = cube.owner === null && cube.value === 1 ? 64 : cube.value;
+  const node = svg("g", { class: "cube", "data-cube": String(cube.value), "data-owner": cube.owner || "" });
+  node.append(svg("rect", { x: x - size / 2, y: top, width: size, height: size, rx: 4 }),
+    svg("text", { x, y: top + size / 2 + 5, "text-anchor": "middle", class: "cube-value" }, String(shown)));
+  picture.append(node);
 }
 
 function drawPoint(point, x, base, direction, index, colours) {
