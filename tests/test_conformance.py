@@ -29,6 +29,8 @@ CASES = {
     "checkers": (200, 100, 1000),
     "chess": (30, 60, 1000),
     "backgammon": (30, 100, 1000),
+    "backgammon:cube=true,beavers=true": (30, 100, 1000),
+    "backgammon:match=5": (10, 100, 5000),
     "go": (10, 20, 1000),
     "go:size=5,komi=0,scoring=payoff": (40, 40, 1000),
 }

@@ -27,7 +27,7 @@ GOLDEN = Path(__file__).parent / "golden"
 SEED = 20261121
 MAX_MOVES = 600
 """Cap on the recorded game (a random chess game can take 500 plies)."""
-EXTRA_SPECS = ("go:size=5", "go:size=19")
+EXTRA_SPECS = ("go:size=5", "go:size=19", "backgammon:cube=true", "backgammon:match=3")
 """Specs recorded besides the registered names (which play with their default options)."""
 
 
