@@ -32,8 +32,9 @@ from plies.testing import check_game
 MONEY, JACOBY = Backgammon(cube=True), Backgammon(cube=True, jacoby=True, beavers=True)
 MATCH = Backgammon(match=5)
 START = "W 24:2 13:5 8:3 6:5 / B 24:2 13:5 8:3 6:5"
-RACE = "W 8:4 7:4 6:4 5:3 / B 9:4 8:4 7:4 6:3"
-"""A race White leads by 15 pips with the roll: a double and a take in money play."""
+RACE = "W 6:2 5:2 4:2 3:1 off:8 / B 6:2 5:2 4:2 3:2 off:7"
+"""A bear-off White wins 76% of the time (the exact two-sided database's chance, whatever the
+network): a double and a take in money play."""
 CERTAIN = "W 6:2 5:2 4:2 3:2 2:2 1:2 off:3 / B 6:3 5:3 4:3 3:3 2:2 off:1"
 """A bear-off White wins 94% of the time, no gammon left: a double and a drop."""
 HOPELESS = "W 24:2 13:5 8:3 6:5 / B 6:3 5:3 4:3 3:3 2:3"
