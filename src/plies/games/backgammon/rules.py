@@ -258,20 +258,33 @@ class Backgammon(Game[BackgammonState, Action]):
     as before the options came)."""
     searchable_to_end = False
     leaf_estimate = "eval"
-    default_opponent = "expectiminimax:depth=1"
+    default_opponent = "engine:depth=1"
     ladder = Ladder(
         (
             Level(
-                "Standard", "expectiminimax:depth=1", "weighs each move by the position it makes"
+                "Beginner",
+                "engine:depth=1,evaluation=hand",
+                "plays the move whose position a hand-written evaluation likes best",
+            ),
+            Level(
+                "Standard",
+                "engine:depth=1",
+                "plays the move whose position its learned evaluation likes best",
             ),
             Level(
                 "Strong",
-                "expectiminimax:depth=2,prune=true",
-                "weighs each move by the opponent's best answer to every roll",
+                "engine:depth=3",
+                "weighs each move by every reply to every roll and its own next roll",
             ),
         ),
-        anchor=Anchor("random play", "random", 0, "random play = 0", meets=(1, 2)),
-        default=1,
+        anchor=Anchor(
+            "GNU Backgammon, expert (0 plies)",
+            "gnubg:expert",
+            0,
+            "GNU Backgammon's expert = 0",
+            meets=(1, 2, 3),
+        ),
+        default=2,
     )
     players = SIDES
     value_bounds = (-3.0, 3.0)
