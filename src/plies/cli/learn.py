@@ -484,7 +484,10 @@ def td_command(
     settings = dataclasses.replace(start, **changes)
     run = TdRun(out, make_game(game_spec), settings)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with progress_bar(*columns, TimeElapsedColumn()) as bar, until_interrupted() as stop:
+    with (
+        progress_bar(*columns, TimeElapsedColumn()) as bar,
+        until_interrupted(terminate=True) as stop,
+    ):
         task = bar.add_task("self-play", total=games, completed=min(run.network.games, games))
 
         def report(done: Any) -> None:
