@@ -60,6 +60,8 @@ SKIPPED = {
     "plies train --resume runs/ttt --generations 30": "resumes the training above: minutes",
     "plies train connect4 --out runs/c4 --init connect4": "trains: hours",
     "plies learn plot runs/ttt": "plots the training run above, not made here",
+    "plies learn td backgammon --out runs/bg --games 1000000": "trains: an hour",
+    "plies learn plot runs/bg": "plots the training run above, not made here",
     "plies evaluate connect4 az --set ../shared/data/connect4/Test_L2_R2 --limit 100 --json": (
         "100 searches of the network: a minute"
     ),
