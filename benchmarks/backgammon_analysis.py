@@ -80,7 +80,10 @@ def main(argv: list[str] | None = None) -> int:
                 state = game.result(state, action)
             errors.append(mine)
             rate = 1000 * sum(map(sum, errors)) / max(1, sum(map(len, errors)))
-            print(f"\rgame {number}/{len(played)}: {rate:.2f}", end="", file=sys.stderr, flush=True)
+            if sys.stderr.isatty() or number % 10 == 0:
+                end = "" if sys.stderr.isatty() else "\n"
+                line = f"game {number}/{len(played)}: {rate:.2f}"
+                print(f"\r{line}", end=end, file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         print(f"\ninterrupted after {len(errors)} games", file=sys.stderr)
     finally:
