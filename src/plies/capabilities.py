@@ -701,10 +701,14 @@ class HasSgf(Protocol):
 @runtime_checkable
 class HasMatchFile(Protocol):
     """Whole games written as a backgammon match file (``.mat``, JellyFish's text, which GNU
-    Backgammon reads)."""
+    Backgammon reads), and read back."""
 
     def match_file(self, start: Any, moves: Iterable[Any], names: Sequence[str]) -> str:
         """The game played from ``start`` with ``moves`` by the players ``names``."""
+        ...
+
+    def match_moves(self, text: str) -> tuple[str | None, list[str]]:
+        """A match file's start (None: the usual one) and moves in the game's notation."""
         ...
 
 

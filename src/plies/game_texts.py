@@ -147,13 +147,17 @@ def read_json_record(text: str) -> ReadRecord:
 
 PGN_START = re.compile(r"\s*(\[|\d+\s*\.)")
 """How a PGN text begins: a tag pair, or a numbered move."""
+MATCH_FILE = re.compile(r"^\s*(\d+\s+point\s+match|game\s+1)\s*$", re.MULTILINE | re.IGNORECASE)
+"""A match file's header line (`` 7 point match``) or its first game's (`` Game 1``)."""
 
 
 def read_record(game: Game[Any, Any], text: str) -> ReadRecord:
     """A pasted game or position of ``game``: plies' JSON record (:func:`read_json_record`),
-    a PGN game where the game reads PGN (chess), an SGF game where it reads SGF (Go), else a
-    position in the game's notation (a FEN...) with no moves; a :class:`PliesError` naming
-    what is wrong. Its moves are checked against the rules by whoever replays them."""
+    a PGN game where the game reads PGN (chess), an SGF game where it reads SGF (Go), a match
+    file where it reads match files (backgammon: its header `` N point match`` or a `` Game 1``
+    line), else a position in the game's notation (a FEN...) with no moves; a
+    :class:`PliesError` naming what is wrong. Its moves are checked against the rules by
+    whoever replays them."""
     if len(text) > MOST_RECORD_CHARACTERS:
         raise SpecError(f"record: {len(text):,} characters, more than {MOST_RECORD_CHARACTERS:,}")
     stripped = text.strip()
@@ -167,6 +171,9 @@ def read_record(game: Game[Any, Any], text: str) -> ReadRecord:
         return ReadRecord(spec, start, moves)
     if isinstance(game, HasPgn) and PGN_START.match(stripped):
         start, moves = game.pgn_moves(stripped)
+        return ReadRecord(spec, start, moves)
+    if isinstance(game, HasMatchFile) and MATCH_FILE.search(stripped):
+        start, moves = game.match_moves(text)
         return ReadRecord(spec, start, moves)
     position = require(game, HasPositionNotation, "starting from a position")
     position.parse_position(stripped)  # named here if it is not one

@@ -358,6 +358,13 @@ class Backgammon(Game[BackgammonState, Action]):
 
         return match_file(self, start, moves, names)
 
+    def match_moves(self, text: str) -> tuple[str | None, list[str]]:
+        """A match file read back: its start (None: the usual one) and its moves, replayed and
+        checked (:func:`plies.games.backgammon.matfile.read_match_file`)."""
+        from plies.games.backgammon.matfile import read_match_file
+
+        return read_match_file(self, text)
+
     def board_view(self) -> BoardView:
         """The board for the web pages (:mod:`plies.games.backgammon.view`)."""
         from plies.games.backgammon.view import BackgammonView
