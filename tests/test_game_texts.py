@@ -103,7 +103,8 @@ def test_an_agreed_draw_is_a_draw_in_every_text_and_taken_back_with_its_moves() 
 
 
 @pytest.mark.parametrize(
-    ("spec", "kind"), [("chess", "pgn"), ("go:size=9", "sgf"), ("othello", "json")]
+    ("spec", "kind"),
+    [("chess", "pgn"), ("go:size=9", "sgf"), ("othello", "json"), ("backgammon:match=3", "mat")],
 )
 def test_a_pasted_record_gives_back_its_moves(spec: str, kind: str) -> None:
     """What the web's downloads write, pasted back (PGN, SGF, or plies' JSON), replays to the
@@ -139,6 +140,12 @@ def test_a_pasted_position_starts_there() -> None:
         ("go:size=9", "(;GM[1]SZ[9]", "SGF"),
         ("othello", '{"format": "plies-game-1"}', "game spec"),
         ("othello", "not a position", "position"),
+        ("backgammon:match=3", " 5 point match\n Game 1\n", "the file is a 5 point match"),
+        (
+            "backgammon",
+            " Game 1\n  1) 31: 13/7",
+            "line 2 .game 1, row 1.: '13/7' is not legal: wrong die",
+        ),
     ],
 )
 def test_a_bad_pasted_record_is_named_in_one_line(spec: str, text: str, message: str) -> None:

@@ -224,9 +224,10 @@ class _Reader:
             self._header(int(header[1]))
         elif game_line is not None:
             self._game(int(game_line[1]))
-        elif self.scores_next:
+        elif self.scores_next and row is None:
             self._scores(stripped)
         elif row is not None or _WINS.match(stripped):
+            self.scores_next = False  # the scores' line may be left out
             if not self.games:
                 raise ParseError(f"{self.where}: a row before the file's ' Game 1' line")
             if row is None:
@@ -259,7 +260,7 @@ class _Reader:
             raise ParseError(f"{self.where}: 'Game {number}' after game {self.games}")
         if self.game.is_terminal(self.state):
             raise ParseError(f"{self.where}: 'Game {number}' after the match is over")
-        if self.games and self.state.mover != OPENING:
+        if self.games and (self.state.mover != OPENING or self.openings < self.games):
             raise ParseError(f"{self.where}: 'Game {number}' before game {self.games} is over")
         self.games += 1
         self.scores_next = True
