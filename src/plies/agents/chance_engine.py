@@ -10,9 +10,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from plies.agents.live import Watch
+from plies.agents.live import Deepening
 from plies.capabilities import ChanceEngine, HasChanceEngine
-from plies.clock import MIN_MOVE_SECONDS, move_budget
 from plies.errors import SpecError
 from plies.game import Game
 from plies.search import SearchResult
@@ -22,7 +21,7 @@ IGNORED = ("nodes", "weights")
 
 
 @dataclass
-class ChanceEngineAgent:
+class ChanceEngineAgent(Deepening):
     """Plays the game's chance engine's move within ``depth`` moves and ``seconds``."""
 
     search: ChanceEngine
@@ -32,21 +31,6 @@ class ChanceEngineAgent:
     last: SearchResult[Any] | None = field(default=None, repr=False)
     move_seconds: float | None = field(default=None, repr=False)
     """The next move's time from a clock (:meth:`set_clock`), instead of the spec's."""
-
-    def set_clock(self, remaining: float, increment: float) -> None:
-        """Budget the next move from this clock (:func:`plies.clock.move_budget`)."""
-        self.move_seconds = max(MIN_MOVE_SECONDS, move_budget(remaining, increment))
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        return self.think(game, state, Watch())
-
-    def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
-        """The move, each completed depth reported; ``watch.stop`` ends the search with the
-        deepest choice made so far."""
-        for result in self.iterate(game, state, watch.stop):
-            watch.report(result)
-        assert self.last is not None
-        return self.last.action
 
     def iterate(
         self, game: Game[Any, Any], state: Any, stop: threading.Event | None = None

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from plies.agents.chance_engine import chance_engine_agent
-from plies.agents.live import Watch
+from plies.agents.live import Deepening
 from plies.agents.options import TIME_OPTION
 from plies.agents.registry import Agent, AgentKind, Context, Option
 from plies.capabilities import (
@@ -28,7 +28,7 @@ from plies.capabilities import (
     HasPositionClasses,
     require,
 )
-from plies.clock import MIN_MOVE_SECONDS, move_budget
+from plies.clock import MIN_MOVE_SECONDS
 from plies.errors import BudgetExhaustedError, SpecError
 from plies.game import Game, WinLossDrawGame, has_chance, require_two_player_zero_sum
 from plies.inputs import read_text
@@ -51,7 +51,7 @@ from plies.spec import DEPTH, NODES, TABLE_MB
 
 
 @dataclass
-class EngineAgent:
+class EngineAgent(Deepening):
     """Plays the engine's move; its table persists (aged) between moves of a game."""
 
     limits: Limits
@@ -80,21 +80,6 @@ class EngineAgent:
     search (the ``exact`` option)."""
     solver: PerfectSolver | None = field(default=None, repr=False)
     """That solver, made when first used and kept with its table for the game."""
-
-    def set_clock(self, remaining: float, increment: float) -> None:
-        """Budget the next move from this clock (:func:`plies.clock.move_budget`)."""
-        self.move_seconds = max(MIN_MOVE_SECONDS, move_budget(remaining, increment))
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        return self.think(game, state, Watch())
-
-    def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
-        """The move, each completed iteration reported; ``watch.stop`` ends the search as if
-        its time had run out."""
-        for result in self.iterate(game, state, watch.stop):
-            watch.report(result)
-        assert self.last is not None
-        return self.last.action
 
     def iterate(
         self, game: Game[Any, Any], state: Any, stop: threading.Event | None = None

@@ -16,11 +16,12 @@ import copy as pycopy
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from plies.agents.registry import Agent
+from plies.clock import MIN_MOVE_SECONDS, move_budget
 from plies.errors import BudgetExhaustedError
 from plies.game import Game
 from plies.search import SearchResult
@@ -52,6 +53,36 @@ class Watchable(Protocol):
     """An agent whose search can be followed and stopped (see the module docstring)."""
 
     def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any: ...
+
+
+class Deepening:
+    """What agents share whose search yields a result a step deeper (``iterate``: the engine,
+    a game's own chance engine): played by :meth:`think`, the last result kept as ``last``,
+    the next move's time set by :meth:`set_clock` (``move_seconds``)."""
+
+    last: SearchResult[Any] | None
+    move_seconds: float | None
+
+    def set_clock(self, remaining: float, increment: float) -> None:
+        """Budget the next move from this clock (:func:`plies.clock.move_budget`)."""
+        self.move_seconds = max(MIN_MOVE_SECONDS, move_budget(remaining, increment))
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.think(game, state, Watch())
+
+    def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
+        """The move, each completed step reported; ``watch.stop`` ends the search as if its
+        time had run out."""
+        for result in self.iterate(game, state, watch.stop):
+            watch.report(result)
+        assert self.last is not None
+        return self.last.action
+
+    def iterate(
+        self, game: Game[Any, Any], state: Any, stop: threading.Event | None = None
+    ) -> Iterator[SearchResult[Any]]:
+        """The search of ``state``, a result a step; the last is kept as ``last``."""
+        raise NotImplementedError
 
 
 def stoppable(
