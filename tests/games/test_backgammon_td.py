@@ -5,7 +5,7 @@ the network file and the self-play training run."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +17,7 @@ from plies.games.backgammon import rules as bg
 from plies.games.backgammon.network import Network, load_network, side_board
 from plies.learn.td import TdRun, TdSettings
 from plies.registry import make_game
+from tests.conftest import CliRun, assert_one_line_error
 
 GAME = bg.Backgammon()
 HAND = bg.Backgammon(evaluation="hand")
@@ -276,3 +277,38 @@ def test_the_game_offers_both_evaluations() -> None:
     assert HAND.evaluations() == ("hand", "learned")
     assert repr(GAME.with_evaluation("hand")) == "Backgammon(evaluation='hand')"
     assert make_game("backgammon").evaluation == "learned"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "fragment"),
+    [
+        (["--alpha", "nan"], "--alpha"),
+        (["--alpha", "0"], "--alpha"),
+        (["--lambda", "1.5"], "--lambda"),
+        (["--hidden", "0"], "--hidden"),
+        (["--games", "-1"], "--games"),
+    ],
+)
+def test_bad_training_options_are_one_line(
+    run_cli: Callable[..., CliRun], tmp_path: Path, arguments: list[str], fragment: str
+) -> None:
+    out = tmp_path / "run"
+    result = run_cli("learn", "td", "backgammon", "--out", str(out), "--games", "10", *arguments)
+    assert_one_line_error(result, fragment)
+    assert not (out / "network.npz").exists()
+
+
+def test_a_training_folder_of_another_game_or_size_is_one_line(
+    run_cli: Callable[..., CliRun], tmp_path: Path
+) -> None:
+    out = str(tmp_path / "run")
+    ok = run_cli("learn", "td", "backgammon", "--out", out, "--games", "20", "--hidden", "4",
+                 "--block", "10", "--pairs", "1")  # fmt: skip
+    assert ok.code == 0, ok.err
+    assert_one_line_error(
+        run_cli("learn", "td", "backgammon", "--out", out, "--games", "30", "--hidden", "5"),
+        "4 hidden units, not 5",
+    )
+    assert_one_line_error(
+        run_cli("learn", "td", "tictactoe", "--out", out, "--games", "30"), "TD(lambda)"
+    )
