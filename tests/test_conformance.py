@@ -33,6 +33,8 @@ CASES = {
     "backgammon:match=5": (10, 100, 5000),
     "go": (10, 20, 1000),
     "go:size=5,komi=0,scoring=payoff": (40, 40, 1000),
+    "kuhn": (200, 60, 5),
+    "leduc": (300, 100, 11),
 }
 """Chess, backgammon and Go are slow in Python: fewer games for them (tests/test_golden.py plays a
 whole recorded game of each too)."""

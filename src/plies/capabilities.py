@@ -567,6 +567,55 @@ class HasChance(Protocol):
         ...
 
 
+@runtime_checkable
+class HasInformationSets(Protocol):
+    """Imperfect information (AIMA 4th ed., section 5.6): each player sees only part of the
+    state (poker's cards, a blind opponent's moves).
+
+    A player's *information state* is what that player has observed; its key
+    (:meth:`information_key`) is a string. The states in which the player to move has one key
+    form an *information set*: they have the same mover and the same legal actions, in the
+    same order (:func:`plies.testing.check_game` checks it), so a strategy maps each key to
+    probabilities over those actions. Chance deals hidden cards as :data:`~plies.game.CHANCE`
+    moves (:class:`HasChance`). Searches that assume the state is known (minimax, alpha-beta,
+    the engine, MCTS) refuse these games; front ends show a person only what the person's seat
+    sees (:meth:`seen_state`, :meth:`seen_action`).
+    """
+
+    def information_key(self, state: Any, player: str) -> str:
+        """The key of ``player``'s information state at ``state``: it depends on what
+        ``player`` has observed and on nothing else (Kuhn poker: ``K:pb``, the player's card
+        and the bets)."""
+        ...
+
+    def seen_state(self, state: Any, player: str) -> Any:
+        """``state`` as ``player`` sees it: a state of the game's type whose hidden parts are
+        masked (the opponent's card unknown until a showdown shows it). Front ends draw it;
+        no rule is asked of it."""
+        ...
+
+    def seen_action(self, state: Any, action: Any, player: str) -> str:
+        """How ``player`` sees ``action`` played at ``state``: its notation where ``player``
+        sees it, else words that hide it (``deals P2 a card``)."""
+        ...
+
+    def sample_state(self, state: Any, player: str, rng: random.Random) -> Any:
+        """A state drawn from those ``player`` cannot tell from ``state`` (a determinisation:
+        hidden cards dealt again from the unseen ones), using only what ``player`` has
+        observed; it has ``player``'s key of ``state``."""
+        ...
+
+
+@runtime_checkable
+class HasShippedStrategy(Protocol):
+    """A strategy that ships with the game (a CFR solution), played by the ``cfr`` agent
+    unless it is given another."""
+
+    def shipped_strategy(self) -> Path:
+        """The strategy file (:mod:`plies.solvers.cfr`'s format)."""
+        ...
+
+
 # Learning -----------------------------------------------------------------------------------
 
 
@@ -816,6 +865,9 @@ DESCRIPTIONS: dict[type, str] = {
     HasCompiledRules: "compiled rules (compiled_rules)",
     HasOwnMcts: "compiled MCTS of its own (own_mcts, mcts_options)",
     HasChance: "chance nodes (chance_outcomes)",
+    HasInformationSets: "information sets (information_key, seen_state, seen_action, "
+    "sample_state)",
+    HasShippedStrategy: "shipped strategy (shipped_strategy)",
     HasPositionNotation: "position notation",
     HasPgn: "PGN notation",
     HasSgf: "SGF notation",
@@ -836,7 +888,8 @@ def require(game: Game[Any, Any], capability: type[C], purpose: str) -> C:
     capability and ``purpose``, what needed it."""
     if not isinstance(game, capability):
         what = DESCRIPTIONS[capability]
-        need = "needs them" if what.startswith("value bounds") else "needs one"
+        plural = what.startswith(("value bounds", "information sets"))
+        need = "needs them" if plural else "needs one"
         raise MissingCapabilityError(f"game '{game.name}' has no {what}; {purpose} {need}")
     return game
 

@@ -445,6 +445,8 @@ BUILT_IN: dict[str, str] = {
     "chess": "plies.games.chess.rules:Chess",
     "go": "plies.games.go.rules:Go",
     "backgammon": "plies.games.backgammon.rules:Backgammon",
+    "kuhn": "plies.games.kuhn.rules:KuhnPoker",
+    "leduc": "plies.games.leduc.rules:LeducPoker",
 }
 """The games plies ships, the one list of them: name -> the class, in its room, that declares
 the game's ``summary`` and ``options`` (read, and the class imported, only when asked)."""

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from plies.agents import RandomAgent
-from plies.capabilities import HasChance, HasPositionNotation, require
+from plies.capabilities import HasChance, HasInformationSets, HasPositionNotation, require
 from plies.errors import IllegalMoveError
 from plies.game import (
     CHANCE,
@@ -389,6 +389,51 @@ def check_position_notation(game: Game[S, Any], state: S) -> None:
     )
 
 
+def check_information_sets(
+    game: Game[S, A], states: Iterable[S], rng: random.Random, samples: int = 3
+) -> None:
+    """The contract of :class:`~plies.capabilities.HasInformationSets` on ``states``: the
+    states in which the mover has one key have one mover and the same legal actions in the
+    same order; every player's key and seen state can be taken and hashed; every action is
+    seen by every player as one line; a determinisation for any player keeps that player's
+    key, and for the mover the legal actions."""
+    hidden = require(game, HasInformationSets, "check_information_sets")
+    sets: dict[str, tuple[str, list[A], S]] = {}
+    for state in states:
+        for player in game.players:
+            hash(hidden.seen_state(state, player))
+            key = hidden.information_key(state, player)
+            assert isinstance(key, str), f"{game.name}: information key {key!r} is not a string"
+        if game.is_terminal(state):
+            continue
+        mover = game.to_move(state)
+        actions = list(game.actions(state))
+        for action in actions:
+            for player in game.players:
+                seen = hidden.seen_action(state, action, player)
+                assert seen and "\n" not in seen, f"{game.name}: {player} sees {seen!r}"
+        if mover == CHANCE:
+            continue
+        key = hidden.information_key(state, mover)
+        mover_then, actions_then, first = sets.setdefault(key, (mover, actions, state))
+        where = f"{game.name}: information set {key!r} holds {_show(game, first)} and "
+        assert mover_then == mover, f"{where}{_show(game, state)} with other movers"
+        assert actions_then == actions, f"{where}{_show(game, state)} with other actions"
+        for _ in range(samples):
+            for player in game.players:
+                drawn = hidden.sample_state(state, player, rng)
+                again = hidden.information_key(drawn, player)
+                assert again == hidden.information_key(state, player), (
+                    f"{game.name}: a determinisation of {_show(game, state)} for {player} "
+                    f"has the key {again!r}"
+                )
+            drawn = hidden.sample_state(state, mover, rng)
+            assert list(game.actions(drawn)) == actions, (
+                f"{game.name}: a determinisation of {_show(game, state)} for {mover} has "
+                "other actions"
+            )
+
+
 def check_game(
     game: Game[Any, Any],
     seed: int = 0,
@@ -400,11 +445,14 @@ def check_game(
     """Every conformance check on ``game``: ``playouts`` random games (:func:`check_playout`,
     :func:`check_utilities` on their ends), then on ``samples`` states drawn from them
     :func:`check_illegal_moves`, :func:`check_action_notation` and, for games with position
-    notation, :func:`check_position_notation`."""
+    notation, :func:`check_position_notation`; for games of imperfect information,
+    :func:`check_information_sets` on every state visited."""
     rng = random.Random(seed)
     games = [check_playout(game, rng, max_plies) for _ in range(playouts)]
     check_utilities(game, [states[-1] for states in games])
     visited = [state for states in games for state in states]
+    if isinstance(game, HasInformationSets):
+        check_information_sets(game, visited, rng)
     for state in rng.sample(visited, min(samples, len(visited))):
         check_illegal_moves(game, state)
         check_action_notation(game, state)

@@ -97,7 +97,7 @@ def _human(game: Game[Any, Any], values: Mapping[str, Any], context: Context) ->
 
 
 BUILT_IN = (
-    AgentKind("random", "a uniformly random legal move", (), _random),
+    AgentKind("random", "a uniformly random legal move", (), _random, hidden_information=True),
     MINIMAX,
     ALPHABETA,
     EXPECTIMINIMAX,
@@ -106,7 +106,14 @@ BUILT_IN = (
     PARANOID,
     ENGINE_KIND,
     PERFECT_KIND,
-    AgentKind("human", "a person, asked by the front end", (), _human, person=True),
+    AgentKind(
+        "human",
+        "a person, asked by the front end",
+        (),
+        _human,
+        person=True,
+        hidden_information=True,
+    ),
 )
 """The built-in kinds, in the order :data:`~plies.agents.registry.AGENTS` lists them."""
 for _kind in BUILT_IN:

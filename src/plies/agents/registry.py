@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from plies.errors import SpecError, UnknownNameError
+from plies.capabilities import HasInformationSets
+from plies.errors import SpecError, UnknownNameError, UnsupportedGameError
 from plies.game import Game
 from plies.search import SearchResult
 from plies.spec import Option as Option  # agents built elsewhere import it from here
@@ -87,6 +88,10 @@ class AgentKind:
     runs_program: bool = False
     """The agent runs a program named in its spec (a UCI or GTP engine): never from a
     browser."""
+    hidden_information: bool = False
+    """The agent plays games of imperfect information
+    (:class:`~plies.capabilities.HasInformationSets`), using only what its seat sees; the
+    others assume the whole state is known and are refused such games."""
     game_options: Callable[[Game[Any, Any]], tuple[Option, ...]] | None = None
     """The options a game adds to the kind's own (``mcts``: the settings of the game's own
     compiled tree, :class:`~plies.capabilities.HasOwnMcts`); other games refuse them as any
@@ -158,6 +163,7 @@ def make_agent(
     longest a move may take where the caller has a budget (a server's), so that a ``time``
     longer than that is refused with the others."""
     kind = agent_kind(spec_name(spec))
+    refuse_hidden_information(kind, game)
     parsed = parse_spec(spec, kind.positional)
     values = {option.key: option.read(parsed.options) for option in kind.options_for(game)}
     parsed.options.finish()
@@ -165,3 +171,15 @@ def make_agent(
     if most_seconds is not None and isinstance(seconds, float | int) and seconds > most_seconds:
         raise SpecError(f"{spec.strip()}: a move may take {most_seconds:g} s at most here")
     return kind.factory(game, values, Context(seed, spec.strip(), ask, shared))
+
+
+def refuse_hidden_information(kind: AgentKind, game: Game[Any, Any]) -> None:
+    """Refuse an agent that needs the whole state in a game of imperfect information, with
+    the kinds that can play it."""
+    if kind.hidden_information or not isinstance(game, HasInformationSets):
+        return
+    able = sorted(name for name, other in registered_agents().items() if other.hidden_information)
+    raise UnsupportedGameError(
+        f"agent {kind.name!r} needs perfect information, and in '{game.name}' a player does not "
+        f"see the whole state (agents for it: {', '.join(able)})"
+    )
