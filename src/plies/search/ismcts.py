@@ -13,7 +13,8 @@ that player sees them; each iteration descends all the trees at once along one p
 2. SELECT (lines 6-9): where a player moves, its own tree's node for its information set in
    the determinisation (its :meth:`~plies.capabilities.HasInformationSets.information_key`)
    chooses by UCB1 (section IV-A, equation (7)), values normalised to [0, 1] for the mover;
-   nature draws a chance outcome with its probability (:func:`plies.game.sample_outcome`).
+   nature draws a chance outcome with its probability (:func:`plies.game.sample_outcome`;
+   the paper's outcomes, equally likely, are visited in turn instead: section III-C-2).
 3. EXPAND (lines 11-15): at the first node with an action never tried, one of them chosen at
    random is tried.
 4. SIMULATE (line 18): uniformly random moves to the end of the game.
@@ -23,7 +24,12 @@ A node is found by its key, so a move a player does not see (a phantom opponent'
 card dealt to someone else) leaves that player's key, hence its node, unchanged: its tree is
 not split by what it cannot observe, which is what distinguishes MO-ISMCTS from SO-ISMCTS
 (section IV-G). Only the mover's tree chooses, so only the mover's key is taken at each step;
-the nodes the others pass through hold statistics no selection reads, and are not kept.
+the nodes the others pass through hold statistics no selection reads, and are not kept. The
+key is the player's whole information state, its own hidden cards included: an opponent's
+choices in the search follow the cards the determinisation dealt it, where the paper's trees,
+rooted at the search's start, tell apart only the moves seen since. As in the paper, the
+determinisations keep the searcher's own cards, so the opponents' trees learn against them
+(section X: the searcher assumes opponents who can see its hand).
 
 Section IV-B's availability counts (the times a child could have been chosen, in UCB1 in
 place of the parent's visits) equal a node's visits here: the mover's legal actions are the
