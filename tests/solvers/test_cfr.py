@@ -13,7 +13,13 @@ import pytest
 from plies.errors import GameTooLargeError, MissingCapabilityError, StrategyError
 from plies.registry import make_game
 from plies.solvers import cfr_textbook as textbook
-from plies.solvers.cfr import CfrSolver, exploitability, game_tree, strategy_rows
+from plies.solvers.cfr import (
+    CfrSolver,
+    exploitability,
+    game_tree,
+    missing_sets,
+    strategy_rows,
+)
 from plies.solvers.strategy import read_strategy, read_strategy_text, strategy_json, write_strategy
 
 OPENSPIEL = {
@@ -191,7 +197,7 @@ def test_damaged_strategies_are_one_line(text: str, message: str) -> None:
     assert "\n" not in str(caught.value)
 
 
-def test_a_strategy_naming_foreign_actions_or_missing_sets_is_refused() -> None:
+def test_foreign_actions_are_refused_and_missing_sets_uniform() -> None:
     tree = game_tree(make_game("kuhn"))
     foreign = read_strategy_text(
         '{"plies": "strategy", "version": 1, "game": "kuhn", '
@@ -201,10 +207,14 @@ def test_a_strategy_naming_foreign_actions_or_missing_sets_is_refused() -> None:
     with pytest.raises(StrategyError, match="'raise' at P1's set 'J:'"):
         strategy_rows(tree, foreign)
     partial = read_strategy_text(
-        '{"plies": "strategy", "version": 1, "game": "kuhn", "strategy": {}}', "kuhn"
+        '{"plies": "strategy", "version": 1, "game": "kuhn", '
+        '"strategy": {"P1": {"K:": {"pass": 0, "bet": 1}}}}',
+        "kuhn",
     )
-    with pytest.raises(StrategyError, match="no probabilities for"):
-        strategy_rows(tree, partial)
+    rows = strategy_rows(tree, partial)
+    assert missing_sets(tree, partial) == 11
+    assert rows[tree.index()[0, "K:"]].tolist() == [0, 1]
+    assert rows[tree.index()[0, "J:"]].tolist() == [0.5, 0.5]
 
 
 def test_games_without_information_sets_or_too_large_are_refused() -> None:

@@ -291,16 +291,17 @@ def strategy_table(tree: GameTree, rows: NDArray[np.float64]) -> Table:
 
 
 def strategy_rows(tree: GameTree, strategy: Strategy) -> NDArray[np.float64]:
-    """The strategy as a row of probabilities per information set of ``tree``; a
-    :class:`StrategyError` where it misses a set or names an action the set does not have."""
+    """The strategy as a row of probabilities per information set of ``tree``, uniform at a
+    set it says nothing of (a sampling solver's unreached sets: :func:`missing_sets` counts
+    them); a :class:`StrategyError` where it names an action a set does not have."""
     players = tree.game.players
     rows = np.zeros((len(tree.keys), tree.widest))
     for info, key in enumerate(tree.keys):
-        player = players[tree.owner[info]]
+        player, names = players[tree.owner[info]], tree.actions[info]
         shares = strategy.probabilities(player, key)
         if shares is None:
-            raise StrategyError(f"the strategy has no probabilities for {player}'s set {key!r}")
-        names = tree.actions[info]
+            rows[info, : len(names)] = 1.0 / len(names)
+            continue
         unknown = set(shares) - set(names)
         if unknown:
             raise StrategyError(
@@ -309,6 +310,15 @@ def strategy_rows(tree: GameTree, strategy: Strategy) -> NDArray[np.float64]:
             )
         rows[info, : len(names)] = [shares.get(name, 0.0) for name in names]
     return rows
+
+
+def missing_sets(tree: GameTree, strategy: Strategy) -> int:
+    """How many of ``tree``'s information sets ``strategy`` says nothing of."""
+    players = tree.game.players
+    return sum(
+        strategy.probabilities(players[tree.owner[info]], key) is None
+        for info, key in enumerate(tree.keys)
+    )
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -194,11 +193,3 @@ def _tables(raw: Any, what: str) -> Tables:
                 raise StrategyError(f"{what}: {player}'s solver numbers at {key!r} are damaged")
             tables[player][key] = [float(n) for n in numbers]
     return tables
-
-
-def distribution(shares: Mapping[str, float]) -> dict[str, float]:
-    """``shares`` scaled to sum to 1 (uniform where they sum to 0)."""
-    total = sum(shares.values())
-    if total <= 0:
-        return {action: 1 / len(shares) for action in shares}
-    return {action: share / total for action, share in shares.items()}
