@@ -91,9 +91,9 @@ class ISMCTS(Generic[S, A]):
     """MO-ISMCTS on ``game`` (see the module docstring), searching for the player to move.
 
     ``c`` is UCB1's exploration constant (:data:`DEFAULT_C`); ``seed`` makes the
-    determinisations, the chance draws and the playouts repeatable. Each search builds its
-    trees afresh. Values are normalised with the game's declared bounds
-    (:func:`~plies.search.mcts.declared_bounds`), else with the range of utilities seen.
+    determinisations, the chance draws and the playouts repeatable. Each search starts
+    afresh: its trees, and the range of values it normalises with (the game's declared
+    bounds, :func:`~plies.search.mcts.declared_bounds`, else the utilities it has seen).
     """
 
     def __init__(self, game: Game[S, A], *, c: float | None = None, seed: int | None = None):
@@ -105,18 +105,16 @@ class ISMCTS(Generic[S, A]):
         self.rng = random.Random(seed)
         self.evaluator: LeafEvaluator = default_evaluator(game)
         bounds = declared_bounds(game)
-        self._fixed = bounds is not None
-        self._low, self._high = bounds if bounds is not None else (math.inf, -math.inf)
+        self._bounds = bounds if bounds is not None else (math.inf, -math.inf)
+        self._low, self._high = self._bounds
         self._seats = {name: seat for seat, name in enumerate(game.players)}
         self._trees: dict[str, dict[str, _Node]] = {}
         self._expanded = self._playouts = 0
 
     def restart(self, seed: int | None) -> None:
-        """Draw afresh from ``seed`` and forget the range of values seen: the searches go on
-        as those of a new instance built with ``seed``."""
+        """Draw afresh from ``seed``: the searches go on as those of a new instance built
+        with ``seed``."""
         self.rng.seed(seed)
-        if not self._fixed:
-            self._low, self._high = math.inf, -math.inf
 
     def search(
         self, state: S, *, iterations: int | None = None, seconds: float | None = None
@@ -176,6 +174,7 @@ class ISMCTS(Generic[S, A]):
         started = time.perf_counter()
         deadline = started + seconds
         self._trees = {name: {} for name in self.game.players}
+        self._low, self._high = self._bounds
         self._expanded = self._playouts = done = max_depth = 0
         key = self.hidden.information_key(state, player)
         while done < limit:
@@ -259,10 +258,10 @@ class ISMCTS(Generic[S, A]):
         return best
 
     def _see(self, payoffs: Sequence[float]) -> None:
-        """Widen the range of values seen (a game without declared bounds)."""
-        if not self._fixed:
-            self._low = min(self._low, *payoffs)
-            self._high = max(self._high, *payoffs)
+        """Widen the range of values to the utilities seen (beyond the declared bounds, if
+        any, none lies)."""
+        self._low = min(self._low, *payoffs)
+        self._high = max(self._high, *payoffs)
 
     def _result(
         self, player: str, key: str, done: int, max_depth: int, started: float
