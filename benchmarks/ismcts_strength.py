@@ -1,5 +1,6 @@
 """ISMCTS strength and speed: the ``ismcts`` agent (MO-ISMCTS, :mod:`plies.search.ismcts`)
-against ``random`` and against itself at a quarter of its budget, on Leduc poker, Kuhn poker
+against ``random``, against itself at a quarter of its budget and, where the game ships a
+CFR strategy (poker), against ``cfr`` (an approximate equilibrium), on Leduc poker, Kuhn poker
 and the blind games (phantom tic-tac-toe, battleship) where they are registered.
 
 Poker is scored in chips: every deal is played twice, the seats swapped and the cards the
@@ -29,6 +30,7 @@ from typing import Any
 
 from plies.agents import make_agent
 from plies.arena.match import Z_95, run_match, summarise
+from plies.capabilities import HasShippedStrategy
 from plies.errors import UnknownNameError
 from plies.game import CHANCE, Game
 from plies.play import play_game
@@ -130,8 +132,9 @@ def main() -> None:
             continue
         print(f"{name}: {speed(game, args.iterations, args.seed):,.0f} iterations/s")
         row = poker_row if name in POKER else board_row
-        for a, b in ((strong, "random"), (strong, weak)):
-            print(row(game, a, b, args.games, args.seed), flush=True)
+        opponents = ["random", weak] + (["cfr"] if isinstance(game, HasShippedStrategy) else [])
+        for opponent in opponents:
+            print(row(game, strong, opponent, args.games, args.seed), flush=True)
 
 
 if __name__ == "__main__":
