@@ -3,6 +3,7 @@ it is for."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -11,10 +12,12 @@ import pytest
 from plies.agents import make_agent
 from plies.agents.live import Watch
 from plies.agents.registry import agent_kind
+from plies.clock import TimeControl
 from plies.errors import MissingCapabilityError, UnsupportedGameError
 from plies.games.kuhn.rules import KuhnPoker, KuhnState
 from plies.games.leduc.rules import LeducPoker, LeducState
 from plies.games.tictactoe.rules import TicTacToe
+from plies.play import play_game
 from plies.search import SearchResult
 
 KUHN = KuhnPoker()
@@ -105,3 +108,10 @@ def test_a_clock_sets_the_moves_time_and_the_iterations_still_bind() -> None:
     assert agent.move_seconds > 0  # type: ignore[attr-defined]
     agent(KUHN, KuhnState(("Q", "J"), ""))
     assert agent.last is not None and agent.last.stats.iterations == 50
+
+
+def test_it_plays_hands_to_a_clock() -> None:
+    agents = {"P1": make_agent("ismcts", LEDUC, seed=1), "P2": make_agent("random", LEDUC, seed=2)}
+    for hand in range(3):
+        record = play_game(LEDUC, agents, chance=random.Random(hand), time_control=TimeControl(3))
+        assert record.loss is None and LEDUC.is_terminal(record.state)
