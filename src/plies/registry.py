@@ -448,6 +448,7 @@ BUILT_IN: dict[str, str] = {
     "kuhn": "plies.games.kuhn.rules:KuhnPoker",
     "leduc": "plies.games.leduc.rules:LeducPoker",
     "phantom": "plies.games.phantom.rules:PhantomTicTacToe",
+    "battleship": "plies.games.battleship.rules:Battleship",
 }
 """The games plies ships, the one list of them: name -> the class, in its room, that declares
 the game's ``summary`` and ``options`` (read, and the class imported, only when asked)."""
