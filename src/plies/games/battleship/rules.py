@@ -337,10 +337,14 @@ class Battleship(WinLossDrawGame[BattleshipState, Action]):
             for player, shots in zip(self.players, state.shots, strict=True)
         )
         winner = self.winner(state)
-        mover = (
-            "chance places a fleet" if len(state.fleets) < 2 else f"{self.to_move(state)} to shoot"
-        )
-        rows.append(f"game over: {winner} wins ({score})" if winner else f"{mover} ({score})")
+        if len(state.fleets) < 2:
+            rows.append(f"chance places {self.players[len(state.fleets)]}'s fleet")
+        else:
+            rows.append(
+                f"game over: {winner} wins ({score})"
+                if winner
+                else f"{self.to_move(state)} to shoot ({score})"
+            )
         return "\n".join(rows)
 
 

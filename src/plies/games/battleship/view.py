@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from plies.games.battleship.rules import Battleship, BattleshipState
 
 
-LOOK = Look("paper", "mark", {"X": "red", "O": "blue"}, cell=48, span=620)
-"""Marks on paper: hits red, misses blue, ships written grey."""
+LOOK = Look("paper", "mark", {"X": "red", "O": "blue", "\u25a0": "black"}, cell=48, span=620)
+"""Marks on paper: hits red, misses blue, ships written (a square, in the written marks'
+grey)."""
 PIECES = {"X": "X", "o": "O", "#": "\u25a0", ".": None}
 """The rules' characters of a cell (``Battleship.waters``) as pieces."""
 
