@@ -83,7 +83,7 @@ class Battleship(WinLossDrawGame[BattleshipState, Action]):
         SCORING,
     )
     players = ("P1", "P2")
-    default_opponent = "ismcts"
+    default_opponent = "ismcts:time=1"
     opening_plies = 0
     searchable_to_end = False
 

@@ -72,7 +72,7 @@ class PhantomTicTacToe(WinLossDrawGame[PhantomState, int]):
     summary = "phantom tic-tac-toe: the opponent's marks unseen until bumped into"
     options: tuple[GameOption, ...] = (SCORING,)
     players = ("X", "O")
-    default_opponent = "ismcts"
+    default_opponent = "ismcts:time=1"
     opening_plies = 0
     searchable_to_end = False
 
