@@ -26,7 +26,7 @@ that rebuilds it, and :func:`game_identity` names the game a trained network was
 Traceback (most recent call last):
 ...
 plies.errors.UnknownNameError: unknown game 'connect5' (games: tictactoe, tictactoe3, tiles, \
-nim, connect4, othello, checkers, chess, go, backgammon)
+nim, connect4, othello, checkers, chess, go, backgammon, kuhn, leduc, phantom, battleship)
 """
 
 from __future__ import annotations
