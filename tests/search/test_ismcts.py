@@ -1,7 +1,7 @@
 """MO-ISMCTS: dominant choices in Kuhn and Leduc poker, strategy fusion avoided (the paper's
-Fig. 1 game), play against random, searches blind to what the searcher cannot see, and, on
-games wrapped so that every player sees the whole state, the moves of exact searches
-(tic-tac-toe's oracle, expectiminimax on Leduc)."""
+Fig. 1 game), play against random, searches blind to what the searcher cannot see, phantom
+tic-tac-toe's wins in one, and, on games wrapped so that every player sees the whole state,
+the moves of exact searches (tic-tac-toe's oracle, expectiminimax on Leduc)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 
 from plies.agents import make_agent
+from plies.arena.match import run_match, summarise
 from plies.errors import GameOverError, MissingCapabilityError, SpecError, UnsupportedGameError
 from plies.game import CHANCE, Game
 from plies.games.kuhn.rules import KuhnPoker, KuhnState
 from plies.games.leduc.rules import LeducPoker, LeducState
+from plies.games.phantom.rules import PhantomTicTacToe
 from plies.games.tictactoe.rules import TicTacToe
 from plies.play import play_game
 from plies.search import expectiminimax
@@ -338,3 +340,53 @@ def test_leduc_seen_whole_finds_expectiminimaxs_moves() -> None:
         result = ISMCTS(game, seed=index).search(state, iterations=3000)
         assert values[result.action] == best, (game.display(state), values)
     assert checked > 20
+
+
+# Phantom tic-tac-toe ------------------------------------------------------------------------
+
+PHANTOM = PhantomTicTacToe()
+
+
+def phantom(*moves: str) -> Any:
+    state = PHANTOM.initial_state()
+    for move in moves:
+        state = PHANTOM.result(state, PHANTOM.parse_action(state, move))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("moves", "win"),
+    [
+        (("a1", "b2", "b2", "b1", "c3", "c3"), "c1"),  # X bumped into both O's: c1 wins
+        (("a3", "b2", "b2", "b3", "a1", "a1"), "c3"),  # the only line X can still make
+        (("b2", "b2", "a1", "c1", "c1", "a2", "c3", "c3"), "a3"),  # O bumped into X's three
+    ],
+)
+def test_phantom_takes_a_win_in_one_that_every_determinisation_has(
+    moves: tuple[str, ...], win: str
+) -> None:
+    state = phantom(*moves)
+    mover = PHANTOM.to_move(state)
+    cell = PHANTOM.parse_action(state, win)
+    rng = random.Random(0)
+    for _ in range(50):  # the win is there whatever the hidden marks
+        drawn = PHANTOM.sample_state(state, mover, rng)
+        assert PHANTOM.winner(PHANTOM.result(drawn, cell)) == mover
+    for seed in range(3):
+        result = ISMCTS(PHANTOM, seed=seed).search(state, iterations=1000)
+        assert PHANTOM.format_action(state, result.action) == win
+
+
+def test_phantom_tries_a_winning_cell_that_may_be_taken() -> None:
+    """X holds a1 and b1 and has seen none of O's two marks: c1 wins unless O holds it, and
+    then the bump shows it and X tries again, so c1 is the move."""
+    state = phantom("a1", "b2", "b1", "c3")
+    assert PHANTOM.information_key(state, "X") == "X:a1 b1"
+    for seed in range(3):
+        result = ISMCTS(PHANTOM, seed=seed).search(state, iterations=1000)
+        assert PHANTOM.format_action(state, result.action) == "c1"
+
+
+def test_ismcts_beats_random_at_phantom() -> None:
+    result = summarise(run_match(PHANTOM, "ismcts:iterations=100", "random", 40, seed=1))
+    assert result.score > 0.65 and result.elo_low > 0, result
