@@ -36,8 +36,9 @@ from plies.solvers.strategy import Strategy, Table, Tables
 
 EXPLORATION = 0.6
 """Outcome sampling's share of uniform exploration at the updated player's moves."""
-MOST_SETS = 3_000_000
-"""The information sets a solver keeps at most (about a gigabyte); :meth:`run` stops there."""
+MOST_SETS = 1_000_000
+"""The information sets a solver keeps at most (a gigabyte of memory, a strategy file of about
+300 MB); :meth:`run` stops there."""
 
 
 class SampledCfr:
