@@ -24,6 +24,13 @@ What a server's sessions cost is bounded (:mod:`plies.web.workload`):
 Each game belongs to the browser that started it: it alone holds the token (its hash is kept)
 that lets it move, undo, stop the agent or start again; everyone else given the game's id
 (unguessable) watches.
+
+In a game of imperfect information (:class:`~plies.capabilities.HasInformationSets`) where a
+person plays, every browser (the owner's and the watchers') is shown what the person's seat
+sees (:func:`plies.play.seat_view`; with two people at one screen, the seat of the one to
+move): the board and moves as it sees them, nothing of the agents' searches, no record to
+download, no review, hint, draw offer or undo (each would show or search the hidden part).
+A game of agents alone is shown whole.
 """
 
 from __future__ import annotations
@@ -54,10 +61,11 @@ from plies.errors import (
     IllegalMoveError,
     PliesError,
     SpecError,
+    UnsupportedGameError,
 )
 from plies.game import CHANCE, sample_outcome
 from plies.game_texts import game_text
-from plies.play import RESIGNS, GameRecord, Loss
+from plies.play import RESIGNS, GameRecord, Loss, SeatView, seat_view
 from plies.registry import is_module_path, make_game
 from plies.review import answer_draw_offer
 from plies.search import SearchResult
@@ -276,22 +284,23 @@ class GameSession:
         move list, who is thinking and what its search says so far. What changes only with
         the version (the board, the moves) is made once a version."""
         with self.lock:
+            view = self._view()
             if self._drawn is None or self._drawn[0] != self.version:
-                people = [p for p in self.game.players if self.agents[p] is None]
                 position = position_json(
                     self.id,
                     self.game_spec,
                     self.record,
                     self.notes,
                     self.specs,
-                    people,
+                    self._people(),
                     person_may_move=self.thinking is None,
-                    can_undo=self._undo_target() is not None,
+                    can_undo=self._undo_target() is not None and not view.hides,
+                    view=view,
                 )
                 self._drawn = (self.version, position)
             return {
                 **self._drawn[1],
-                "thinking": thinking_json(self.thinking),
+                "thinking": thinking_json(self.thinking, view),
                 "error": self.error,
                 "paused": self.paused,
                 "clock": None if self.clocks is None else self.clocks.to_json(),
@@ -305,18 +314,38 @@ class GameSession:
     def board_at(self, ply: int | None, flipped: bool) -> dict[str, Any]:
         """The board after ``ply`` moves (None: now), turned round if ``flipped``."""
         with self.lock:
-            return board_after(self.record, ply, flipped)
+            return board_after(self.record, ply, flipped, self._view())
 
     def record_text(self, kind: str) -> str:
         """The game so far as the text ``kind`` (:func:`plies.game_texts.game_text`), each
-        player named by its spec (``human`` for a person)."""
+        player named by its spec (``human`` for a person); refused where a seat's view hides
+        part of the game (the record holds all of it)."""
         with self.lock:
+            self._refuse_hidden("no record of this game is given", "its record holds all of it")
             return game_text(self.record, kind, self.specs, f"plies serve ({self.game_spec})")
 
     def turn_tree(self, ply: int) -> dict[str, Any]:
         """The search behind move ``ply`` (:func:`~plies.web.session_json.turn_search_json`)."""
         with self.lock:
+            self._refuse_hidden("no search is shown", "a search names what its own player sees")
             return turn_search_json(self.record, self.notes, ply)
+
+    def _people(self) -> list[str]:
+        """The seats a person takes."""
+        return [p for p in self.game.players if self.agents[p] is None]
+
+    def _view(self) -> SeatView:
+        """The seat whose view every browser is shown (:func:`plies.play.seat_view`)."""
+        return seat_view(self.game, self._people(), self.record)
+
+    def _refuse_hidden(self, refused: str, why: str) -> None:
+        """An :class:`UnsupportedGameError` saying ``refused`` and ``why``, where the view
+        shown hides part of the game."""
+        if self._view().hides:
+            raise UnsupportedGameError(
+                f"{refused}: in '{self.game.name}' each player sees only part of the game, "
+                f"and {why}"
+            )
 
     def subscribe(self, listener: Listener) -> None:
         """Send every change to ``listener`` (someone watches: a paused game moves on)."""
@@ -365,6 +394,7 @@ class GameSession:
         with self.lock:
             if self.clocks is not None:
                 raise SpecError("a game on the clock has no undo: start an untimed game for that")
+            self._refuse_hidden("no undo", "a move taken back could be played again knowing more")
             target = self._undo_target()
             if target is None:
                 raise SpecError("nothing to undo: no human move has been played")
@@ -412,7 +442,7 @@ class GameSession:
         with self.lock:
             if self.record.finished:
                 raise GameOverError(f"the game is over: {self.record.outcome()}")
-            people = [p for p in self.game.players if self.agents[p] is None]
+            people = self._people()
             to_move = self.game.to_move(self.record.state)
             player = people[0] if len(people) == 1 else to_move if to_move in people else None
             if player is None:
@@ -437,6 +467,7 @@ class GameSession:
                 raise SpecError("no person plays in this game: nobody can offer a draw")
             if self.thinking is not None:
                 raise SpecError("offer a draw on your own turn: the agent is thinking")
+            self._refuse_hidden("no draw offers", "the answer would search all of it")
             seated = [p for p in self.game.players if self.agents[p] is not None]
             state, played = self.record.state, len(self.record.turns)
             if not seated:
@@ -466,6 +497,7 @@ class GameSession:
             state = self.record.state
             if self.agents.get(self.game.to_move(state), 1) is not None:
                 raise SpecError("a hint is for a person to move")
+            self._refuse_hidden("no hints", "a hint would search all of it")
         return hint_for(self.game, state, self.workload, self.shared, self.budgets)
 
     def start_review(self) -> None:
@@ -473,6 +505,7 @@ class GameSession:
         with self.lock:
             if not self.record.finished:
                 raise SpecError("a review is for a finished game: finish or resign it first")
+            self._refuse_hidden("no review", "a review would search all of it")
             actions = [turn.action for turn in self.record.turns]
             self.review.start(self.start, actions, self.shared, self.budgets)
 
@@ -658,7 +691,8 @@ class GameSession:
                 except Exception as error:
                     failure = str(error) or type(error).__name__
             if failure is not None:
-                self.error = f"{thinking.spec} ({thinking.player}) could not move: {failure}"
+                why = "" if self._view().hides else f": {failure}"  # it may name what it sees
+                self.error = f"{thinking.spec} ({thinking.player}) could not move{why}"
                 self._changed()
                 return
             self._advance()
@@ -669,6 +703,8 @@ class GameSession:
         with self.lock:
             if self.thinking is not thinking:
                 return
+            if self._view().hides:
+                return  # its search names what its seat sees
             agent = self.agents[thinking.player]
             now = time.perf_counter()
             event = thinking.reported(self.game, self.record.state, agent, result, now)
