@@ -180,7 +180,7 @@ def _start_json(game: Game[Any, Any]) -> dict[str, Any]:
     legal = [] if mover == CHANCE else move_paths(game, state)
     seat = mover if mover in game.players else game.players[0]
     view = seat_view(game, [seat], GameRecord(game, state, state))
-    board = board_view(game, state, view=view)
+    board = {**board_view(game, state, view=view), "seat": None}  # nobody is seated yet
     return {"board": board, "to_move": mover, "legal": legal}
 
 

@@ -265,6 +265,7 @@ function render(session) {
   $("hint").disabled = session.finished || !session.legal.length;
   $("review").hidden = !(session.finished && !session.review && session.moves.length > 0 && !session.seat);
   renderCurtain(session, people);
+  $("moves-note").hidden = Boolean(session.seat);
   renderClocks(session);
   renderOwnership(session);
   renderDownloads(session);
