@@ -1,0 +1,339 @@
+"""Games of imperfect information on the Play page's API: a person is sent only what their
+seat sees. Many hands of Kuhn and Leduc poker are played against an agent that notes its own
+card in its search; every answer of every route (the session, moves, the boards after each
+move, the live socket) is checked against the true deal kept on the server: the other card
+face down until a showdown, its deal written ``deals P2 a card``, no search, no position, no
+record; downloads, searches, reviews, hints and undo are refused with the reason. Agents alone
+are shown whole; two people at one screen see the seat to move. And what is sent does not
+depend on the hidden card: the same JSON whatever the other card was."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from plies.agents.live import Watch
+from plies.agents.registry import AGENTS, AgentKind
+from plies.capabilities import HasInformationSets
+from plies.errors import IllegalMoveError
+from plies.game import CHANCE, Game
+from plies.games import make_game
+from plies.play import GameRecord, SeatView, seat_view
+from plies.search import SearchResult, SearchStats
+from plies.web import sessions as sessions_module
+from plies.web.session_json import board_after, position_json
+from plies.web.thinking import TurnNotes
+
+GAMES = ("kuhn", "leduc")
+SECRET = "the peeker's own information:"
+"""What the peeker's search notes say, before its information key (its card among it)."""
+
+
+class Peeker:
+    """A random player whose search reports and notes its information key (its own card):
+    what a person must never be shown of an agent's thinking."""
+
+    name = "peeker"
+
+    def __init__(self, seed: int | None) -> None:
+        self.rng = random.Random(seed)
+        self.last: SearchResult[Any] | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        self.last = None
+
+    def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
+        assert isinstance(game, HasInformationSets)
+        player = game.to_move(state)
+        action = self.rng.choice(list(game.actions(state)))
+        note = f"{SECRET} {game.information_key(state, player)}"
+        stats = SearchStats(nodes=1)
+        self.last = SearchResult(0.0, action, (action,), stats, "peeker", player, note=note)
+        watch.report(self.last)
+        return action
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.think(game, state, Watch())
+
+
+@pytest.fixture(autouse=True)
+def peeker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agent spec ``peeker`` while a test runs; agents move at once."""
+    kind = AgentKind(
+        "peeker",
+        "a random player whose notes name its card",
+        (),
+        lambda game, values, context: Peeker(context.seed),
+        hidden_information=True,
+    )
+    monkeypatch.setitem(AGENTS, "peeker", kind)
+    monkeypatch.setattr(sessions_module, "PACE", 0.0)
+
+
+def create(client: TestClient, game: str, seed: int = 7, **players: str) -> dict[str, Any]:
+    answer = client.post("/api/sessions", json={"game": game, "players": players, "seed": seed})
+    assert answer.status_code == 201, answer.text
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def true_record(client: TestClient, session_id: str) -> GameRecord:
+    """The record the server keeps (what the browser must not see all of)."""
+    session = client.app.state.sessions.get(session_id)  # type: ignore[attr-defined]
+    assert session is not None
+    return session.record  # type: ignore[no-any-return]
+
+
+def true_state(record: GameRecord, plies: int) -> Any:
+    """The true state after the record's first ``plies`` moves."""
+    return record.state if plies == len(record.turns) else record.turns[plies].state
+
+
+def check_board(game: Any, board: dict[str, Any], state: Any, seat: str) -> None:
+    """``board`` draws ``state`` as ``seat`` sees it: its own card, the other face down until
+    a showdown, no position."""
+    assert board["seat"] == seat and board["position"] is None
+    shown = showdown(game, state)
+    for drawn in board["seats"]:
+        index = game.players.index(drawn["player"])
+        dealt = list(state.cards[index : index + 1])
+        if drawn["player"] == seat or shown:
+            assert drawn["cards"] == dealt, (drawn, state)
+        else:
+            assert drawn["cards"] == [None] * len(dealt), (drawn, state)
+    assert board["public"] == list(state.cards[2:])
+
+
+def showdown(game: Any, state: Any) -> bool:
+    """Whether the hand ended with both cards shown."""
+    if not game.is_terminal(state):
+        return False
+    return game.showdown(state) if game.name == "leduc" else state.bets in ("pp", "bb", "pbb")
+
+
+def check_seen(game: Any, answer: dict[str, Any], record: GameRecord, seat: str) -> None:
+    """Every field of a session's JSON is what ``seat`` may see of the true ``record``."""
+    plies = len(answer["moves"])
+    state = true_state(record, plies)
+    other = next(player for player in game.players if player != seat)
+    assert answer["seat"] == seat and answer["position"] is None and answer["records"] == []
+    assert not answer["can_undo"] and not answer["draws"]
+    check_board(game, answer["board"], state, seat)
+    if not showdown(game, state):
+        assert f"{other} holds ?" in answer["text"] or len(state.cards) < 2, answer["text"]
+    for move, turn in zip(answer["moves"], record.turns[:plies], strict=True):
+        assert move["search"] is None and move["lines"] == [] and not move["has_tree"]
+        dealt = turn.player == CHANCE and len(turn.state.cards) < 2
+        if dealt and game.players[len(turn.state.cards)] == other:
+            assert move["notation"] == f"deals {other} a card"
+        elif dealt:
+            assert move["notation"] == f"deals you {turn.action}"
+    thinking = answer.get("thinking")
+    assert thinking is None or (thinking["report"] is None and thinking["lines"] == [])
+    assert SECRET not in json.dumps(answer)
+
+
+def play_hand(
+    client: TestClient, session: dict[str, Any], seat: str, rng: random.Random
+) -> dict[str, Any]:
+    """Play a hand to its end from the person's seat, checking every answer; the last."""
+    game, session_id = make_game(session["game"]), session["id"]
+    record = true_record(client, session_id)
+    deadline = time.monotonic() + 30
+    while not session["finished"]:
+        assert time.monotonic() < deadline, session
+        check_seen(game, session, record, seat)
+        if session["legal"]:
+            move = rng.choice(session["legal"])["notation"]
+            answer = client.post(f"/api/sessions/{session_id}/move", json={"move": move})
+            assert answer.status_code == 200, answer.text
+            session = answer.json()
+        else:
+            time.sleep(0.01)
+            session = client.get(f"/api/sessions/{session_id}").json()
+    check_seen(game, session, record, seat)
+    for ply in range(len(session["moves"]) + 1):
+        board = client.get(f"/api/sessions/{session_id}/board?ply={ply}").json()["board"]
+        check_board(game, board, true_state(record, ply), seat)
+        assert SECRET not in json.dumps(board)
+    return session
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seat", ["P1", "P2"])
+def test_a_person_is_sent_only_what_their_seat_sees(
+    client: TestClient, name: str, seat: str
+) -> None:
+    """Many hands against the peeker, every answer checked against the true deal."""
+    other = "P2" if seat == "P1" else "P1"
+    session = create(client, name, seed=11, **{seat: "human", other: "peeker"})
+    rng, showdowns = random.Random(5), 0
+    for _ in range(30):
+        session = play_hand(client, session, seat, rng)
+        record = true_record(client, session["id"])
+        showdowns += showdown(make_game(name), record.state)
+        answer = client.post(f"/api/sessions/{session['id']}/new")
+        assert answer.status_code == 200, answer.text
+        session = answer.json()
+    assert showdowns > 0  # the hands ended both ways
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_live_socket_sends_no_search_and_only_the_seats_view(
+    client: TestClient, name: str
+) -> None:
+    session = create(client, name, P1="peeker", P2="human")
+    game, session_id = make_game(name), session["id"]
+    record = true_record(client, session_id)
+    frames: list[dict[str, Any]] = []
+    answered = set()
+    with client.websocket_connect(f"/api/sessions/{session_id}/live") as socket:
+        while not frames or not frames[-1]["session"]["finished"]:
+            frames.append(socket.receive_json())
+            shown = frames[-1]["session"]
+            if shown["legal"] and len(shown["moves"]) not in answered:
+                answered.add(len(shown["moves"]))
+                move = shown["legal"][0]["notation"]
+                client.post(f"/api/sessions/{session_id}/move", json={"move": move})
+    assert {frame["type"] for frame in frames} == {"state"}
+    for frame in frames:
+        check_seen(game, frame["session"], record, "P2")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_what_would_show_the_hidden_part_is_refused_with_the_reason(
+    client: TestClient, name: str
+) -> None:
+    answer = client.post(
+        "/api/sessions",
+        json={"game": name, "players": {"P1": "human", "P2": "peeker"}, "hints": True},
+    )
+    session = answer.json()
+    session_id, why = session["id"], "each player sees only part of the game"
+    assert client.post(f"/api/sessions/{session_id}/hint").json()["error"].startswith("no hints")
+    move = session["legal"][0]["notation"]
+    session = client.post(f"/api/sessions/{session_id}/move", json={"move": move}).json()
+    for method, path, refused in (
+        ("GET", "record.json", "no record of this game is given"),
+        ("GET", "moves/2/search", "no search is shown"),
+        ("POST", "undo", "no undo"),
+    ):
+        answer = client.request(method, f"/api/sessions/{session_id}/{path}")
+        assert answer.status_code == 400, (path, answer.text)
+        message = answer.json()["error"]
+        assert message.startswith(refused) and why in message and "\n" not in message
+    client.post(f"/api/sessions/{session_id}/resign")
+    answer = client.post(f"/api/sessions/{session_id}/review")
+    assert answer.status_code == 400 and answer.json()["error"].startswith("no review")
+    analysed = client.post("/api/analyse", json={"game": name})
+    assert analysed.status_code == 400 and "hides part of the game" in analysed.json()["error"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_agents_alone_are_shown_whole(client: TestClient, name: str) -> None:
+    """A spectator of agents sees every card, the moves as played, the searches, and may
+    download the game."""
+    session = create(client, name, P1="peeker", P2="random")
+    deadline = time.monotonic() + 30
+    while not session["finished"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+        session = client.get(f"/api/sessions/{session['id']}").json()
+    record = true_record(client, session["id"])
+    assert session["seat"] is None and session["records"] == ["json"]
+    drawn = {seat["player"]: seat["cards"] for seat in session["board"]["seats"]}
+    assert drawn == {"P1": [record.state.cards[0]], "P2": [record.state.cards[1]]}
+    assert [move["notation"] for move in session["moves"][:2]] == list(record.state.cards[:2])
+    searched = [move["search"] for move in session["moves"] if move["player"] == "P1"]
+    assert searched and all(SECRET in search["note"] for search in searched)
+    assert client.get(f"/api/sessions/{session['id']}/record.json").status_code == 200
+
+
+def test_two_people_at_one_screen_see_the_seat_to_move(client: TestClient) -> None:
+    session = create(client, "leduc", P1="human", P2="human")
+    game, record = make_game("leduc"), true_record(client, session["id"])
+    check_seen(game, session, record, "P1")
+    session = client.post(f"/api/sessions/{session['id']}/move", json={"move": "raise"}).json()
+    check_seen(game, session, record, "P2")
+    assert [move["notation"] for move in session["moves"][:2]] == [
+        "deals P1 a card",
+        f"deals you {record.state.cards[1]}",
+    ]
+    session = client.post(f"/api/sessions/{session['id']}/move", json={"move": "fold"}).json()
+    check_seen(game, session, record, "P2")  # the screen stays with the last to act
+
+
+def test_the_games_list_offers_only_agents_that_play_hidden_games(client: TestClient) -> None:
+    games = {entry["name"]: entry for entry in client.get("/api/games").json()}
+    kinds = {kind["name"]: kind for kind in client.get("/api/agents").json()}
+    assert kinds["random"]["hidden_information"] and not kinds["alphabeta"]["hidden_information"]
+    for name in GAMES:
+        entry = games[name]
+        assert entry["hidden_information"] and entry["analyser"] is None
+        assert entry["agents"][0] == "human" and entry["agents"][-1] == "random"
+        offered = [spec.partition(":")[0] for spec in entry["agents"]]
+        assert all(kinds[kind]["hidden_information"] for kind in offered if kind in kinds), offered
+        assert entry["start"]["board"]["kind"] == "cards"
+        answer = client.post(
+            "/api/sessions", json={"game": name, "players": {"P1": "human", "P2": "alphabeta"}}
+        )
+        assert answer.status_code == 400
+        message = answer.json()["error"]
+        assert "needs perfect information" in message and "random" in message
+        assert "\n" not in message
+    assert not games["chess"]["hidden_information"]
+
+
+def redealt(record: GameRecord, seat: str) -> list[GameRecord]:
+    """The record replayed with the other seat's private card changed to each card it could
+    have been (those the deal allows), every other move the same."""
+    game = record.game
+    other = 1 - game.players.index(seat)
+    found: list[GameRecord] = []
+    if len(record.state.cards) <= other:
+        return found
+    for card in ("J", "Q", "K"):
+        again = GameRecord(game, record.start, record.start)
+        try:
+            for ply, turn in enumerate(record.turns):
+                action = card if ply == other else turn.action
+                again.play(turn.player, action, turn.seconds, turn.search)
+        except IllegalMoveError:
+            continue
+        if again.state.cards[other] != record.state.cards[other]:
+            found.append(again)
+    return found
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_nothing_sent_depends_on_the_hidden_card(name: str) -> None:
+    """For random hands and every prefix of them that has not shown the cards, the JSON of
+    the session and of its boards is the same whatever the other card was."""
+    game, rng = make_game(name), random.Random(3)
+    for _ in range(60):
+        record = GameRecord(game, game.initial_state(), game.initial_state())
+        seat = rng.choice(game.players)
+        while not record.finished:
+            state = record.state
+            action = rng.choice(list(game.actions(state)))
+            record.play(game.to_move(state), action)
+            if showdown(game, record.state):
+                break
+            view = seat_view(game, [seat], record)
+            shown = _shown(record, view)
+            for other in redealt(record, seat):
+                assert _shown(other, seat_view(game, [seat], other)) == shown
+
+
+def _shown(record: GameRecord, view: SeatView) -> str:
+    """What the session and its boards send of ``record`` (agents' notes naming their card)."""
+    notes = [TurnNotes(search={"note": str(turn.action)}) for turn in record.turns]
+    people = [view.seat] if view.seat else []
+    players = {player: "human" for player in record.game.players}
+    sent = position_json("id", "spec", record, notes, players, people, True, False, view)
+    boards = [board_after(record, ply, False, view) for ply in range(len(record.turns) + 1)]
+    return json.dumps([sent, boards], sort_keys=True)
