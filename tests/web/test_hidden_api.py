@@ -17,61 +17,22 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from plies.agents.live import Watch
-from plies.agents.registry import AGENTS, AgentKind
-from plies.capabilities import HasInformationSets
 from plies.errors import IllegalMoveError
-from plies.game import CHANCE, Game
+from plies.game import CHANCE
 from plies.games import make_game
 from plies.play import GameRecord, SeatView, seat_view
-from plies.search import SearchResult, SearchStats
 from plies.web import sessions as sessions_module
 from plies.web.session_json import board_after, position_json
 from plies.web.thinking import TurnNotes
+from tests.conftest import SECRET, register_peeker
 
 GAMES = ("kuhn", "leduc")
-SECRET = "the peeker's own information:"
-"""What the peeker's search notes say, before its information key (its card among it)."""
-
-
-class Peeker:
-    """A random player whose search reports and notes its information key (its own card):
-    what a person must never be shown of an agent's thinking."""
-
-    name = "peeker"
-
-    def __init__(self, seed: int | None) -> None:
-        self.rng = random.Random(seed)
-        self.last: SearchResult[Any] | None = None
-
-    def reset(self, seed: int | None = None) -> None:
-        self.last = None
-
-    def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
-        assert isinstance(game, HasInformationSets)
-        player = game.to_move(state)
-        action = self.rng.choice(list(game.actions(state)))
-        note = f"{SECRET} {game.information_key(state, player)}"
-        stats = SearchStats(nodes=1)
-        self.last = SearchResult(0.0, action, (action,), stats, "peeker", player, note=note)
-        watch.report(self.last)
-        return action
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        return self.think(game, state, Watch())
 
 
 @pytest.fixture(autouse=True)
 def peeker(monkeypatch: pytest.MonkeyPatch) -> None:
     """The agent spec ``peeker`` while a test runs; agents move at once."""
-    kind = AgentKind(
-        "peeker",
-        "a random player whose notes name its card",
-        (),
-        lambda game, values, context: Peeker(context.seed),
-        hidden_information=True,
-    )
-    monkeypatch.setitem(AGENTS, "peeker", kind)
+    register_peeker(monkeypatch)
     monkeypatch.setattr(sessions_module, "PACE", 0.0)
 
 
