@@ -144,3 +144,13 @@ class EngineFailure(PliesError):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.reason}"
+
+
+class StrategyError(PliesError):
+    """A strategy file is missing, damaged, made for another game, or holds probabilities
+    that are not a distribution over an information set's actions."""
+
+
+class GameTooLargeError(PliesError):
+    """An exact computation needs the whole game tree, and the game's is too large to walk
+    (exploitability of a blind game: sampling is what is left)."""

@@ -33,6 +33,10 @@ spec                         agent
                              when it cannot), else the engine's move, and its report says so;
                              ``nodes=N`` bounds the solver in positions, ``depth=D`` sets the
                              fallback engine's depth instead of its time
+``cfr[:strategy=FILE]``       in a game of imperfect information, each move drawn from a CFR
+                             strategy at the mover's information set: FILE's (``plies solve
+                             GAME --save FILE``), else the game's shipped one, else CFR+'s
+                             solved when the agent is made (``iterations=N``, 1,000 by default)
 ``human``                    a person, asked by the front end (the terminal, the browser)
 ===========================  ==================================================================
 """
@@ -44,6 +48,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from plies.agents.cfr import CFR_KIND
 from plies.agents.engine import ENGINE_KIND
 from plies.agents.mcts import MCTS_KIND
 from plies.agents.perfect import PERFECT_KIND
@@ -106,6 +111,7 @@ BUILT_IN = (
     PARANOID,
     ENGINE_KIND,
     PERFECT_KIND,
+    CFR_KIND,
     AgentKind(
         "human",
         "a person, asked by the front end",

@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
-from plies.capabilities import HasPositionClasses
+from plies.capabilities import HasInformationSets, HasPositionClasses
 from plies.cli.book import BOOK_PLIES, WORKERS
 from plies.cli.book import build_book as build_book_now
 from plies.cli.endgames import PIECES, build_endgames
 from plies.cli.output import (
     Number,
+    OutputPath,
     echo_json,
     exit_interrupted,
     position_text,
@@ -24,6 +26,12 @@ from plies.cli.output import (
     read_position,
     search_summary,
     until_interrupted,
+)
+from plies.cli.solve_hidden import (
+    DEFAULT_ITERATIONS,
+    SOLVER_NAMES,
+    evaluate_strategy,
+    solve_hidden,
 )
 from plies.errors import PliesError
 from plies.game import Game
@@ -38,7 +46,7 @@ from plies.solvers import perfect_solver
 from plies.solvers.endgames import endgames_for
 from plies.solvers.retrograde import NO_DISTANCE, OUTCOME_NAMES, plies_text
 from plies.solvers.sets import SetSummary, read_set, solve_set
-from plies.spec import DEPTH, NODES, SECONDS
+from plies.spec import DEPTH, ITERATIONS, NODES, RUN_SEED, SECONDS
 
 MOST_SLOTS_SHOWN = 16
 """``--analyze`` shows every slot of a solver with at most this many (Connect Four's columns,
@@ -102,6 +110,35 @@ DEFAULT_NODES = 50_000_000
     metavar="DIR",
     help="Endgame databases: look in DIR first [also $PLIES_ENDGAMES/GAME and those shipped].",
 )
+@click.option(
+    "--solver",
+    "hidden_solver",
+    type=click.Choice(SOLVER_NAMES, case_sensitive=False),
+    help="Imperfect information: cfr, cfr+ or mccfr (Monte Carlo CFR, external sampling) "
+    "[default: cfr+, or none where the game is too large to walk].",
+)
+@click.option(
+    "--iterations",
+    type=Number(ITERATIONS),
+    help=f"Imperfect information: the solver's iterations [default: {DEFAULT_ITERATIONS:,}].",
+)
+@click.option(
+    "--save",
+    type=OutputPath(),
+    help="Imperfect information: write the strategy (and the solver's tables) to FILE.",
+)
+@click.option(
+    "--resume",
+    metavar="FILE",
+    help="Imperfect information: go on from the solver's tables saved in FILE.",
+)
+@click.option(
+    "--strategy",
+    "strategy_file",
+    metavar="FILE",
+    help="Imperfect information: measure the value and exploitability of FILE's strategy.",
+)
+@click.option("--seed", type=Number(RUN_SEED), default=0, help="mccfr's random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 # The builds' flags of old (plies book build, plies endgames build now): hidden, still obeyed
 @click.option("--build-book", is_flag=True, hidden=True)
@@ -124,6 +161,12 @@ def solve(
     set_file: str | None,
     book: str | None,
     db_folders: tuple[str, ...],
+    hidden_solver: str | None,
+    iterations: int | None,
+    save: Path | None,
+    resume: str | None,
+    strategy_file: str | None,
+    seed: int,
     as_json: bool,
     **moved: Any,
 ) -> None:
@@ -133,9 +176,13 @@ def solve(
     Connect Four is solved by the perfect solver, in Pons's score convention (side to move's
     view; a win scores 22 minus the winner's stones at the end). A checkers position of few
     pieces is answered by the endgame databases (those shipped, and those 'plies endgames
-    build' built). Opening books are built by 'plies book build'.
+    build' built). Opening books are built by 'plies book build'. A game of imperfect
+    information (kuhn, leduc) is solved whole by CFR+ (or --solver): its strategy per
+    information set, its value and exploitability.
     """
     game = make_game(game_spec)
+    if _imperfect_information(game, click.get_current_context()):
+        return
     if _moved_build(game, position, **moved):
         return
     if algorithm is None and depth is None and isinstance(game, HasPositionClasses):
@@ -180,6 +227,49 @@ def solve(
     if algorithm == "alphabeta":
         options["strict"] = strict
     _solve_by_search(game_spec, game, position, algorithm, options, each_move, as_json)
+
+
+IMPERFECT_OPTIONS = ("hidden_solver", "iterations", "save", "resume", "strategy_file", "seed")
+"""The options for games of imperfect information (with ``--json``)."""
+
+
+def _imperfect_information(game: Game[Any, Any], context: click.Context) -> bool:
+    """Solve a game of imperfect information (True), refusing the options of the others;
+    refuse the options of imperfect information for the others (False: solve it)."""
+    given = {
+        param.name: param.opts[0] if param.opts[0].startswith("-") else param.opts[0].upper()
+        for param in context.command.params
+        if param.name
+        and context.get_parameter_source(param.name) == ParameterSource.COMMANDLINE
+        and param.name != "game_spec"
+    }
+    values = context.params
+    if not isinstance(game, HasInformationSets):
+        for name in IMPERFECT_OPTIONS:
+            if name in given:
+                raise PliesError(
+                    f"{given[name]} is for a game of imperfect information (kuhn, leduc)"
+                )
+        return False
+    for name, flag in given.items():
+        if name not in (*IMPERFECT_OPTIONS, "as_json"):
+            raise PliesError(
+                f"{flag} is not for a game of imperfect information: CFR solves the whole game "
+                "(options: --solver, --iterations, --save, --resume, --strategy, --seed, --json)"
+            )
+    if values["strategy_file"] is not None:
+        evaluate_strategy(game, values["strategy_file"], values["as_json"])
+    else:
+        solve_hidden(
+            game,
+            values["hidden_solver"],
+            values["iterations"],
+            values["save"],
+            values["resume"],
+            values["seed"],
+            values["as_json"],
+        )
+    return True
 
 
 def _moved_build(

@@ -72,7 +72,8 @@ class KuhnPoker(Game[KuhnState, str]):
         return KuhnView(self, {"p": PASS, "b": BET}, SHOWDOWNS)
 
     def shipped_strategy(self) -> Path:
-        """CFR+'s strategy after 100,000 iterations (``plies solve kuhn --save``)."""
+        """CFR+'s average strategy after 100,000 iterations, exploitability 2e-6
+        (``plies solve kuhn --iterations 100000 --save``)."""
         return Path(__file__).with_name("strategy.json")
 
     # The formal definition ------------------------------------------------------------------

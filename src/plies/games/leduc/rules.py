@@ -91,7 +91,8 @@ class LeducPoker(Game[LeducState, str]):
         return LeducView(self, contributions, {FOLD: "fold", CALL: "call", RAISE: "raise"})
 
     def shipped_strategy(self) -> Path:
-        """CFR+'s strategy (``plies solve leduc --save``)."""
+        """CFR+'s average strategy after 100,000 iterations, exploitability 3e-7
+        (``plies solve leduc --iterations 100000 --save``)."""
         return Path(__file__).with_name("strategy.json")
 
     # The formal definition ------------------------------------------------------------------
