@@ -252,9 +252,10 @@ function render(session) {
   const mine = Boolean(tokenOf(session.id));
   const last = session.moves.filter((m) => m.player !== "chance").at(-1);
   page.viewing = null;
+  const people = session.players.filter((p) => p.human).length;
+  if (session.seat && people > 1) page.flipped = session.seat !== session.players[0].player;
   drawBoard(session, session.board);
   if (page.flipped) turnBoard(session, null);
-  const people = session.players.filter((p) => p.human).length;
   $("undo").disabled = !(mine && session.can_undo && !session.clock);
   $("restart").disabled = !mine;
   $("stop").disabled = !(mine && session.thinking && session.thinking.stoppable);
@@ -285,7 +286,8 @@ function render(session) {
 }
 
 /** Two people at one screen in a game of imperfect information: the board, the moves and the
- * typed move hidden until the seat whose view the server sends now clicks to see it. */
+ * typed move hidden until the seat whose view the server sends now clicks to see it (the board
+ * is turned to that seat, in render). */
 function renderCurtain(session, people) {
   const closed = Boolean(session.seat) && people > 1 && page.revealed !== session.seat;
   document.querySelector("main .columns").classList.toggle("curtained", closed);
