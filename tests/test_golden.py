@@ -3,7 +3,8 @@
 with their probabilities).
 
 Each record holds, for every position, its notation, its picture, the legal moves and the move
-played, so any silent change of rules (or of notation) fails here. After an intended change,
+played (in a game of imperfect information also each player's information key and how each
+sees the move), so any silent change of rules (or of notation) fails here. After an intended change,
 regenerate with ``PLIES_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py`` and review the
 diff of ``tests/golden/``.
 """
@@ -19,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from plies.capabilities import HasPositionNotation
+from plies.capabilities import HasInformationSets, HasPositionNotation
 from plies.game import random_move
 from plies.games import GAMES, make_game
 
@@ -45,17 +46,19 @@ def playthrough(name: str) -> dict[str, Any]:
     while not game.is_terminal(state) and len(steps) < MAX_MOVES:
         actions = list(game.actions(state))
         action = random_move(game, state, rng)  # chance outcomes by their probabilities
-        steps.append(
-            {
-                "position": game.format_position(state)
-                if isinstance(game, HasPositionNotation)
-                else None,
-                "board": game.display(state).splitlines(),
-                "to_move": game.to_move(state),
-                "legal": [game.format_action(state, a) for a in actions],
-                "move": game.format_action(state, action),
-            }
-        )
+        step = {
+            "position": game.format_position(state)
+            if isinstance(game, HasPositionNotation)
+            else None,
+            "board": game.display(state).splitlines(),
+            "to_move": game.to_move(state),
+            "legal": [game.format_action(state, a) for a in actions],
+            "move": game.format_action(state, action),
+        }
+        if isinstance(game, HasInformationSets):  # what each player knows, and sees of the move
+            step["keys"] = {p: game.information_key(state, p) for p in game.players}
+            step["seen"] = {p: game.seen_action(state, action, p) for p in game.players}
+        steps.append(step)
         state = game.result(state, action)
     return {
         "game": name,
