@@ -98,11 +98,19 @@ def check_seen(game: Any, answer: dict[str, Any], record: GameRecord, seat: str)
     assert SECRET not in json.dumps(answer)
 
 
+SEEN = {"kuhn": check_seen, "leduc": check_seen}
+"""Each game's check of a session's JSON against the true record."""
+BOARDS = {"kuhn": check_board, "leduc": check_board}
+"""Each game's check of a board against the true state."""
+
+
 def play_hand(
     client: TestClient, session: dict[str, Any], seat: str, rng: random.Random
 ) -> dict[str, Any]:
-    """Play a hand to its end from the person's seat, checking every answer; the last."""
+    """Play a hand (a game) to its end from the person's seat, checking every answer and
+    the board after every move (:data:`SEEN`, :data:`BOARDS`); the last answer."""
     game, session_id = make_game(session["game"]), session["id"]
+    check_seen, check_board = SEEN[game.name], BOARDS[game.name]
     record = true_record(client, session_id)
     deadline = time.monotonic() + 30
     while not session["finished"]:
