@@ -36,7 +36,9 @@ def turn_printer(quiet: bool, people: Collection[str] = ()) -> Any:
         if turn.player == CHANCE:
             click.echo(f"{len(record.turns)}. chance: {view.notation(turn)}")
             return
-        line = f"{len(record.turns)}. {turn.player} plays {view.notation(turn)}"
+        line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
+        if not view.shows(turn):  # the game's own words for a move the seat does not see
+            line = f"{len(record.turns)}. {view.notation(turn)}"
         click.echo(line if view.hides else line + _search_note(turn))
         if not quiet:
             click.echo(record.game.display(view.state(record.state)))
