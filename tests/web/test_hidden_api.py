@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from plies.agents.registry import AGENTS, AgentKind
 from plies.errors import IllegalMoveError
 from plies.game import CHANCE
 from plies.games import make_game
@@ -200,6 +201,35 @@ def test_what_would_show_the_hidden_part_is_refused_with_the_reason(
     assert answer.status_code == 400 and answer.json()["error"].startswith("no review")
     analysed = client.post("/api/analyse", json={"game": name})
     assert analysed.status_code == 400 and "hides part of the game" in analysed.json()["error"]
+
+
+class Failing:
+    """An agent whose error names its card."""
+
+    name, last = "failing", None
+
+    def __call__(self, game: Any, state: Any) -> Any:
+        key = game.information_key(state, game.to_move(state))
+        raise RuntimeError(f"{SECRET} {key}")
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+
+def test_an_agents_failure_is_shown_without_its_reason(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reason an agent gives may name what its seat sees: only that it failed is shown."""
+    kind = AgentKind("failing", "fails", (), lambda *_: Failing(), hidden_information=True)
+    monkeypatch.setitem(AGENTS, "failing", kind)
+    session = create(client, "leduc", P1="failing", P2="human")
+    deadline = time.monotonic() + 30
+    while session["error"] is None:
+        assert time.monotonic() < deadline, session
+        time.sleep(0.02)
+        session = client.get(f"/api/sessions/{session['id']}").json()
+    assert session["error"] == "failing (P1) could not move"
+    assert SECRET not in json.dumps(session)
 
 
 @pytest.mark.parametrize("name", GAMES)
