@@ -216,11 +216,12 @@ def suggested_agents(game: Game[Any, Any], think_seconds: float) -> list[str]:
     the :data:`TEXTBOOK` searches that fit, the perfect solver and the learned agents where
     the game has them, and random moves; in a game of imperfect information, a person, the
     default opponent and the kinds that play such games
-    (:attr:`~plies.agents.AgentKind.hidden_information`) alone."""
+    (:attr:`~plies.agents.AgentKind.hidden_information`) alone, those made for it."""
     if isinstance(game, HasInformationSets):
-        able = (name for name, kind in registered_agents().items() if kind.hidden_information)
-        playing = ("human", game.default_opponent, *able)
-        return [*dict.fromkeys(spec for spec in playing if spec != "random"), "random"]
+        kinds = registered_agents().items()
+        able = (name for name, kind in kinds if kind.hidden_information and not kind.person)
+        playing = dict.fromkeys((game.default_opponent, *able))
+        return ["human", *(s for s in playing if s != "random" and _plays(game, s)), "random"]
     default = game.default_opponent
     clocked = [kind for kind in dict.fromkeys((spec_name(default), "mcts")) if kind in CLOCKED]
     paced = [f"{kind}:time={s:g}" for kind in clocked for s in PACES if s <= think_seconds]
@@ -231,6 +232,16 @@ def suggested_agents(game: Game[Any, Any], think_seconds: float) -> list[str]:
     learned = ["az", "policy"] if game.name in shipped_models() else []
     specs = ["human", default, *paced, *textbook, *solver, *learned, "random"]
     return list(dict.fromkeys(specs))
+
+
+def _plays(game: Game[Any, Any], spec: str) -> bool:
+    """Whether the agent ``spec`` is made for ``game`` (a strategy's agent is refused a game it
+    has no strategy for and cannot solve)."""
+    try:
+        make_agent(spec, game)
+    except PliesError:
+        return False
+    return True
 
 
 def _search_fits(game: Game[Any, Any], spec: str) -> bool:
