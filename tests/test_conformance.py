@@ -35,6 +35,11 @@ CASES = {
     "go:size=5,komi=0,scoring=payoff": (40, 40, 1000),
     "kuhn": (200, 60, 5),
     "leduc": (300, 100, 11),
+    "phantom": (300, 100, 100),
+    "phantom:scoring=payoff": (50, 50, 100),
+    "battleship": (100, 50, 200),
+    "battleship:size=3,ships=2-1,scoring=payoff": (100, 50, 100),
+    "battleship:size=8,ships=4-3": (10, 20, 200),
 }
 """Chess, backgammon and Go are slow in Python: fewer games for them (tests/test_golden.py plays a
 whole recorded game of each too)."""

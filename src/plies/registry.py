@@ -26,7 +26,7 @@ that rebuilds it, and :func:`game_identity` names the game a trained network was
 Traceback (most recent call last):
 ...
 plies.errors.UnknownNameError: unknown game 'connect5' (games: tictactoe, tictactoe3, tiles, \
-nim, connect4, othello, checkers, chess, go, backgammon)
+nim, connect4, othello, checkers, chess, go, backgammon, kuhn, leduc, phantom, battleship)
 """
 
 from __future__ import annotations
@@ -447,6 +447,8 @@ BUILT_IN: dict[str, str] = {
     "backgammon": "plies.games.backgammon.rules:Backgammon",
     "kuhn": "plies.games.kuhn.rules:KuhnPoker",
     "leduc": "plies.games.leduc.rules:LeducPoker",
+    "phantom": "plies.games.phantom.rules:PhantomTicTacToe",
+    "battleship": "plies.games.battleship.rules:Battleship",
 }
 """The games plies ships, the one list of them: name -> the class, in its room, that declares
 the game's ``summary`` and ``options`` (read, and the class imported, only when asked)."""

@@ -80,7 +80,8 @@ def grid_view(
 ) -> Json:
     """A ``grid`` view: its ``look`` (:class:`Look`), ``rows`` and ``columns``, ``cells`` (rows
     from the top, each cell ``{"id", "piece"}`` plus ``king`` for a crowned piece, ``dark`` for
-    a dark square, ``star`` for a star point and ``label`` for a number drawn in it),
+    a dark square, ``star`` for a star point, ``label`` for a number drawn in it and ``gap``
+    for a cell left out: the space between two boards),
     ``column_labels`` and ``row_labels``, and ``cell_targets`` (whether the cells' ids are click
     targets; where a piece drops down a column the targets are the ``column_targets``)."""
     return {

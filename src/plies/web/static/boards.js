@@ -233,6 +233,7 @@ function drawGrid(view) {
   if (look.piece === "stone") picture.append(shades(look.colours));
   picture.append(...surface.under(frame, size, width, height));
   view.cells.forEach((row, r) => row.forEach((cell, c) => {
+    if (cell.gap) return; // a cell left out: the space between two boards
     const node = svg("g", { transform: `translate(${left + c * size},${top + r * size})`, "data-cell": cell.id || undefined });
     if (view.cell_targets && cell.id) node.setAttribute("data-target", cell.id);
     node.append(...surface.ground(cell, size));
