@@ -2,7 +2,8 @@
 seat sees. Many hands of Kuhn and Leduc poker against an agent that notes its own card: the
 other card is printed as ``?`` until a showdown, its deal as ``deals P2 a card``, no agent's
 search is printed, and an abandoned game lists the moves as the seat saw them; agents against
-each other are shown whole."""
+each other are shown whole. Phantom tic-tac-toe: the other's marks printed only where the
+person bumped into them, the other's moves as ``O moves``."""
 
 from __future__ import annotations
 
@@ -101,3 +102,45 @@ def test_agents_against_each_other_are_shown_whole(
     assert f"1. chance: {cards[0]}\n2. chance: {cards[1]}\n" in result.out
     assert f"P1 holds {cards[0]}, P2 holds {cards[1]}" in result.out
     assert SECRET in result.out  # the agent's search note, as for any other game
+
+
+BOARD_ROW = re.compile(r"^([123])  ([XO.]) ([XO.]) ([XO.])$", re.MULTILINE)
+"""A row of phantom tic-tac-toe's board as a seat sees it (one board)."""
+
+
+@pytest.mark.parametrize("seat", ["X", "O"])
+def test_a_person_at_the_terminal_sees_only_their_marks(
+    run_cli: Callable[..., CliRun], records: list[GameRecord], seat: str
+) -> None:
+    """Phantom tic-tac-toe: the other's marks are printed only where the person bumped into
+    them (before the end), the other's moves as ``O moves``, no search."""
+    first, second = ("human", "peeker") if seat == "X" else ("peeker", "human")
+    other = "O" if seat == "X" else "X"
+    cells = [f"{column}{row}" for row in "123" for column in "abc"]
+    for seed in range(15):
+        moves = "".join(f"{cell}\n" for cell in random.Random(seed).sample(cells, 9))
+        result = run_cli(
+            "play",
+            "phantom",
+            "--first",
+            first,
+            "--second",
+            second,
+            "--seed",
+            str(seed),
+            stdin=moves,
+        )
+        assert result.code == 0, result
+        record = records[-1]
+        before_end = result.out[: result.out.rindex("board")]
+        headers = re.findall(r"^board.*$", before_end, re.MULTILINE)
+        assert headers and set(headers) == {"board"}, result.out  # the seen board alone
+        rows = BOARD_ROW.findall(before_end)
+        assert len(rows) == 3 * len(headers), result.out
+        for row, *marks in rows:
+            for column, mark in zip("abc", marks, strict=True):
+                cell = (int(row) - 1) * 3 + "abc".index(column)
+                if mark == other:  # seen only by bumping into it
+                    assert cell in record.state.tries[record.game.players.index(seat)], result.out
+        assert f". {other} moves\n" in result.out
+        assert SECRET not in result.out and "[" not in result.out

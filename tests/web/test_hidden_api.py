@@ -5,7 +5,9 @@ move, the live socket) is checked against the true deal kept on the server: the 
 face down until a showdown, its deal written ``deals P2 a card``, no search, no position, no
 record; downloads, searches, reviews, hints and undo are refused with the reason. Agents alone
 are shown whole; two people at one screen see the seat to move. And what is sent does not
-depend on the hidden card: the same JSON whatever the other card was."""
+depend on the hidden card: the same JSON whatever the other card was. Phantom tic-tac-toe
+likewise: the other's marks only where the person bumped into them, the other's moves written
+``O moves``."""
 
 from __future__ import annotations
 
@@ -99,9 +101,45 @@ def check_seen(game: Any, answer: dict[str, Any], record: GameRecord, seat: str)
     assert SECRET not in json.dumps(answer)
 
 
-SEEN = {"kuhn": check_seen, "leduc": check_seen}
+def check_grid(game: Any, board: dict[str, Any], state: Any, seat: str) -> None:
+    """A phantom grid as ``seat`` sees it: its own marks, the other's only where it bumped
+    into them until the game is over, no position."""
+    assert board["seat"] == seat and board["position"] is None
+    other = game.opponent(seat)
+    tried = {game.format_action(state, cell) for cell in state.tries[game.players.index(seat)]}
+    over = game.is_terminal(state)
+    for r, row in enumerate(board["cells"]):
+        for c, cell in enumerate(row):
+            truth = state.cells[r * len(row) + c]
+            assert (cell["piece"] or ".") == truth or (not over and cell["piece"] is None), cell
+            if cell["piece"] == other and not over:
+                assert cell["id"] in tried, (cell, state)
+    assert set(board["last"]) <= tried
+
+
+def check_grid_seen(game: Any, answer: dict[str, Any], record: GameRecord, seat: str) -> None:
+    """Every field of a phantom game's JSON is what ``seat`` may see of the true ``record``:
+    the other's moves written ``O moves``, no search, the text of the seen board."""
+    plies = len(answer["moves"])
+    state = true_state(record, plies)
+    other = game.opponent(seat)
+    assert answer["seat"] == seat and answer["position"] is None and answer["records"] == []
+    assert not answer["can_undo"] and not answer["draws"]
+    check_grid(game, answer["board"], state, seat)
+    assert answer["text"] == game.display(game.seen_state(state, seat))
+    assert game.is_terminal(state) or "sees" not in answer["text"]
+    for move, turn in zip(answer["moves"], record.turns[:plies], strict=True):
+        assert move["search"] is None and move["lines"] == [] and not move["has_tree"]
+        if turn.player == other:
+            assert move["notation"] == f"{other} moves"
+    thinking = answer.get("thinking")
+    assert thinking is None or (thinking["report"] is None and thinking["lines"] == [])
+    assert SECRET not in json.dumps(answer)
+
+
+SEEN = {"kuhn": check_seen, "leduc": check_seen, "phantom": check_grid_seen}
 """Each game's check of a session's JSON against the true record."""
-BOARDS = {"kuhn": check_board, "leduc": check_board}
+BOARDS = {"kuhn": check_board, "leduc": check_board, "phantom": check_grid}
 """Each game's check of a board against the true state."""
 
 
@@ -150,6 +188,23 @@ def test_a_person_is_sent_only_what_their_seat_sees(
         assert answer.status_code == 200, answer.text
         session = answer.json()
     assert showdowns > 0  # the hands ended both ways
+
+
+@pytest.mark.parametrize("seat", ["X", "O"])
+def test_a_person_sees_only_their_marks_and_those_they_bump_into(
+    client: TestClient, seat: str
+) -> None:
+    """Phantom tic-tac-toe: many games against the peeker, every answer checked."""
+    other = "O" if seat == "X" else "X"
+    session = create(client, "phantom", seed=4, **{seat: "human", other: "peeker"})
+    rng, bumps = random.Random(6), 0
+    for _ in range(15):
+        session = play_hand(client, session, seat, rng)
+        bumps += sum("try again" in move["notation"] for move in session["moves"])
+        answer = client.post(f"/api/sessions/{session['id']}/new")
+        assert answer.status_code == 200, answer.text
+        session = answer.json()
+    assert bumps > 0  # the person bumped into hidden marks
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -2,7 +2,8 @@
 and a Kuhn hand (phone) played by clicking the table's buttons against the game's own
 opponent, the other card face down until a showdown and nowhere on the page; no search,
 download, review or hint offered; two people at one screen, a curtain between their views; the
-setup offering only the agents that play such games, a refused one with its reason.
+setup offering only the agents that play such games, a refused one with its reason; a game of
+phantom tic-tac-toe by clicking (desktop and phone), the other's marks unseen until bumped into.
 Screenshots: ``screenshots/hidden-*.png``."""
 
 from __future__ import annotations
@@ -167,3 +168,49 @@ def test_the_setup_offers_the_agents_that_play_hidden_games(page: Any, server: s
     page.wait_for_selector("#error:not([hidden])")
     message = page.inner_text("#error")
     assert "needs perfect information" in message and "cfr" in message
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_phantom_game_by_clicking(
+    browser: Any, server: str, app: Any, screenshot: Any, size: str
+) -> None:
+    """Phantom tic-tac-toe as X: the board shows X's marks and the O marks X bumped into,
+    nothing else, until the end shows the whole board."""
+    viewport = PHONE if size == "phone" else {"width": 1400, "height": 900}
+    context = browser.new_context(base_url=server, viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        start(page, "phantom", X="human", O="random")
+        for turn in range(12):
+            wait_for_turn_or_end(page)
+            if "Game over" in page.inner_text("#status"):
+                break
+            state = true_state(app, page)
+            marks = page.eval_on_selector_all(
+                '#board [data-piece="O"]',
+                "nodes => nodes.map(n => n.closest('[data-cell]').dataset.cell)",
+            )
+            tried = {cell for cell in state.tries[0]}
+            assert all(app_cell(cell) in tried for cell in marks), (marks, state)
+            if turn == 2:
+                screenshot(page, f"hidden-phantom-{size}")
+            session = session_of(page, server)
+            moves = page.locator("#moves li").count()
+            page.click(f'#board [data-target="{session["legal"][0]["path"][0]}"]')
+            page.wait_for_function(
+                "n => document.querySelectorAll('#moves li').length > n", arg=moves
+            )
+        page.wait_for_function(
+            "() => /Game over/.test(document.getElementById('status').textContent)"
+        )
+        assert page.locator("#live [data-hidden-search]").count() == 1
+        assert "O moves" in page.locator("#moves").inner_text()
+        screenshot(page, f"hidden-phantom-{size}-end")
+    finally:
+        context.close()
+
+
+def app_cell(name: str) -> int:
+    """A phantom cell's number from its name (``b2``: 4)."""
+    return (int(name[1]) - 1) * 3 + "abc".index(name[0])
