@@ -1,6 +1,7 @@
 """The built-in agents, registered here in :data:`plies.agents.registry.AGENTS`, in this order;
-each family in its module: :mod:`.textbook`, :mod:`.mcts`, :mod:`.engine`, :mod:`.perfect`
-(the learned ones, ``az``, ``alphago``, ``policy``, ``netengine``: :mod:`plies.learn.agents`).
+each family in its module: :mod:`.textbook`, :mod:`.mcts`, :mod:`.engine`, :mod:`.perfect`,
+:mod:`.ismcts` (the learned ones, ``az``, ``alphago``, ``policy``, ``netengine``:
+:mod:`plies.learn.agents`).
 
 ===========================  ==================================================================
 spec                         agent
@@ -19,6 +20,9 @@ spec                         agent
                              ``selection=puct`` searches with the PUCT of ``az``
                              (:mod:`plies.search.puct`) with uniform priors instead, in
                              two-player zero-sum games; its tree is reused between moves
+``ismcts:iterations=N``      information set MCTS (MO-ISMCTS) for games of imperfect
+                             information, N iterations or ``time=S`` seconds a move (1 s by
+                             default); ``c=`` exploration constant, ``seed=`` a fixed seed
 ``maxn[:depth=N]``           max^n, for any number of players (each maximises its own utility)
 ``paranoid[:depth=N]``       the paranoid search: the mover against all the others, alpha-beta
 ``engine:time=S``            the engine (iterative deepening) for S seconds a move; or
@@ -50,6 +54,7 @@ from typing import Any
 
 from plies.agents.cfr import CFR_KIND
 from plies.agents.engine import ENGINE_KIND
+from plies.agents.ismcts import ISMCTS_KIND
 from plies.agents.mcts import MCTS_KIND
 from plies.agents.perfect import PERFECT_KIND
 from plies.agents.registry import Agent, AgentKind, AskMove, Context, register
@@ -107,6 +112,7 @@ BUILT_IN = (
     ALPHABETA,
     EXPECTIMINIMAX,
     MCTS_KIND,
+    ISMCTS_KIND,
     MAXN,
     PARANOID,
     ENGINE_KIND,

@@ -9,9 +9,9 @@
 >>> make_agent("wizard", game)
 Traceback (most recent call last):
 ...
-plies.errors.UnknownNameError: unknown agent 'wizard' (agents: alphabeta, alphago, az, engine, \
-expectiminimax, gnubg, gtp, human, maxn, mcts, minimax, netengine, paranoid, perfect, policy, \
-random, uci)
+plies.errors.UnknownNameError: unknown agent 'wizard' (agents: alphabeta, alphago, az, cfr, \
+engine, expectiminimax, gnubg, gtp, human, ismcts, maxn, mcts, minimax, netengine, paranoid, \
+perfect, policy, random, uci)
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ package is their public API (front ends import searches from here, not from its 
 
 from plies.search.engine import EngineOptions, Limits, TranspositionTable, iterate, prepare
 from plies.search.expectimax import expectiminimax, star1
+from plies.search.ismcts import ISMCTS
 from plies.search.maxn import maxn, paranoid
 from plies.search.mcts import MCTS, declared_bounds, winning_chance
 from plies.search.result import (
@@ -23,6 +24,7 @@ ALGORITHMS.update(expectiminimax=expectiminimax, star1=star1)
 
 __all__ = [
     "ALGORITHMS",
+    "ISMCTS",
     "MCTS",
     "NON_STRICT",
     "STRICT",
