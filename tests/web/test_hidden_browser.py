@@ -181,7 +181,7 @@ def test_a_phantom_game_by_clicking(
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
-        start(page, "phantom", X="human", O="random")
+        start(page, "phantom", X="human", O="ismcts:iterations=300")
         for turn in range(12):
             wait_for_turn_or_end(page)
             if "Game over" in page.inner_text("#status"):
