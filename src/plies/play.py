@@ -279,6 +279,43 @@ class SeatView:
         """Whether the seat sees ``turn``'s move as it was played (its notation)."""
         return self.notation(turn) == turn.notation
 
+    def moves(self, record: GameRecord) -> list[range]:
+        """The record's moves as the seat can tell them apart, each the range of plies it
+        spans: every turn alone for a spectator; for a seat, consecutive turns of another
+        player that it sees alike are one move (it cannot tell how many there were: phantom
+        tic-tac-toe's tries that bump into its marks), and the last turns of another player
+        still to move are left out until that player is done (it cannot see them end).
+
+        >>> from plies.registry import make_game
+        >>> game = make_game("phantom")
+        >>> record = GameRecord(game, game.initial_state(), game.initial_state())
+        >>> for move in ("a1", "a1", "b2"):  # O bumps into X's mark, then plays b2
+        ...     _ = record.play(game.to_move(record.state), game.parse_action(record.state, move))
+        >>> [list(move) for move in SeatView(game, "X").moves(record)]
+        [[0], [1, 2]]
+        >>> [list(move) for move in SeatView(game, "O").moves(record)]
+        [[0], [1], [2]]
+        """
+        turns = record.turns
+        if self.seat is None:
+            return [range(ply, ply + 1) for ply in range(len(turns))]
+        moves: list[range] = []
+        for ply, turn in enumerate(turns):
+            if moves and self._alike(turns[moves[-1].start], turn):
+                moves[-1] = range(moves[-1].start, ply + 1)
+            else:
+                moves.append(range(ply, ply + 1))
+        mover = None if record.finished else self.game.to_move(record.state)
+        if moves and mover != self.seat and turns[moves[-1].start].player == mover:
+            moves.pop()
+        return moves
+
+    def _alike(self, before: Turn, turn: Turn) -> bool:
+        """Whether the seat cannot tell ``before`` and ``turn`` apart as two moves: another
+        player's, seen alike."""
+        same = turn.player == before.player != self.seat
+        return same and self.notation(turn) == self.notation(before)
+
 
 def seat_view(game: Game[Any, Any], people: Collection[str], record: GameRecord) -> SeatView:
     """What a front end shows of ``record`` where ``people`` are the seats a person takes: in

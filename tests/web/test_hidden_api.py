@@ -11,6 +11,7 @@ likewise: the other's marks only where the person bumped into them, the other's 
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import time
@@ -52,9 +53,31 @@ def true_record(client: TestClient, session_id: str) -> GameRecord:
     return session.record  # type: ignore[no-any-return]
 
 
-def true_state(record: GameRecord, plies: int) -> Any:
-    """The true state after the record's first ``plies`` moves."""
-    return record.state if plies == len(record.turns) else record.turns[plies].state
+def as_answered(record: GameRecord, answer: dict[str, Any], seat: str) -> GameRecord:
+    """The true record as it stood when ``answer`` was made (the game may have gone on
+    since): its longest beginning that shows ``seat`` as many moves (those that show as many
+    differ only in turns the seat cannot see)."""
+    game, turns = record.game, list(record.turns)
+    for plies in range(len(turns), -1, -1):
+        if plies < len(turns):
+            state = turns[plies].state
+        else:
+            state = game.result(turns[-1].state, turns[-1].action) if turns else record.start
+        before = GameRecord(game, record.start, state, turns[:plies])
+        if len(SeatView(game, seat).moves(before)) == len(answer["moves"]):
+            return before
+    raise AssertionError(f"no beginning of the record shows {len(answer['moves'])} moves")
+
+
+def state_after(record: GameRecord, number: int, seat: str) -> Any:
+    """The true state after the first ``number`` moves ``seat`` is shown (all: now)."""
+    moves = SeatView(record.game, seat).moves(record)
+    return record.state if number == len(moves) else record.turns[moves[number].start].state
+
+
+def shown_turns(record: GameRecord, seat: str) -> list[Any]:
+    """The turn ending each move ``seat`` is shown."""
+    return [record.turns[move[-1]] for move in SeatView(record.game, seat).moves(record)]
 
 
 def check_board(game: Any, board: dict[str, Any], state: Any, seat: str) -> None:
@@ -81,15 +104,15 @@ def showdown(game: Any, state: Any) -> bool:
 
 def check_seen(game: Any, answer: dict[str, Any], record: GameRecord, seat: str) -> None:
     """Every field of a session's JSON is what ``seat`` may see of the true ``record``."""
-    plies = len(answer["moves"])
-    state = true_state(record, plies)
+    record = as_answered(record, answer, seat)
+    state = record.state
     other = next(player for player in game.players if player != seat)
     assert answer["seat"] == seat and answer["position"] is None and answer["records"] == []
     assert not answer["can_undo"] and not answer["draws"]
     check_board(game, answer["board"], state, seat)
     if not showdown(game, state):
         assert f"{other} holds ?" in answer["text"] or len(state.cards) < 2, answer["text"]
-    for move, turn in zip(answer["moves"], record.turns[:plies], strict=True):
+    for move, turn in zip(answer["moves"], shown_turns(record, seat), strict=True):
         assert move["search"] is None and move["lines"] == [] and not move["has_tree"]
         dealt = turn.player == CHANCE and len(turn.state.cards) < 2
         if dealt and game.players[len(turn.state.cards)] == other:
@@ -120,15 +143,18 @@ def check_grid(game: Any, board: dict[str, Any], state: Any, seat: str) -> None:
 def check_grid_seen(game: Any, answer: dict[str, Any], record: GameRecord, seat: str) -> None:
     """Every field of a phantom game's JSON is what ``seat`` may see of the true ``record``:
     the other's moves written ``O moves``, no search, the text of the seen board."""
-    plies = len(answer["moves"])
-    state = true_state(record, plies)
+    record = as_answered(record, answer, seat)
+    state = record.state
     other = game.opponent(seat)
     assert answer["seat"] == seat and answer["position"] is None and answer["records"] == []
     assert not answer["can_undo"] and not answer["draws"]
     check_grid(game, answer["board"], state, seat)
     assert answer["text"] == game.display(game.seen_state(state, seat))
     assert game.is_terminal(state) or "sees" not in answer["text"]
-    for move, turn in zip(answer["moves"], record.turns[:plies], strict=True):
+    players = [move["player"] for move in answer["moves"]]
+    pairs = itertools.pairwise(players)
+    assert all(not a == b == other for a, b in pairs), players  # none of the other's tries
+    for move, turn in zip(answer["moves"], shown_turns(record, seat), strict=True):
         assert move["search"] is None and move["lines"] == [] and not move["has_tree"]
         if turn.player == other:
             assert move["notation"] == f"{other} moves"
@@ -166,7 +192,7 @@ def play_hand(
     check_seen(game, session, record, seat)
     for ply in range(len(session["moves"]) + 1):
         board = client.get(f"/api/sessions/{session_id}/board?ply={ply}").json()["board"]
-        check_board(game, board, true_state(record, ply), seat)
+        check_board(game, board, state_after(record, ply, seat), seat)
         assert SECRET not in json.dumps(board)
     return session
 
@@ -205,6 +231,73 @@ def test_a_person_sees_only_their_marks_and_those_they_bump_into(
         assert answer.status_code == 200, answer.text
         session = answer.json()
     assert bumps > 0  # the person bumped into hidden marks
+
+
+class Placer:
+    """O in phantom tic-tac-toe, a test's agent that sees the whole state: with ``bump``, it
+    first tries a cell X holds (each once), then plays the first empty cell."""
+
+    name, last = "placer", None
+
+    def __init__(self, bump: bool) -> None:
+        self.bump = bump
+
+    def __call__(self, game: Any, state: Any) -> Any:
+        held = [cell for cell, mark in enumerate(state.cells) if mark == "X"]
+        untried = [cell for cell in held if cell not in state.tries[1]]
+        return untried[0] if self.bump and untried else state.cells.index(".")
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+
+def x_is_shown(client: TestClient, monkeypatch: pytest.MonkeyPatch, bump: bool) -> list[Any]:
+    """What X is sent over three moves against an O that bumps into X's marks or not: every
+    state published, then every board and the session, less the game's id and the seconds
+    (the versions counted from the first)."""
+    kind = AgentKind("placer", "places", (), lambda *_: Placer(bump), hidden_information=True)
+    monkeypatch.setitem(AGENTS, "placer", kind)
+    session = create(client, "phantom", X="human", O="placer")
+    session_id, first = session["id"], session["version"]
+    events: list[dict[str, Any]] = []
+    client.app.state.sessions.get(session_id).subscribe(events.append)  # type: ignore[attr-defined]
+    for move in ("b2", "a1", "c3"):
+        client.post(f"/api/sessions/{session_id}/move", json={"move": move})
+        session = wait_for_turn(client, session_id)
+    boards = [
+        client.get(f"/api/sessions/{session_id}/board?ply={number}").json()
+        for number in range(len(session["moves"]) + 1)
+    ]
+    shown = [event["session"] for event in events] + [session]
+    for seen in shown:
+        seen["version"] -= first
+        seen["id"] = None
+        for move in seen["moves"]:
+            move["seconds"] = 0
+    return [*shown, *boards]
+
+
+def wait_for_turn(client: TestClient, session_id: str) -> dict[str, Any]:
+    """The session once the person may move (or the game is over)."""
+    deadline = time.monotonic() + 30
+    while True:
+        session: dict[str, Any] = client.get(f"/api/sessions/{session_id}").json()
+        if session["legal"] or session["finished"]:
+            return session
+        assert time.monotonic() < deadline, session
+        time.sleep(0.01)
+
+
+def test_nothing_sent_counts_the_tries_the_person_does_not_see(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Phantom tic-tac-toe: X is sent the same states, boards and versions whether O bumped
+    into X's marks first or not (a try X does not see), and no more states."""
+    plain = x_is_shown(client, monkeypatch, bump=False)
+    bumped = x_is_shown(client, monkeypatch, bump=True)
+    assert bumped == plain
+    versions = [shown["version"] for shown in plain if "version" in shown]
+    assert versions == sorted(versions) and len(versions) > 3
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -389,5 +482,6 @@ def _shown(record: GameRecord, view: SeatView) -> str:
     people = [view.seat] if view.seat else []
     players = {player: "human" for player in record.game.players}
     sent = position_json("id", "spec", record, notes, players, people, True, False, view)
-    boards = [board_after(record, ply, False, view) for ply in range(len(record.turns) + 1)]
+    shown = range(len(view.moves(record)) + 1)
+    boards = [board_after(record, number, False, view) for number in shown]
     return json.dumps([sent, boards], sort_keys=True)

@@ -24,26 +24,38 @@ from plies.cli.output import (
 from plies.errors import AbandonedError, IllegalMoveError, PliesError
 from plies.game import CHANCE, Game
 from plies.game_texts import game_text
-from plies.play import GameRecord, Turn, play_game, seat_agents, seat_view
+from plies.play import GameRecord, SeatView, Turn, play_game, seat_agents, seat_view
 
 
 def turn_printer(quiet: bool, people: Collection[str] = ()) -> Any:
-    """Print each turn (with its search's summary) and the board after it, as
-    :func:`~plies.play.seat_view` shows the game where ``people`` are the seats of people."""
+    """Print each move (with its search's summary) and the board after it, as
+    :func:`~plies.play.seat_view` shows the game where ``people`` are the seats of people: in
+    a game of imperfect information, the moves the seat can tell apart, each once it ends
+    (:meth:`~plies.play.SeatView.moves`)."""
+    printed = 0
 
     def on_turn(record: GameRecord, turn: Turn) -> None:
+        nonlocal printed
         view = seat_view(record.game, people, record)
-        if turn.player == CHANCE:
-            click.echo(f"{len(record.turns)}. chance: {view.notation(turn)}")
-            return
-        line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
-        if not view.shows(turn):  # the game's own words for a move the seat does not see
-            line = f"{len(record.turns)}. {view.notation(turn)}"
-        click.echo(line if view.hides else line + _search_note(turn))
-        if not quiet:
+        moves = view.moves(record)
+        for number in range(printed, len(moves)):
+            click.echo(_move_line(number + 1, record.turns[moves[number][-1]], view))
+        if len(moves) > printed and turn.player != CHANCE and not quiet:
             click.echo(record.game.display(view.state(record.state)))
+        printed = max(printed, len(moves))
 
     return on_turn
+
+
+def _move_line(number: int, turn: Turn, view: SeatView) -> str:
+    """Move ``number``, ``turn``'s, as ``view``'s seat sees it: the game's own words for a
+    move it does not see as played; an agent's search where it sees everything."""
+    if turn.player == CHANCE:
+        return f"{number}. chance: {view.notation(turn)}"
+    if not view.shows(turn):
+        return f"{number}. {view.notation(turn)}"
+    line = f"{number}. {turn.player} plays {turn.notation}"
+    return line if view.hides else line + _search_note(turn)
 
 
 def _search_note(turn: Turn) -> str:
@@ -152,9 +164,9 @@ def play(
     except (AbandonedError, KeyboardInterrupt):
         _write_records({"pgn": pgn_path, "sgf": sgf_path, "mat": mat_path}, so_far, specs)
         view = seat_view(game, people, so_far)
-        seen = [view.notation(turn) for turn in so_far.turns]
+        seen = [view.notation(so_far.turns[move[-1]]) for move in view.moves(so_far)]
         moves = (", " if any(" " in move for move in seen) else " ").join(seen) or "-"
-        click.echo(f"\ngame abandoned after {len(so_far.turns)} moves: {moves}", err=True)
+        click.echo(f"\ngame abandoned after {len(seen)} moves: {moves}", err=True)
         if isinstance(game, HasPositionNotation) and not view.hides:
             click.echo(
                 f"resume with: plies play {game_spec} --position "

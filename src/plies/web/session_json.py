@@ -15,7 +15,7 @@ from plies.capabilities import HasDraws, HasTermination
 from plies.errors import SpecError
 from plies.game import CHANCE
 from plies.game_texts import text_formats
-from plies.play import GameRecord, SeatView, Turn
+from plies.play import GameRecord, SeatView
 from plies.web.boards import board_view, move_paths
 from plies.web.thinking import Thinking, TurnNotes
 
@@ -37,7 +37,9 @@ def position_json(
     and the legal moves are the same in every state it cannot tell apart)."""
     game, state, finished = record.game, record.state, record.finished
     to_move = None if finished else game.to_move(state)
-    board = board_view(game, state, last_move(record, len(record.turns), view), view=view)
+    moves = view.moves(record)
+    last = last_move(record, moves[-1].stop if moves else 0, view)
+    board = board_view(game, state, last, view=view)
     if finished and not game.is_terminal(state):  # ended early: not "X to move"
         board["status"] = record.outcome()
     return {
@@ -54,8 +56,7 @@ def position_json(
         "finished": finished,
         "result": result_text(record) if finished else None,
         "moves": [
-            turn_json(ply, turn, shown, view)
-            for ply, (turn, shown) in enumerate(zip(record.turns, notes, strict=True))
+            move_json(number, record, plies, notes, view) for number, plies in enumerate(moves)
         ],
         "can_undo": can_undo,
         "draws": isinstance(game, HasDraws) and game.can_draw() and not view.hides,
@@ -75,24 +76,28 @@ def result_text(record: GameRecord) -> str:
     return outcome
 
 
-def turn_json(ply: int, turn: Turn, notes: TurnNotes, view: SeatView) -> dict[str, Any]:
-    """A move of the list: who played what (as ``view``'s seat sees it), in how long, and its
-    search's summary (none where the seat does not see everything)."""
-    shown = TurnNotes() if view.hides else notes
+def move_json(
+    number: int, record: GameRecord, plies: range, notes: Sequence[TurnNotes], view: SeatView
+) -> dict[str, Any]:
+    """Move ``number`` of the list, the turns ``plies`` of ``record`` (one, but for turns
+    ``view``'s seat cannot tell apart: :meth:`~plies.play.SeatView.moves`): who played what as
+    the seat sees it, in how long, and its search's summary (none where the seat does not see
+    everything)."""
+    turn = record.turns[plies[-1]]
+    shown = TurnNotes() if view.hides else notes[plies[-1]]
     return {
-        "ply": ply,
+        "ply": number,
         "player": turn.player,
         "notation": view.notation(turn),
-        "seconds": round(turn.seconds, 3),
+        "seconds": round(sum(record.turns[ply].seconds for ply in plies), 3),
         "search": shown.search,
         "lines": shown.lines,
         "has_tree": bool(shown.tree),
     }
 
 
-def thinking_json(thinking: Thinking | None, view: SeatView) -> dict[str, Any] | None:
-    """The agent thinking now, how long for, and what its search says so far (nothing where
-    ``view``'s seat does not see everything)."""
+def thinking_json(thinking: Thinking | None) -> dict[str, Any] | None:
+    """The agent thinking now, how long for, and what its search says so far."""
     if thinking is None:
         return None
     return {
@@ -101,8 +106,23 @@ def thinking_json(thinking: Thinking | None, view: SeatView) -> dict[str, Any] |
         "waiting": thinking.waiting,
         "stoppable": True,
         "seconds": time.perf_counter() - thinking.began,
-        "report": None if view.hides else thinking.report,
-        "lines": [] if view.hides else thinking.lines,
+        "report": thinking.report,
+        "lines": thinking.lines,
+    }
+
+
+def unseen_thinking_json(player: str, spec: str) -> dict[str, Any]:
+    """The agent to move in a game hidden from the seat shown: who it is, not how its
+    thinking goes (its search names what its seat sees, and each try the seat does not see
+    would start it again)."""
+    return {
+        "player": player,
+        "spec": spec,
+        "waiting": False,
+        "stoppable": True,
+        "seconds": 0.0,
+        "report": None,
+        "lines": [],
     }
 
 
@@ -115,17 +135,22 @@ def last_move(record: GameRecord, ply: int, view: SeatView) -> Any:
 
 
 def board_after(
-    record: GameRecord, ply: int | None, flipped: bool, view: SeatView
+    record: GameRecord, number: int | None, flipped: bool, view: SeatView
 ) -> dict[str, Any]:
-    """The board after ``ply`` moves (None: now), turned round if ``flipped``, with the move
-    that led there marked, as ``view``'s seat sees it."""
-    turns = record.turns
-    ply = len(turns) if ply is None else ply
-    if not 0 <= ply <= len(turns):
-        raise SpecError(f"there is no position after move {ply} ({len(turns)} so far)")
-    state = record.state if ply == len(turns) else turns[ply].state
+    """The board after ``number`` moves of the list (None: now), turned round if
+    ``flipped``, with the move that led there marked, as ``view``'s seat sees it (its moves:
+    :meth:`~plies.play.SeatView.moves`)."""
+    moves = view.moves(record)
+    number = len(moves) if number is None else number
+    if not 0 <= number <= len(moves):
+        raise SpecError(f"there is no position after move {number} ({len(moves)} so far)")
+    if number == len(moves):
+        state, ply = record.state, moves[-1].stop if moves else 0
+    else:
+        ply = moves[number].start
+        state = record.turns[ply].state
     last = last_move(record, ply, view)
-    return {"ply": ply, "board": board_view(record.game, state, last, flipped, view)}
+    return {"ply": number, "board": board_view(record.game, state, last, flipped, view)}
 
 
 def turn_search_json(record: GameRecord, notes: Sequence[TurnNotes], ply: int) -> dict[str, Any]:

@@ -78,6 +78,7 @@ from plies.web.session_json import (
     position_json,
     thinking_json,
     turn_search_json,
+    unseen_thinking_json,
 )
 from plies.web.store import GameStore, Keeper, KeptGame, Standing
 from plies.web.thinking import Thinking, TurnNotes, think
@@ -198,11 +199,17 @@ class GameSession:
         """An agent is to move but nobody watches: it starts when someone looks again."""
         self._drawn: tuple[int, dict[str, Any]] | None = None
         """The version last drawn and what :meth:`snapshot` shows of it that does not change."""
+        self._seen = (self.version, "")
+        """Where the seat shown does not see everything, the version it is shown and what it
+        was shown then: it grows only when what it sees changes, so that it does not count
+        the moves it does not see."""
         self.owner = ""
         """The hash of the token that lets its browser act in the game (:meth:`owned_by`)."""
         self.keeper: Keeper | None = None
         """Writes the game to the server's store, if it keeps its games (:meth:`keep_in`)."""
         self.clocks = self._new_clocks()
+        if self.clocks is not None:
+            self._refuse_hidden("no clock", "its clocks would show when the other moves unseen")
         self.flag_timer: threading.Timer | None = None
         self.review = ReviewJob(self.game, self.workload, self._publish)
         self._replay(moves)
@@ -300,13 +307,13 @@ class GameSession:
                 self._drawn = (self.version, position)
             return {
                 **self._drawn[1],
-                "thinking": thinking_json(self.thinking, view),
+                "thinking": self._thinking_json(view),
                 "error": self.error,
                 "paused": self.paused,
                 "clock": None if self.clocks is None else self.clocks.to_json(),
                 "settings": self.settings.to_json(),
                 "review": self.review.to_json(),
-                "version": self.version,
+                "version": self._seen[0] if view.hides else self.version,
                 "kept": self.keeper is not None and self.keeper.first is None,
                 "keep_error": None if self.keeper is None else self.keeper.error,
             }
@@ -362,12 +369,39 @@ class GameSession:
         for listener in list(self.listeners):
             listener(event)
 
+    def _thinking_json(self, view: SeatView) -> dict[str, Any] | None:
+        """The thinking agent (:func:`~plies.web.session_json.thinking_json`); where the seat
+        shown does not see everything, the agent to move (while nothing stops it), as
+        :func:`~plies.web.session_json.unseen_thinking_json` shows it."""
+        if not view.hides:
+            return thinking_json(self.thinking)
+        if self.record.finished or self.error is not None or self.paused:
+            return None
+        mover = self.game.to_move(self.record.state)
+        if self.agents.get(mover) is None:
+            return None
+        return unseen_thinking_json(mover, self.specs[mover])
+
     def _changed(self) -> None:
-        """A new version, written to the store: every listener gets the whole session."""
+        """A new version, written to the store: every listener gets the whole session (where
+        the seat shown does not see everything, only when what it sees changed)."""
         self._keep()
         self.version += 1
+        if self._view().hides and not self._seen_changed():
+            return  # a move it does not see, as a try that bumped into a hidden mark
         if self.listeners:  # the snapshot (a chess board's picture) is made only for someone
             self._publish({"type": "state", "session": self.snapshot()})
+
+    def _seen_changed(self) -> bool:
+        """Whether what the seat shown sees changed since it was last seen; if so its version
+        (:attr:`_seen`) grows by one."""
+        seen = self.snapshot()
+        del seen["version"]
+        drawn = json.dumps(seen, sort_keys=True)
+        if drawn == self._seen[1]:
+            return False
+        self._seen = (self._seen[0] + 1, drawn)
+        return True
 
     # What people do -----------------------------------------------------------------------------
 
