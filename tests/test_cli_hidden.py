@@ -8,6 +8,7 @@ person bumped into them, the other's moves as ``O moves``."""
 from __future__ import annotations
 
 import importlib
+import itertools
 import random
 import re
 from collections.abc import Callable
@@ -143,4 +144,8 @@ def test_a_person_at_the_terminal_sees_only_their_marks(
                 if mark == other:  # seen only by bumping into it
                     assert cell in record.state.tries[record.game.players.index(seat)], result.out
         assert f". {other} moves\n" in result.out
+        moves = re.findall(r"(?:^|> )(\d+)\. (.+)$", result.out, re.MULTILINE)
+        assert [int(number) for number, _ in moves] == list(range(1, len(moves) + 1))
+        said = [move for _, move in moves]
+        assert f"{other} moves" not in [a for a, b in itertools.pairwise(said) if a == b], said
         assert SECRET not in result.out and "[" not in result.out
