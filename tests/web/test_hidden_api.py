@@ -347,6 +347,9 @@ def test_what_would_show_the_hidden_part_is_refused_with_the_reason(
     client.post(f"/api/sessions/{session_id}/resign")
     answer = client.post(f"/api/sessions/{session_id}/review")
     assert answer.status_code == 400 and answer.json()["error"].startswith("no review")
+    clocked = {"game": name, "players": {"P1": "human", "P2": "peeker"}, "clock": "60+1"}
+    answer = client.post("/api/sessions", json=clocked)
+    assert answer.status_code == 400 and answer.json()["error"].startswith("no clock")
     analysed = client.post("/api/analyse", json={"game": name})
     assert analysed.status_code == 400 and "hides part of the game" in analysed.json()["error"]
 

@@ -164,6 +164,7 @@ def test_the_setup_offers_the_agents_that_play_hidden_games(page: Any, server: s
     choose_players(page, "kuhn", P1="human", P2="alphabeta")
     suggested = page.eval_on_selector_all("#agent-specs option", "nodes => nodes.map(n => n.value)")
     assert suggested[0] == "human" and "cfr" in suggested and "alphabeta" not in suggested
+    assert page.is_hidden("#clock") and page.is_hidden("#hints")  # refused in such games
     page.click("#start")
     page.wait_for_selector("#error:not([hidden])")
     message = page.inner_text("#error")
