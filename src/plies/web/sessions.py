@@ -28,9 +28,10 @@ that lets it move, undo, stop the agent or start again; everyone else given the 
 In a game of imperfect information (:class:`~plies.capabilities.HasInformationSets`) where a
 person plays, every browser (the owner's and the watchers') is shown what the person's seat
 sees (:func:`plies.play.seat_view`; with two people at one screen, the seat of the one to
-move): the board and moves as it sees them, nothing of the agents' searches, no record to
-download, no review, hint, draw offer or undo (each would show or search the hidden part).
-A game of agents alone is shown whole.
+move): the board and the moves it can tell apart, as it sees them, and a new state only when
+what it sees changes (neither counts the other's moves it does not see); nothing of the
+agents' searches, no record to download, no review, hint, draw offer, undo or clock (each
+would show or search the hidden part). A game of agents alone is shown whole.
 """
 
 from __future__ import annotations
