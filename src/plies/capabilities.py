@@ -865,8 +865,7 @@ DESCRIPTIONS: dict[type, str] = {
     HasCompiledRules: "compiled rules (compiled_rules)",
     HasOwnMcts: "compiled MCTS of its own (own_mcts, mcts_options)",
     HasChance: "chance nodes (chance_outcomes)",
-    HasInformationSets: "information sets (information_key, seen_state, seen_action, "
-    "sample_state)",
+    HasInformationSets: "information sets (information_key, seen_state, seen_action, sample_state)",
     HasShippedStrategy: "shipped strategy (shipped_strategy)",
     HasPositionNotation: "position notation",
     HasPgn: "PGN notation",

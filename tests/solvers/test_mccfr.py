@@ -1,5 +1,6 @@
-"""External-sampling Monte Carlo CFR: it learns Kuhn and Leduc poker (exploitability measured
-exactly on the walked tree), keeps only sets it reached, and goes on from its saved tables."""
+"""Monte Carlo CFR, external and outcome sampling: they learn Kuhn and Leduc poker
+(exploitability measured exactly on the walked tree), keep only sets they reached, go on from
+their saved tables, and outcome sampling learns games too large to walk."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from plies.agents import make_agent
 from plies.errors import MissingCapabilityError, StrategyError
+from plies.play import play_game
 from plies.registry import make_game
 from plies.solvers.cfr import CfrSolver, exploitability, game_tree, strategy_rows
-from plies.solvers.mccfr import ExternalSampling
+from plies.solvers.mccfr import ExternalSampling, OutcomeSampling
 from plies.solvers.strategy import read_strategy, write_strategy
 
 
@@ -69,3 +72,36 @@ def test_it_refuses_another_solvers_strategy_and_perfect_information() -> None:
 def test_stop_ends_between_iterations() -> None:
     solver = ExternalSampling(make_game("kuhn"), seed=1)
     assert solver.run(100, stop=lambda: solver.iterations >= 7) == 7
+
+
+def test_outcome_sampling_learns_kuhn() -> None:
+    solver = OutcomeSampling(make_game("kuhn"), seed=4)
+    solver.run(300)
+    early = measured("kuhn", solver)
+    solver.run(19700)
+    assert measured("kuhn", solver) < 0.04 < early
+
+
+def test_outcome_sampling_learns_something_of_phantom_tic_tac_toe_and_its_agent_plays_it(
+    tmp_path: Path,
+) -> None:
+    """A game an iteration, whatever the game's size: phantom's tree cannot be walked."""
+    game = make_game("phantom")
+    solver = OutcomeSampling(game, seed=1)
+    assert solver.run(300) == 300
+    strategy = solver.strategy()
+    assert strategy.sets() == solver.sets() > 300
+    path = tmp_path / "phantom.json"
+    write_strategy(path, strategy)
+    agent = make_agent(f"cfr:strategy={path}", game, seed=1)
+    record = play_game(game, {"X": agent, "O": make_agent("random", game, seed=2)})
+    assert game.is_terminal(record.state)
+
+
+def test_the_samplers_stop_when_their_tables_are_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    import plies.solvers.mccfr as mccfr
+
+    monkeypatch.setattr(mccfr, "MOST_SETS", 50)
+    solver = OutcomeSampling(make_game("phantom"), seed=1)
+    ran = solver.run(10_000)
+    assert ran < 10_000 and solver.full() and solver.sets() >= 50

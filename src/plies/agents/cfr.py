@@ -75,7 +75,7 @@ def strategy_for(game: Game[Any, Any], file: str | None, iterations: int | None)
     except GameTooLargeError:
         raise GameTooLargeError(
             f"cfr: '{game.name}' has no shipped strategy and is too large to solve here; give "
-            f"strategy=FILE (plies solve {game.name} --solver mccfr --save FILE)"
+            f"strategy=FILE (plies solve {game.name} --solver mccfr-outcome --save FILE)"
         ) from None
     return _solved(game, iterations or SOLVED_ITERATIONS)
 

@@ -114,8 +114,9 @@ DEFAULT_NODES = 50_000_000
     "--solver",
     "hidden_solver",
     type=click.Choice(SOLVER_NAMES, case_sensitive=False),
-    help="Imperfect information: cfr, cfr+ or mccfr (Monte Carlo CFR, external sampling) "
-    "[default: cfr+, or none where the game is too large to walk].",
+    help="Imperfect information: cfr, cfr+, mccfr (Monte Carlo CFR, external sampling) or "
+    "mccfr-outcome (outcome sampling: a game an iteration, for games too large to walk) "
+    "[default: cfr+, where the game can be walked].",
 )
 @click.option(
     "--iterations",
@@ -138,7 +139,7 @@ DEFAULT_NODES = 50_000_000
     metavar="FILE",
     help="Imperfect information: measure the value and exploitability of FILE's strategy.",
 )
-@click.option("--seed", type=Number(RUN_SEED), default=0, help="mccfr's random seed.")
+@click.option("--seed", type=Number(RUN_SEED), default=0, help="The samplers' random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 # The builds' flags of old (plies book build, plies endgames build now): hidden, still obeyed
 @click.option("--build-book", is_flag=True, hidden=True)

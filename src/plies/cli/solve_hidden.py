@@ -22,12 +22,17 @@ from plies.solvers.cfr import (
     require_solvable,
     strategy_rows,
 )
-from plies.solvers.mccfr import NAME as MCCFR
-from plies.solvers.mccfr import ExternalSampling
+from plies.solvers.mccfr import MOST_SETS, ExternalSampling, OutcomeSampling, SampledCfr
 from plies.solvers.strategy import Strategy, read_strategy, write_strategy
 
-SOLVER_NAMES = ("cfr", "cfr+", MCCFR)
+SAMPLERS: dict[str, type[SampledCfr]] = {
+    ExternalSampling.name: ExternalSampling,
+    OutcomeSampling.name: OutcomeSampling,
+}
+SOLVER_NAMES = ("cfr", "cfr+", *SAMPLERS)
 DEFAULT_ITERATIONS = 1000
+MOST_SHOWN = 300
+"""The information sets printed at most (Leduc has 288); --json and --save hold them all."""
 CHUNK = 10
 """Iterations between two looks at the clock, the progress bar and Ctrl-C."""
 
@@ -47,16 +52,16 @@ def solve_hidden(
     if name is None:
         raise GameTooLargeError(
             f"'{game.name}' is too large to walk whole, as CFR and exploitability need: use "
-            "--solver mccfr (Monte Carlo CFR, sampling)"
+            "--solver mccfr-outcome (Monte Carlo CFR, sampling a game an iteration)"
         )
-    if name != MCCFR and not walkable:
+    if name not in SAMPLERS and not walkable:
         require_solvable(game, name)  # raises, saying why
     spec = game_spec(game)
     saved = read_strategy(resume, spec) if resume is not None else None
-    solver: CfrSolver | ExternalSampling = (
-        ExternalSampling(game, seed, saved) if name == MCCFR else CfrSolver(game, name, saved)
+    solver: CfrSolver | SampledCfr = (
+        SAMPLERS[name](game, seed, saved) if name in SAMPLERS else CfrSolver(game, name, saved)
     )
-    ran, interrupted = _run(solver, iterations or DEFAULT_ITERATIONS, as_json)
+    ran, interrupted = _run(solver, iterations or DEFAULT_ITERATIONS)
     measured = _measure(game, solver) if walkable else None
     strategy = solver.strategy(
         None if measured is None else measured.exploitability,
@@ -100,8 +105,9 @@ def _walkable(game: Game[Any, Any]) -> bool:
     return True
 
 
-def _run(solver: CfrSolver | ExternalSampling, iterations: int, quiet: bool) -> tuple[int, bool]:
-    """Run ``iterations`` with a progress bar; Ctrl-C or SIGTERM stops between two chunks."""
+def _run(solver: CfrSolver | SampledCfr, iterations: int) -> tuple[int, bool]:
+    """Run ``iterations`` with a progress bar; Ctrl-C or SIGTERM stops them (within an
+    iteration), and a sampler stops when its tables are full."""
     ran = 0
     began = time.perf_counter()
     with until_interrupted(terminate=True) as interruption, progress_bar() as progress:
@@ -109,11 +115,14 @@ def _run(solver: CfrSolver | ExternalSampling, iterations: int, quiet: bool) -> 
         while ran < iterations:
             ran += solver.run(min(CHUNK, iterations - ran))
             progress.update(task, completed=ran)
+            if isinstance(solver, SampledCfr) and solver.full():
+                click.echo(f"stopped: the tables hold {MOST_SETS:,} sets, the most kept", err=True)
+                break
     solver.seconds += time.perf_counter() - began
     return ran, interruption.happened
 
 
-def _measure(game: Game[Any, Any], solver: CfrSolver | ExternalSampling) -> Exploitability:
+def _measure(game: Game[Any, Any], solver: CfrSolver | SampledCfr) -> Exploitability:
     """The average strategy's exploitability and values, on the walked tree."""
     if isinstance(solver, CfrSolver):
         return exploitability(solver.tree, solver.average())
@@ -156,10 +165,16 @@ def _print(
     save: Path | None,
 ) -> None:
     """The strategy set by set, then how it was made, its value and exploitability."""
-    for player, sets in strategy.table.items():
-        for key, shares in sorted(sets.items(), key=lambda item: (len(item[0]), item[0])):
-            probabilities = "  ".join(f"{action} {share:.4f}" for action, share in shares.items())
-            click.echo(f"{player}  {key:<12} {probabilities}")
+    rows = [
+        (player, key, shares)
+        for player, sets in strategy.table.items()
+        for key, shares in sorted(sets.items(), key=lambda item: (len(item[0]), item[0]))
+    ]
+    for player, key, shares in rows[:MOST_SHOWN]:
+        probabilities = "  ".join(f"{action} {share:.4f}" for action, share in shares.items())
+        click.echo(f"{player}  {key:<12} {probabilities}")
+    if len(rows) > MOST_SHOWN:
+        click.echo(f"... and {len(rows) - MOST_SHOWN:,} sets more (--json or --save: all)")
     what = f"{strategy.solver}, {strategy.iterations:,} iterations"
     if ran and ran != strategy.iterations:
         what += f" ({ran:,} now)"

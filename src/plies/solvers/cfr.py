@@ -103,7 +103,7 @@ def require_solvable(game: Game[Any, Any], purpose: str) -> HasInformationSets:
     if not game.searchable_to_end:
         raise GameTooLargeError(
             f"'{game.name}' is too large for {purpose}, which walks the whole game tree; "
-            "a sampling solver (mccfr) can learn a strategy for it"
+            "a sampling solver (mccfr-outcome) can learn a strategy for it"
         )
     return hidden
 
@@ -124,7 +124,7 @@ def game_tree(game: Game[Any, Any], most_nodes: int = MOST_NODES) -> GameTree:
         if len(states) > most_nodes:
             raise GameTooLargeError(
                 f"'{game.name}' has more than {most_nodes:,} states; an exact solver walks them "
-                "all (a sampling solver, mccfr, can learn a strategy for it)"
+                "all (a sampling solver, mccfr-outcome, can learn a strategy for it)"
             )
         first.append(len(states))
         if game.is_terminal(state):
@@ -207,8 +207,7 @@ class CfrSolver:
         tree, plus = self.tree, self.variant == "cfr+"
         done = 0
         while done < iterations and not (stop and stop()):
-            self.iterations += 1
-            weight = float(self.iterations) if plus else 1.0
+            weight = float(self.iterations + 1) if plus else 1.0
             for player in (0, 1):
                 kernel.cfr_pass(
                     *tree.shape,
@@ -223,6 +222,7 @@ class CfrSolver:
                 kernel.match_regrets(
                     self.regret, self.actions, tree.owner, player, plus, self.sigma
                 )
+            self.iterations += 1
             done += 1
         return done
 

@@ -36,6 +36,10 @@ from plies.errors import PliesError, StrategyError
 from plies.inputs import read_text, write_atomically
 
 FORMAT, VERSION = "strategy", 1
+MOST_BYTES = 512 * 1024 * 1024
+"""The largest strategy file read (a sampling solver's million sets and their tables)."""
+SMALL = 10_000
+"""Strategies of at most this many sets are written indented, to be read; larger ones tight."""
 TOLERANCE = 1e-6
 """How far a set's probabilities may sum from 1 (the file keeps them to 17 digits)."""
 
@@ -86,6 +90,8 @@ def strategy_json(strategy: Strategy) -> str:
     }
     if strategy.regret:
         body["regret"], body["total"] = strategy.regret, strategy.total
+    if strategy.sets() > SMALL:
+        return json.dumps(body, separators=(",", ":")) + "\n"
     return json.dumps(body, indent=1) + "\n"
 
 
@@ -99,7 +105,7 @@ def read_strategy(path: str | Path, game: str) -> Strategy:
     """The strategy in file ``path``, checked to be ``game``'s (its spec); a
     :class:`StrategyError` of one line names what is wrong."""
     try:
-        text = read_text(path, "strategy file")
+        text = read_text(path, "strategy file", MOST_BYTES)
     except PliesError as error:
         raise StrategyError(str(error)) from None
     return read_strategy_text(text, game, f"strategy file {str(path)!r}")

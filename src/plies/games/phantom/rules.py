@@ -27,6 +27,7 @@ Moves are cells as in tic-tac-toe, ``b2`` (column letter, row number from the to
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Sequence
@@ -268,12 +269,18 @@ def _deadlines(cells: str, tried: Sequence[int], player: str, seat: int) -> dict
 def _hidden_cells(unseen: list[int], seen: list[int], count: int, rng: random.Random) -> list[int]:
     """``count`` cells of ``unseen`` drawn uniformly among those that, with ``seen``, make no
     line of three."""
-    choices = [
+    return list(rng.choice(_lineless(tuple(unseen), frozenset(seen), count)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _lineless(unseen: tuple[int, ...], seen: frozenset[int], count: int) -> list[tuple[int, ...]]:
+    """Every choice of ``count`` cells of ``unseen`` that makes no line of three with ``seen``
+    (listed once for each board a search meets again and again)."""
+    return [
         chosen
         for chosen in itertools.combinations(unseen, count)
         if not any(all(cell in seen or cell in chosen for cell in line) for line in LINES)
     ]
-    return list(rng.choice(choices))
 
 
 def _placement_order(due: dict[int, int], hidden: list[int], rng: random.Random) -> list[int]:
