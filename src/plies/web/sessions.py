@@ -201,16 +201,13 @@ class GameSession:
         self._drawn: tuple[int, dict[str, Any]] | None = None
         """The version last drawn and what :meth:`snapshot` shows of it that does not change."""
         self._seen = (self.version, "")
-        """Where the seat shown does not see everything, the version it is shown and what it
-        was shown then: it grows only when what it sees changes, so that it does not count
-        the moves it does not see."""
+        """The version a seat that does not see everything is shown, and what it saw then:
+        it grows only when what it sees changes (it counts no move the seat does not see)."""
         self.owner = ""
         """The hash of the token that lets its browser act in the game (:meth:`owned_by`)."""
         self.keeper: Keeper | None = None
         """Writes the game to the server's store, if it keeps its games (:meth:`keep_in`)."""
         self.clocks = self._new_clocks()
-        if self.clocks is not None:
-            self._refuse_hidden("no clock", "its clocks would show when the other moves unseen")
         self.flag_timer: threading.Timer | None = None
         self.review = ReviewJob(self.game, self.workload, self._publish)
         self._replay(moves)
@@ -580,8 +577,13 @@ class GameSession:
             self.thinking = None
 
     def _new_clocks(self) -> GameClocks | None:
+        """The clocks of a new game (none untimed), refused where the seat shown does not see
+        everything."""
         control = web_time_control(self.settings.clock)
-        return None if control is None else GameClocks(control, self.game.players)
+        if control is None:
+            return None
+        self._refuse_hidden("no clock", "its clocks would show when the other moves unseen")
+        return GameClocks(control, self.game.players)
 
     def _start_clock(self, player: str, agent: Agent | None) -> None:
         """``player``'s turn begins on its clock (an agent is told its time), and the flag
