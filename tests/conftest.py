@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -11,7 +12,11 @@ from typing import Any
 
 import pytest
 
+from plies.agents.live import Watch
+from plies.capabilities import HasInformationSets
 from plies.cli import main
+from plies.game import Game
+from plies.search import SearchResult, SearchStats
 
 
 @dataclass
@@ -65,6 +70,53 @@ def register_resigner(monkeypatch: pytest.MonkeyPatch, after: int = 0) -> None:
 
     kind = AgentKind("resigner", "resigns", (), lambda *_: Resigner(after))
     monkeypatch.setitem(AGENTS, "resigner", kind)
+
+
+SECRET = "the peeker's own information:"
+"""What the peeker's search notes say, before its information key (its card among it)."""
+
+
+class Peeker:
+    """A random player of a game of imperfect information whose search reports and notes its
+    information key (its own card): what a person must never be shown of an agent's
+    thinking."""
+
+    name = "peeker"
+
+    def __init__(self, seed: int | None) -> None:
+        self.rng = random.Random(seed)
+        self.last: SearchResult[Any] | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        self.last = None
+
+    def think(self, game: Game[Any, Any], state: Any, watch: Watch) -> Any:
+        assert isinstance(game, HasInformationSets)
+        player = game.to_move(state)
+        action = self.rng.choice(list(game.actions(state)))
+        note = f"{SECRET} {game.information_key(state, player)}"
+        stats = SearchStats(nodes=1)
+        self.last = SearchResult(0.0, action, (action,), stats, "peeker", player, note=note)
+        watch.report(self.last)
+        return action
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.think(game, state, Watch())
+
+
+def register_peeker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agent spec ``peeker`` (a :class:`Peeker`, which plays games of imperfect
+    information) while the test runs."""
+    from plies.agents.registry import AGENTS, AgentKind
+
+    kind = AgentKind(
+        "peeker",
+        "a random player whose notes name its card",
+        (),
+        lambda game, values, context: Peeker(context.seed),
+        hidden_information=True,
+    )
+    monkeypatch.setitem(AGENTS, "peeker", kind)
 
 
 def default_ctrl_c() -> None:

@@ -10,17 +10,21 @@ score it.
 Seating is written once for every front end and the match code: :func:`seat_agents` builds
 each player's agent from its spec (the game's ``default_opponent`` where none is given), each
 seeded by :func:`agent_seed` from one seed, the game's number and the seat's role.
+
+In a game of imperfect information a front end shows a person what their seat sees
+(:func:`seat_view`): the states and moves as :class:`SeatView` masks them.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from plies.agents import Agent, AskMove, make_agent
+from plies.capabilities import HasInformationSets
 from plies.clock import Clocked, TimeControl
 from plies.errors import GameOverError, IllegalMoveError, PliesError, Resigns
 from plies.game import CHANCE, Game, WinLossDrawGame, sample_outcome
@@ -238,6 +242,106 @@ def _take_turn(
         if record.loss is not None:
             return None
     return record.play(player, action, seconds, agent.last)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """The game as ``seat`` sees it, in a game of imperfect information
+    (:class:`~plies.capabilities.HasInformationSets`): its states masked
+    (:meth:`~plies.capabilities.HasInformationSets.seen_state`) and its moves as the seat sees
+    them (:meth:`~plies.capabilities.HasInformationSets.seen_action`, ``deals P2 a card``);
+    with no seat, the whole game, as a spectator of agents sees it."""
+
+    game: Game[Any, Any]
+    seat: str | None = None
+
+    @property
+    def hides(self) -> bool:
+        """Whether something is hidden from the seat (what the agents' searches know among
+        it: their notes name their own information)."""
+        return self.seat is not None
+
+    def state(self, state: Any) -> Any:
+        """``state`` as the seat sees it."""
+        if self.seat is None:
+            return state
+        assert isinstance(self.game, HasInformationSets)
+        return self.game.seen_state(state, self.seat)
+
+    def notation(self, turn: Turn) -> str:
+        """``turn``'s move as the seat sees it."""
+        if self.seat is None:
+            return turn.notation
+        assert isinstance(self.game, HasInformationSets)
+        return self.game.seen_action(turn.state, turn.action, self.seat)
+
+    def shows(self, turn: Turn) -> bool:
+        """Whether the seat sees ``turn``'s move as it was played (its notation)."""
+        return self.notation(turn) == turn.notation
+
+    def moves(self, record: GameRecord) -> list[range]:
+        """The record's moves as the seat can tell them apart, each the range of plies it
+        spans: every turn alone for a spectator; for a seat, consecutive turns of another
+        player that it sees alike are one move (it cannot tell how many there were: phantom
+        tic-tac-toe's tries that bump into its marks), and the last turns of another player
+        still to move are left out until that player is done (it cannot see them end).
+
+        >>> from plies.registry import make_game
+        >>> game = make_game("phantom")
+        >>> record = GameRecord(game, game.initial_state(), game.initial_state())
+        >>> for move in ("a1", "a1", "b2"):  # O bumps into X's mark, then plays b2
+        ...     _ = record.play(game.to_move(record.state), game.parse_action(record.state, move))
+        >>> [list(move) for move in SeatView(game, "X").moves(record)]
+        [[0], [1, 2]]
+        >>> [list(move) for move in SeatView(game, "O").moves(record)]
+        [[0], [1], [2]]
+        """
+        turns = record.turns
+        if self.seat is None:
+            return [range(ply, ply + 1) for ply in range(len(turns))]
+        moves: list[range] = []
+        for ply, turn in enumerate(turns):
+            if moves and self._alike(turns[moves[-1].start], turn):
+                moves[-1] = range(moves[-1].start, ply + 1)
+            else:
+                moves.append(range(ply, ply + 1))
+        mover = None if record.finished else self.game.to_move(record.state)
+        if moves and mover != self.seat and turns[moves[-1].start].player == mover:
+            moves.pop()
+        return moves
+
+    def _alike(self, before: Turn, turn: Turn) -> bool:
+        """Whether the seat cannot tell ``before`` and ``turn`` apart as two moves: another
+        player's, seen alike."""
+        same = turn.player == before.player != self.seat
+        return same and self.notation(turn) == self.notation(before)
+
+
+def seat_view(game: Game[Any, Any], people: Collection[str], record: GameRecord) -> SeatView:
+    """What a front end shows of ``record`` where ``people`` are the seats a person takes: in
+    a game of imperfect information, the one person's seat; with two people at one screen,
+    the seat of the person to move, else of the person who moved last (the screen stays with
+    them while chance deals and after the end); with no person, everything.
+
+    >>> from plies.registry import make_game
+    >>> game = make_game("kuhn")
+    >>> record = GameRecord(game, game.initial_state(), game.initial_state())
+    >>> for card in ("K", "J"):
+    ...     _ = record.play("chance", card)
+    >>> view = seat_view(game, ["P2"], record)
+    >>> view.state(record.state).cards, [view.notation(turn) for turn in record.turns]
+    ((None, 'J'), ['deals P1 a card', 'deals you J'])
+    >>> seat_view(game, [], record).state(record.state).cards
+    ('K', 'J')
+    """
+    seated = [player for player in game.players if player in people]
+    if not isinstance(game, HasInformationSets) or not seated:
+        return SeatView(game)
+    mover = None if record.finished else game.to_move(record.state)
+    if len(seated) == 1 or mover in seated:
+        return SeatView(game, seated[0] if len(seated) == 1 else mover)
+    moved = [turn.player for turn in record.turns if turn.player in seated]
+    return SeatView(game, moved[-1] if moved else seated[0])
 
 
 def line_notation(game: Game[Any, Any], state: Any, line: Sequence[Any]) -> list[str]:

@@ -30,6 +30,7 @@ from plies.capabilities import (
     HasCentipawns,
     HasChance,
     HasEvaluation,
+    HasInformationSets,
     HasOwnMcts,
     HasPerfectSolver,
 )
@@ -113,8 +114,14 @@ def mark_of(loss: float | None) -> str:
 
 
 def check_reviewable(game: Game[Any, Any]) -> None:
-    """Refuse, naming why, a game a review cannot judge: more than two players, chance moves,
-    or neither a perfect solver nor an evaluation."""
+    """Refuse, naming why, a game a review cannot judge: hidden information (its analysers
+    search the whole state, which no player sees), more than two players, chance moves, or
+    neither a perfect solver nor an evaluation."""
+    if isinstance(game, HasInformationSets):
+        raise UnsupportedGameError(
+            f"game {game.name!r} hides part of the game from each player: a review's analysers "
+            "search the whole state, and cannot judge it"
+        )
     if len(game.players) != 2:
         raise UnsupportedGameError(f"game {game.name!r}: a review judges two-player games")
     if isinstance(game, HasChance):

@@ -34,6 +34,8 @@ GAMES = {
     "backgammon": 1,
     "go:size=5": 2,
     "go": 1,
+    "kuhn": 4,
+    "leduc": 4,
 }
 """Game specs and the number of seeded random games played through each."""
 PLIES = 70
@@ -82,6 +84,9 @@ def pieces(view: dict[str, Any]) -> Counter[str]:
         return Counter(piece["piece"] for piece in view["pieces"])
     if kind == "heaps":
         return Counter({"object": sum(heap["size"] for heap in view["heaps"])})
+    if kind == "cards":
+        dealt = sum(len(seat["cards"]) for seat in view["seats"]) + len(view["public"])
+        return Counter({"card": dealt})
     assert kind == "points"
     counts: Counter[str] = Counter()
     for point in view["points"]:
@@ -101,6 +106,8 @@ def own_pieces(game: Any, state: Any) -> Counter[str]:
         return Counter("AB")
     if name == "nim":
         return Counter({"object": sum(state.heaps)})
+    if name in ("kuhn", "leduc"):
+        return Counter({"card": len(state.cards)})
     if name == "connect4":
         rows = game.display(state).splitlines()[: game.height]
         return Counter(c for row in rows for c in row.split() if c != ".")

@@ -1,14 +1,19 @@
-"""plies play: a game between agents, a human at the terminal among them."""
+"""plies play: a game between agents, a human at the terminal among them. In a game of
+imperfect information where a person plays, the terminal shows what the person's seat sees
+(:func:`plies.play.seat_view`): the board and moves as it sees them, and no agent's search
+(it names what the agent's own seat sees)."""
 
 from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 import click
 
+from plies.agents import plays_in_person
 from plies.capabilities import HasMatchFile, HasPgn, HasPositionNotation, HasSgf
 from plies.cli.output import (
     OutputPath,
@@ -19,31 +24,52 @@ from plies.cli.output import (
 from plies.errors import AbandonedError, IllegalMoveError, PliesError
 from plies.game import CHANCE, Game
 from plies.game_texts import game_text
-from plies.play import GameRecord, Turn, play_game, seat_agents
+from plies.play import GameRecord, SeatView, Turn, play_game, seat_agents, seat_view
 
 
-def turn_printer(quiet: bool) -> Any:
+def turn_printer(quiet: bool, people: Collection[str] = ()) -> Any:
+    """Print each move (with its search's summary) and the board after it, as
+    :func:`~plies.play.seat_view` shows the game where ``people`` are the seats of people: in
+    a game of imperfect information, the moves the seat can tell apart, each once it ends
+    (:meth:`~plies.play.SeatView.moves`)."""
+    printed = 0
+
     def on_turn(record: GameRecord, turn: Turn) -> None:
-        if turn.player == CHANCE:
-            click.echo(f"{len(record.turns)}. chance: {turn.notation}")
-            return
-        line = f"{len(record.turns)}. {turn.player} plays {turn.notation}"
-        if turn.search is not None and turn.search.solver_score is not None:
-            stats = turn.search.stats
-            line += f"  [{turn.search.note}; {plural(stats.nodes, 'position')}, {stats.time:.3f} s]"
-        elif turn.search is not None and turn.search.note is not None:
-            line += f"  [{turn.search.note}; {search_summary(turn.search)}]"
-        elif turn.search is not None:
-            depth = "" if turn.search.score is None else f"depth {turn.search.depth}; "
-            line += (
-                f"  [{depth}value for {turn.player}: {turn.search.value:.3g}; "
-                f"{search_summary(turn.search)}]"
-            )
-        click.echo(line)
-        if not quiet:
-            click.echo(record.game.display(record.state))
+        nonlocal printed
+        view = seat_view(record.game, people, record)
+        moves = view.moves(record)
+        for number in range(printed, len(moves)):
+            click.echo(_move_line(number + 1, record.turns[moves[number][-1]], view))
+        if len(moves) > printed and turn.player != CHANCE and not quiet:
+            click.echo(record.game.display(view.state(record.state)))
+        printed = max(printed, len(moves))
 
     return on_turn
+
+
+def _move_line(number: int, turn: Turn, view: SeatView) -> str:
+    """Move ``number``, ``turn``'s, as ``view``'s seat sees it: the game's own words for a
+    move it does not see as played; an agent's search where it sees everything."""
+    if turn.player == CHANCE:
+        return f"{number}. chance: {view.notation(turn)}"
+    if not view.shows(turn):
+        return f"{number}. {view.notation(turn)}"
+    line = f"{number}. {turn.player} plays {turn.notation}"
+    return line if view.hides else line + _search_note(turn)
+
+
+def _search_note(turn: Turn) -> str:
+    """The summary of the search behind ``turn``, in brackets ("" without one)."""
+    search = turn.search
+    if search is None:
+        return ""
+    stats = search.stats
+    if search.solver_score is not None:
+        return f"  [{search.note}; {plural(stats.nodes, 'position')}, {stats.time:.3f} s]"
+    if search.note is not None:
+        return f"  [{search.note}; {search_summary(search)}]"
+    depth = "" if search.score is None else f"depth {search.depth}; "
+    return f"  [{depth}value for {turn.player}: {search.value:.3g}; {search_summary(search)}]"
 
 
 @click.command()
@@ -122,9 +148,10 @@ def play(
     agents = seat_agents(game, given, seed=seed, ask=ask_at_terminal)
     specs = [given[player] or game.default_opponent for player in game.players]
     click.echo("   ".join(f"{p}: {spec}" for p, spec in zip(game.players, specs, strict=True)))
-    click.echo(game.display(state))
-    on_turn = turn_printer(quiet)
+    people = [p for p, spec in zip(game.players, specs, strict=True) if plays_in_person(spec)]
     so_far = GameRecord(game, state, state)
+    click.echo(game.display(seat_view(game, people, so_far).state(state)))
+    on_turn = turn_printer(quiet, people)
 
     def remember(record: GameRecord, turn: Turn) -> None:
         nonlocal so_far
@@ -136,9 +163,11 @@ def play(
         record = play_game(game, agents, state, remember, chance=dice)
     except (AbandonedError, KeyboardInterrupt):
         _write_records({"pgn": pgn_path, "sgf": sgf_path, "mat": mat_path}, so_far, specs)
-        moves = " ".join(turn.notation for turn in so_far.turns) or "-"
-        click.echo(f"\ngame abandoned after {len(so_far.turns)} moves: {moves}", err=True)
-        if isinstance(game, HasPositionNotation):
+        view = seat_view(game, people, so_far)
+        seen = [view.notation(so_far.turns[move[-1]]) for move in view.moves(so_far)]
+        moves = (", " if any(" " in move for move in seen) else " ").join(seen) or "-"
+        click.echo(f"\ngame abandoned after {len(seen)} moves: {moves}", err=True)
+        if isinstance(game, HasPositionNotation) and not view.hides:
             click.echo(
                 f"resume with: plies play {game_spec} --position "
                 f"'{game.format_position(so_far.state)}'",

@@ -29,6 +29,7 @@ from plies.capabilities import (
     HasCentipawns,
     HasChance,
     HasEvaluation,
+    HasInformationSets,
     HasPerfectSolver,
     HasPositionNotation,
 )
@@ -527,6 +528,11 @@ def analyser_of(game: Game[Any, Any], solvable: bool) -> str:
     """``solver`` or ``engine``: what analyses ``game``'s positions (its perfect solver where
     it has one within reach, ``solvable``, else the engine on its evaluation); an
     :class:`UnsupportedGameError` saying why neither can."""
+    if isinstance(game, HasInformationSets):
+        raise UnsupportedGameError(
+            f"game {game.name!r} hides part of the game from each player: the analysers "
+            "search the whole state, and cannot analyse it"
+        )
     if not isinstance(game, HasPositionNotation):
         raise UnsupportedGameError(f"game {game.name!r} has no position notation to analyse")
     if solvable:

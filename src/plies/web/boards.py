@@ -7,13 +7,21 @@ game plies cannot draw), ``to_move`` (the player to move, ``chance`` before a ro
 None at the end), ``status`` (a line: who moves, or how the game ended), ``over``, ``position``
 (the game's position notation, or None), ``facts`` (label and value pairs shown under the
 board), ``buttons`` (targets off the board, such as ``pass``: ``{"id", "label"}``), ``last``
-(the ids the last move touched), ``pairs`` and ``explain_illegal``. A ``grid`` and ``points``
+(the ids the last move touched), ``pairs``, ``explain_illegal`` and ``seat`` (the player whose
+view it is, in a game of imperfect information: the board then draws what that seat sees, and
+has no position notation; None when it draws the whole state). A ``grid`` and ``points``
 describe how they look in their ``look`` (:class:`plies.games.grid.Look`): the page draws a
 board by its kind and its look, never by the game's name. A move's path is the ids of the
 targets clicked to make it, in order; where ``pairs`` is true (backgammon) the path is (from,
 to) pairs, entered in any order. Where ``explain_illegal`` is true (Go), a click on a target
 that starts no legal move is sent as a move too, so that the game's answer says why it is
 illegal.
+
+A ``cards`` board is a card table: ``seats`` (top to bottom, each ``{"player", "cards",
+"stake", "folded", "to_move", "won"}``: its cards, a rank such as ``K``, None for one dealt
+face down; what it has put in the pot), the ``public`` cards dealt and ``public_slots`` (the
+most there will be), the ``pot``, and the ``betting`` so far (``{"label", "actions"}`` a round,
+each action ``{"player", "action"}``); the actions are its ``buttons``.
 
 >>> from plies.registry import make_game
 >>> game = make_game("connect4")
@@ -31,33 +39,46 @@ from typing import Any
 
 from plies.capabilities import HasBoardView, HasPositionNotation
 from plies.game import CHANCE, Game
-from plies.play import outcome_text
+from plies.play import SeatView, outcome_text
 
 Json = dict[str, Any]
 
 
-def board_view(game: Game[Any, Any], state: Any, last: Any = None, flipped: bool = False) -> Json:
+def board_view(
+    game: Game[Any, Any],
+    state: Any,
+    last: Any = None,
+    flipped: bool = False,
+    view: SeatView | None = None,
+) -> Json:
     """What to draw for ``state``: see the module's docstring for the fields every view has
     and each game's board (the ``view`` module of its room; grids in
     :func:`plies.games.grid.grid_view`) for each kind's own. ``last`` is the
     action that led to ``state`` (highlighted), ``flipped`` turns the board round where it has
-    a side (chess and checkers: Black at the bottom; backgammon: Black's home board)."""
+    a side (chess and checkers: Black at the bottom; backgammon: Black's home board).
+    ``view``: the seat whose view is drawn (:class:`plies.play.SeatView`): the board is drawn
+    from the state as it sees it, who moves and the status from ``state``."""
+    seen = SeatView(game) if view is None else view
     mover = game.to_move(state)
     over = game.is_terminal(state)
-    view: Json = {
+    position = None
+    if isinstance(game, HasPositionNotation) and not seen.hides:
+        position = game.format_position(state)
+    board: Json = {
         "game": game.name,
         "to_move": None if over else mover,
         "status": _status(game, state),
         "over": over,
-        "position": game.format_position(state) if isinstance(game, HasPositionNotation) else None,
+        "position": position,
         "facts": [],
         "buttons": [],
         "last": [],
         "pairs": False,
         "explain_illegal": False,
+        "seat": seen.seat,
     }
-    view.update(_drawing(game, state, last, flipped))
-    return view
+    board.update(_drawing(game, seen.state(state), last, flipped))
+    return board
 
 
 def move_paths(game: Game[Any, Any], state: Any) -> list[Json]:

@@ -17,11 +17,12 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from plies.agents import SearchAgent, make_agent, registered_agents
-from plies.capabilities import HasPerfectSolver
+from plies.capabilities import HasInformationSets, HasPerfectSolver
 from plies.errors import PliesError, SpecError, one_line
 from plies.game import CHANCE, Game, has_chance
 from plies.game_texts import MEDIA_TYPES, MOST_RECORD_CHARACTERS, read_record
 from plies.ladder import HasLadder, measured_levels
+from plies.play import GameRecord, seat_view
 from plies.registry import GameOption, game_spec, make_game, registered_games, spec_entry
 from plies.search.analysis import estimate_tree_size
 from plies.spec import spec_name
@@ -141,6 +142,7 @@ def _games(store: Sessions) -> list[dict[str, Any]]:
                 "options": entry.usage(),
                 "fields": option_fields(entry.options),
                 "players": list(game.players),
+                "hidden_information": isinstance(game, HasInformationSets),
                 "default_opponent": game.default_opponent,
                 "agents": suggested_agents(game, store.budgets.think_seconds),
                 "analyser": listed_analyser(game),
@@ -170,11 +172,16 @@ def option_fields(options: Sequence[GameOption]) -> list[dict[str, Any]]:
 
 
 def _start_json(game: Game[Any, Any]) -> dict[str, Any]:
-    """The game's start as the Play page shows it before a game begins: its board, and the
-    moves a person playing first may make there."""
+    """The game's start as the Play page shows it before a game begins: its board (as the
+    player to move sees it, or the first player before chance deals, in a game of imperfect
+    information), and the moves a person playing first may make there."""
     state = game.initial_state()
-    legal = [] if game.to_move(state) == CHANCE else move_paths(game, state)
-    return {"board": board_view(game, state), "to_move": game.to_move(state), "legal": legal}
+    mover = game.to_move(state)
+    legal = [] if mover == CHANCE else move_paths(game, state)
+    seat = mover if mover in game.players else game.players[0]
+    view = seat_view(game, [seat], GameRecord(game, state, state))
+    board = {**board_view(game, state, view=view), "seat": None}  # nobody is seated yet
+    return {"board": board, "to_move": mover, "legal": legal}
 
 
 @router.get("/time-controls", summary="The time controls the Play page offers")
@@ -207,7 +214,14 @@ def suggested_agents(game: Game[Any, Any], think_seconds: float) -> list[str]:
     """The agent specs the Play page suggests for ``game``: a person, the game's default
     opponent, it (a clocked engine or MCTS) and MCTS at :data:`PACES` within ``think_seconds``,
     the :data:`TEXTBOOK` searches that fit, the perfect solver and the learned agents where
-    the game has them, and random moves."""
+    the game has them, and random moves; in a game of imperfect information, a person, the
+    default opponent and the kinds that play such games
+    (:attr:`~plies.agents.AgentKind.hidden_information`) alone, those made for it."""
+    if isinstance(game, HasInformationSets):
+        kinds = registered_agents().items()
+        able = (name for name, kind in kinds if kind.hidden_information and not kind.person)
+        playing = dict.fromkeys((game.default_opponent, *able))
+        return ["human", *(s for s in playing if s != "random" and _plays(game, s)), "random"]
     default = game.default_opponent
     clocked = [kind for kind in dict.fromkeys((spec_name(default), "mcts")) if kind in CLOCKED]
     paced = [f"{kind}:time={s:g}" for kind in clocked for s in PACES if s <= think_seconds]
@@ -218,6 +232,16 @@ def suggested_agents(game: Game[Any, Any], think_seconds: float) -> list[str]:
     learned = ["az", "policy"] if game.name in shipped_models() else []
     specs = ["human", default, *paced, *textbook, *solver, *learned, "random"]
     return list(dict.fromkeys(specs))
+
+
+def _plays(game: Game[Any, Any], spec: str) -> bool:
+    """Whether the agent ``spec`` is made for ``game`` (a strategy's agent is refused a game it
+    has no strategy for and cannot solve)."""
+    try:
+        make_agent(spec, game)
+    except PliesError:
+        return False
+    return True
 
 
 def _search_fits(game: Game[Any, Any], spec: str) -> bool:
@@ -245,6 +269,7 @@ def _agents() -> list[dict[str, Any]]:
         {
             "name": kind.name,
             "summary": kind.summary,
+            "hidden_information": kind.hidden_information,
             "options": [
                 {
                     "key": option.key,

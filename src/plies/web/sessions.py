@@ -24,6 +24,14 @@ What a server's sessions cost is bounded (:mod:`plies.web.workload`):
 Each game belongs to the browser that started it: it alone holds the token (its hash is kept)
 that lets it move, undo, stop the agent or start again; everyone else given the game's id
 (unguessable) watches.
+
+In a game of imperfect information (:class:`~plies.capabilities.HasInformationSets`) where a
+person plays, every browser (the owner's and the watchers') is shown what the person's seat
+sees (:func:`plies.play.seat_view`; with two people at one screen, the seat of the one to
+move): the board and the moves it can tell apart, as it sees them, and a new state only when
+what it sees changes (neither counts the other's moves it does not see); nothing of the
+agents' searches, no record to download, no review, hint, draw offer, undo or clock (each
+would show or search the hidden part). A game of agents alone is shown whole.
 """
 
 from __future__ import annotations
@@ -54,10 +62,11 @@ from plies.errors import (
     IllegalMoveError,
     PliesError,
     SpecError,
+    UnsupportedGameError,
 )
 from plies.game import CHANCE, sample_outcome
 from plies.game_texts import game_text
-from plies.play import RESIGNS, GameRecord, Loss
+from plies.play import RESIGNS, GameRecord, Loss, SeatView, seat_view
 from plies.registry import is_module_path, make_game
 from plies.review import answer_draw_offer
 from plies.search import SearchResult
@@ -70,6 +79,7 @@ from plies.web.session_json import (
     position_json,
     thinking_json,
     turn_search_json,
+    unseen_thinking_json,
 )
 from plies.web.store import GameStore, Keeper, KeptGame, Standing
 from plies.web.thinking import Thinking, TurnNotes, think
@@ -190,6 +200,9 @@ class GameSession:
         """An agent is to move but nobody watches: it starts when someone looks again."""
         self._drawn: tuple[int, dict[str, Any]] | None = None
         """The version last drawn and what :meth:`snapshot` shows of it that does not change."""
+        self._seen = (self.version, "")
+        """The version a seat that does not see everything is shown, and what it saw then:
+        it grows only when what it sees changes (it counts no move the seat does not see)."""
         self.owner = ""
         """The hash of the token that lets its browser act in the game (:meth:`owned_by`)."""
         self.keeper: Keeper | None = None
@@ -276,28 +289,29 @@ class GameSession:
         move list, who is thinking and what its search says so far. What changes only with
         the version (the board, the moves) is made once a version."""
         with self.lock:
+            view = self._view()
             if self._drawn is None or self._drawn[0] != self.version:
-                people = [p for p in self.game.players if self.agents[p] is None]
                 position = position_json(
                     self.id,
                     self.game_spec,
                     self.record,
                     self.notes,
                     self.specs,
-                    people,
+                    self._people(),
                     person_may_move=self.thinking is None,
-                    can_undo=self._undo_target() is not None,
+                    can_undo=self._undo_target() is not None and not view.hides,
+                    view=view,
                 )
                 self._drawn = (self.version, position)
             return {
                 **self._drawn[1],
-                "thinking": thinking_json(self.thinking),
+                "thinking": self._thinking_json(view),
                 "error": self.error,
                 "paused": self.paused,
                 "clock": None if self.clocks is None else self.clocks.to_json(),
                 "settings": self.settings.to_json(),
                 "review": self.review.to_json(),
-                "version": self.version,
+                "version": self._seen[0] if view.hides else self.version,
                 "kept": self.keeper is not None and self.keeper.first is None,
                 "keep_error": None if self.keeper is None else self.keeper.error,
             }
@@ -305,18 +319,38 @@ class GameSession:
     def board_at(self, ply: int | None, flipped: bool) -> dict[str, Any]:
         """The board after ``ply`` moves (None: now), turned round if ``flipped``."""
         with self.lock:
-            return board_after(self.record, ply, flipped)
+            return board_after(self.record, ply, flipped, self._view())
 
     def record_text(self, kind: str) -> str:
         """The game so far as the text ``kind`` (:func:`plies.game_texts.game_text`), each
-        player named by its spec (``human`` for a person)."""
+        player named by its spec (``human`` for a person); refused where a seat's view hides
+        part of the game (the record holds all of it)."""
         with self.lock:
+            self._refuse_hidden("no record of this game is given", "its record holds all of it")
             return game_text(self.record, kind, self.specs, f"plies serve ({self.game_spec})")
 
     def turn_tree(self, ply: int) -> dict[str, Any]:
         """The search behind move ``ply`` (:func:`~plies.web.session_json.turn_search_json`)."""
         with self.lock:
+            self._refuse_hidden("no search is shown", "a search names what its own player sees")
             return turn_search_json(self.record, self.notes, ply)
+
+    def _people(self) -> list[str]:
+        """The seats a person takes."""
+        return [p for p in self.game.players if self.agents[p] is None]
+
+    def _view(self) -> SeatView:
+        """The seat whose view every browser is shown (:func:`plies.play.seat_view`)."""
+        return seat_view(self.game, self._people(), self.record)
+
+    def _refuse_hidden(self, refused: str, why: str) -> None:
+        """An :class:`UnsupportedGameError` saying ``refused`` and ``why``, where the view
+        shown hides part of the game."""
+        if self._view().hides:
+            raise UnsupportedGameError(
+                f"{refused}: in '{self.game.name}' each player sees only part of the game, "
+                f"and {why}"
+            )
 
     def subscribe(self, listener: Listener) -> None:
         """Send every change to ``listener`` (someone watches: a paused game moves on)."""
@@ -333,12 +367,39 @@ class GameSession:
         for listener in list(self.listeners):
             listener(event)
 
+    def _thinking_json(self, view: SeatView) -> dict[str, Any] | None:
+        """The thinking agent (:func:`~plies.web.session_json.thinking_json`); where the seat
+        shown does not see everything, the agent to move (while nothing stops it), as
+        :func:`~plies.web.session_json.unseen_thinking_json` shows it."""
+        if not view.hides:
+            return thinking_json(self.thinking)
+        if self.record.finished or self.error is not None or self.paused:
+            return None
+        mover = self.game.to_move(self.record.state)
+        if self.agents.get(mover) is None:
+            return None
+        return unseen_thinking_json(mover, self.specs[mover])
+
     def _changed(self) -> None:
-        """A new version, written to the store: every listener gets the whole session."""
+        """A new version, written to the store: every listener gets the whole session (where
+        the seat shown does not see everything, only when what it sees changed)."""
         self._keep()
         self.version += 1
+        if self._view().hides and not self._seen_changed():
+            return  # a move it does not see, as a try that bumped into a hidden mark
         if self.listeners:  # the snapshot (a chess board's picture) is made only for someone
             self._publish({"type": "state", "session": self.snapshot()})
+
+    def _seen_changed(self) -> bool:
+        """Whether what the seat shown sees changed since it was last seen; if so its version
+        (:attr:`_seen`) grows by one."""
+        seen = self.snapshot()
+        del seen["version"]
+        drawn = json.dumps(seen, sort_keys=True)
+        if drawn == self._seen[1]:
+            return False
+        self._seen = (self._seen[0] + 1, drawn)
+        return True
 
     # What people do -----------------------------------------------------------------------------
 
@@ -365,6 +426,7 @@ class GameSession:
         with self.lock:
             if self.clocks is not None:
                 raise SpecError("a game on the clock has no undo: start an untimed game for that")
+            self._refuse_hidden("no undo", "a move taken back could be played again knowing more")
             target = self._undo_target()
             if target is None:
                 raise SpecError("nothing to undo: no human move has been played")
@@ -412,7 +474,7 @@ class GameSession:
         with self.lock:
             if self.record.finished:
                 raise GameOverError(f"the game is over: {self.record.outcome()}")
-            people = [p for p in self.game.players if self.agents[p] is None]
+            people = self._people()
             to_move = self.game.to_move(self.record.state)
             player = people[0] if len(people) == 1 else to_move if to_move in people else None
             if player is None:
@@ -437,6 +499,7 @@ class GameSession:
                 raise SpecError("no person plays in this game: nobody can offer a draw")
             if self.thinking is not None:
                 raise SpecError("offer a draw on your own turn: the agent is thinking")
+            self._refuse_hidden("no draw offers", "the answer would search all of it")
             seated = [p for p in self.game.players if self.agents[p] is not None]
             state, played = self.record.state, len(self.record.turns)
             if not seated:
@@ -466,6 +529,7 @@ class GameSession:
             state = self.record.state
             if self.agents.get(self.game.to_move(state), 1) is not None:
                 raise SpecError("a hint is for a person to move")
+            self._refuse_hidden("no hints", "a hint would search all of it")
         return hint_for(self.game, state, self.workload, self.shared, self.budgets)
 
     def start_review(self) -> None:
@@ -473,6 +537,7 @@ class GameSession:
         with self.lock:
             if not self.record.finished:
                 raise SpecError("a review is for a finished game: finish or resign it first")
+            self._refuse_hidden("no review", "a review would search all of it")
             actions = [turn.action for turn in self.record.turns]
             self.review.start(self.start, actions, self.shared, self.budgets)
 
@@ -512,8 +577,13 @@ class GameSession:
             self.thinking = None
 
     def _new_clocks(self) -> GameClocks | None:
+        """The clocks of a new game (none untimed), refused where the seat shown does not see
+        everything."""
         control = web_time_control(self.settings.clock)
-        return None if control is None else GameClocks(control, self.game.players)
+        if control is None:
+            return None
+        self._refuse_hidden("no clock", "its clocks would show when the other moves unseen")
+        return GameClocks(control, self.game.players)
 
     def _start_clock(self, player: str, agent: Agent | None) -> None:
         """``player``'s turn begins on its clock (an agent is told its time), and the flag
@@ -658,7 +728,8 @@ class GameSession:
                 except Exception as error:
                     failure = str(error) or type(error).__name__
             if failure is not None:
-                self.error = f"{thinking.spec} ({thinking.player}) could not move: {failure}"
+                why = "" if self._view().hides else f": {failure}"  # it may name what it sees
+                self.error = f"{thinking.spec} ({thinking.player}) could not move{why}"
                 self._changed()
                 return
             self._advance()
@@ -669,6 +740,8 @@ class GameSession:
         with self.lock:
             if self.thinking is not thinking:
                 return
+            if self._view().hides:
+                return  # its search names what its seat sees
             agent = self.agents[thinking.player]
             now = time.perf_counter()
             event = thinking.reported(self.game, self.record.state, agent, result, now)

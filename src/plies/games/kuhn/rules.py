@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError
 from plies.game import CHANCE, Game
 from plies.registry import GameOption
@@ -63,6 +64,12 @@ class KuhnPoker(Game[KuhnState, str]):
 
     def __repr__(self) -> str:
         return "KuhnPoker()"
+
+    def board_view(self) -> BoardView:
+        """The card table for the web pages (:mod:`plies.games.kuhn.view`)."""
+        from plies.games.kuhn.view import KuhnView
+
+        return KuhnView(self, {"p": PASS, "b": BET}, SHOWDOWNS)
 
     def shipped_strategy(self) -> Path:
         """CFR+'s average strategy after 100,000 iterations, exploitability 2e-6

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from plies.capabilities import BoardView
 from plies.errors import IllegalMoveError
 from plies.game import CHANCE, Game
 from plies.registry import GameOption
@@ -82,6 +83,12 @@ class LeducPoker(Game[LeducState, str]):
 
     def __repr__(self) -> str:
         return "LeducPoker()"
+
+    def board_view(self) -> BoardView:
+        """The card table for the web pages (:mod:`plies.games.leduc.view`)."""
+        from plies.games.leduc.view import LeducView
+
+        return LeducView(self, contributions, {FOLD: "fold", CALL: "call", RAISE: "raise"})
 
     def shipped_strategy(self) -> Path:
         """CFR+'s average strategy after 100,000 iterations, exploitability 3e-7

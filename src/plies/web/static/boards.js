@@ -550,6 +550,40 @@ function drawDice(picture, view, x, y, colour) {
   }
 }
 
+// Cards -------------------------------------------------------------------------------------
+
+/** A card table: the seats top to bottom, each with its cards (null: face down), what it has
+ * put in the pot, and whether it is to act, has folded or won; the public cards between them
+ * (empty slots for those still to come), the pot, and the betting so far. The seat whose view
+ * is drawn (``view.seat``) is marked "you"; the actions are the board's buttons. */
+function drawCards(view) {
+  const seat = (s) => el("div", {
+    class: ["seat", s.to_move ? "to-move" : "", s.folded ? "folded" : "", s.won ? "won" : ""].filter(Boolean).join(" "),
+    "data-player": s.player,
+  },
+  el("div", { class: "seat-name" }, s.player, s.player === view.seat ? el("span", { class: "you" }, " (you)") : null),
+  el("div", { class: "hand" }, s.cards.length ? s.cards.map(card) : el("span", { class: "card slot" })),
+  el("div", { class: "stake" }, `in the pot: ${s.stake}`,
+    s.folded ? el("span", { class: "tag" }, "folded") : null, s.won ? el("span", { class: "tag" }, "wins") : null));
+  const empty = Array.from({ length: Math.max(0, view.public_slots - view.public.length) }, () => el("span", { class: "card slot" }));
+  const middle = el("div", { class: "middle" },
+    view.public_slots ? el("div", { class: "hand public", "data-public": "" }, view.public.map(card), empty) : null,
+    el("div", { class: "pot", "data-pot": view.pot }, `pot ${view.pot}`));
+  const [top, ...rest] = view.seats;
+  const betting = el("ol", { class: "betting" }, view.betting.map((round) => el("li", {},
+    el("span", { class: "round" }, `${round.label}: `),
+    round.actions.length ? round.actions.map((a) => `${a.player} ${a.action}`).join(", ") : "nothing yet")));
+  return el("div", { class: "card-table" },
+    el("div", { class: "felt" }, seat(top), middle, ...rest.map(seat)), betting);
+}
+
+/** One card: its rank face up, or its back (``rank`` null). */
+function card(rank) {
+  if (rank === null) return el("span", { class: "card down", "data-card": "", title: "face down" });
+  return el("span", { class: "card up", "data-card": rank },
+    el("span", { class: "corner" }, rank), el("span", { class: "face" }, rank));
+}
+
 // Anything else -----------------------------------------------------------------------------
 
 function drawText(view, legal) {
@@ -559,4 +593,4 @@ function drawText(view, legal) {
       el("button", { type: "button", class: "secondary", "data-target": move.path[0] }, move.notation))) : null);
 }
 
-const DRAWINGS = { grid: drawGrid, heaps: drawHeaps, picture: drawPicture, points: drawPoints, text: drawText };
+const DRAWINGS = { grid: drawGrid, heaps: drawHeaps, picture: drawPicture, points: drawPoints, cards: drawCards, text: drawText };

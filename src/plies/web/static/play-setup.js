@@ -87,6 +87,9 @@ export class Setup {
     if (kept.side && entry.players.includes(kept.side)) $("side").value = kept.side;
     if (kept.clock !== undefined) $("clock").value = kept.clock;
     if (kept.hints !== undefined) $("hints").checked = kept.hints;
+    // where each player sees only part of the game, the server refuses clocks and hints
+    $("clock").closest("label").hidden = entry.hidden_information;
+    $("hints").closest("label").hidden = entry.hidden_information;
     this.renderFields(kept.options || "");
     $("options").placeholder = entry.options === "none" ? "no options" : entry.options;
     this.renderSeats(kept.seats || {});
@@ -108,7 +111,7 @@ export class Setup {
   }
 
   showCustomClock() {
-    $("custom-clock").hidden = $("clock").value !== CUSTOM;
+    $("custom-clock").hidden = $("clock").value !== CUSTOM || Boolean(this.entry()?.hidden_information);
   }
 
   /** The game's options as fields (board size, komi...), set from ``options`` (a spec's
@@ -180,6 +183,7 @@ export class Setup {
 
   /** The time control asked for: BASE+INC in seconds, or null for an untimed game. */
   clock() {
+    if (this.entry().hidden_information) return null;
     const chosen = $("clock").value;
     if (chosen !== CUSTOM) return chosen || null;
     const seconds = Number($("clock-minutes").value) * 60;
@@ -193,7 +197,8 @@ export class Setup {
 
   /** The game spec, its players, clock and hints, as the server's new session takes them. */
   request() {
-    return { game: this.spec(), players: this.players(), clock: this.clock(), hints: $("hints").checked };
+    const hints = $("hints").checked && !this.entry().hidden_information;
+    return { game: this.spec(), players: this.players(), clock: this.clock(), hints };
   }
 
   save() {

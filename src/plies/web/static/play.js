@@ -3,7 +3,10 @@
 // in its database, unless it runs with --no-db): the page's URL names the session
 // (?session=ID), so a reload, a second tab or a restarted server finds it. The browser that
 // started a game keeps its owner token (localStorage) and alone plays in it; any other
-// browser given the link watches.
+// browser given the link watches. In a game of imperfect information where a person plays,
+// the server sends only what that person's seat sees (``session.seat``): no search, record,
+// review or hint; two people at one screen pass it between them, a curtain over the board
+// until the seat to look clicks to show its view.
 import { api, el, guarded, showError } from "/static/common.js";
 import { renderBoard } from "/static/boards.js";
 import { Setup, keptChoices } from "/static/play-setup.js";
@@ -20,6 +23,7 @@ const page = {
   clockShown: 0, // when the session's clocks were received (performance.now())
   viewing: null, // the ply whose board is shown instead of the game's (a review's point)
   reviewPoll: null, // the next look at a running review
+  revealed: null, // the seat whose view the curtain was last lifted for (two people, one screen)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -107,7 +111,7 @@ function showStart() {
   });
   $("status").textContent = mine
     ? `${entry.name}: make your first move to start, or press Play`
-    : `${entry.name}: press Play to start (${entry.start.to_move === "chance" ? "the dice begin" : `${entry.start.to_move} moves first`})`;
+    : `${entry.name}: press Play to start (${entry.start.to_move === "chance" ? "chance moves first" : `${entry.start.to_move} moves first`})`;
 }
 
 /** A downloaded game chosen: its game and options set in the form, then played on from it. */
@@ -208,7 +212,7 @@ function statusText(session) {
     return `${session.to_move}'s time is up`;
   if (session.error) return session.error;
   const seat = session.players.find((p) => p.player === session.to_move);
-  if (!seat) return "Rolling the dice…";
+  if (!seat) return "Chance moves…";
   if (session.thinking && session.thinking.waiting)
     return `${seat.player} (${seat.spec}) waits for a free thinker (the server is busy)…`;
   if (session.thinking) return `${seat.player} (${seat.spec}) is thinking…`;
@@ -227,11 +231,12 @@ function renderOwnership(session) {
   kept.hidden = !kept.textContent;
 }
 
-/** A link for each text the game is written as (JSON, and PGN or SGF where the game has it). */
+/** A link for each text the game is written as (JSON, and PGN or SGF where the game has it;
+ * none where the game is hidden from the seat shown), and the game's own link. */
 function renderDownloads(session) {
   const box = $("downloads");
-  box.hidden = !session.records.length;
-  box.replaceChildren(el("span", { class: "muted" }, "Download:"), ...session.records.map((kind) =>
+  box.hidden = false;
+  box.replaceChildren(session.records.length ? el("span", { class: "muted" }, "Download:") : "", ...session.records.map((kind) =>
     el("a", { class: "button secondary", id: `download-${kind}`, download: "",
       href: `/api/sessions/${session.id}/record.${kind}` }, kind.toUpperCase())),
     el("a", { id: "game-link", href: `/play?session=${session.id}`,
@@ -247,23 +252,28 @@ function render(session) {
   const mine = Boolean(tokenOf(session.id));
   const last = session.moves.filter((m) => m.player !== "chance").at(-1);
   page.viewing = null;
+  const people = session.players.filter((p) => p.human).length;
+  if (session.seat && people > 1) page.flipped = session.seat !== session.players[0].player;
   drawBoard(session, session.board);
   if (page.flipped) turnBoard(session, null);
-  const people = session.players.filter((p) => p.human).length;
   $("undo").disabled = !(mine && session.can_undo && !session.clock);
   $("restart").disabled = !mine;
   $("stop").disabled = !(mine && session.thinking && session.thinking.stoppable);
   $("resign").disabled = !(mine && people > 0 && !session.finished);
   $("offer-draw").hidden = !(mine && people > 0 && session.draws);
   $("offer-draw").disabled = session.finished || Boolean(session.thinking);
-  $("hint").hidden = !(mine && session.settings && session.settings.hints);
+  $("hint").hidden = !(mine && session.settings && session.settings.hints && !session.seat);
   $("hint").disabled = session.finished || !session.legal.length;
-  $("review").hidden = !(session.finished && !session.review && session.moves.length > 0);
+  $("review").hidden = !(session.finished && !session.review && session.moves.length > 0 && !session.seat);
+  renderCurtain(session, people);
+  $("moves-note").hidden = Boolean(session.seat);
   renderClocks(session);
   renderOwnership(session);
   renderDownloads(session);
   renderMoves(session);
-  if (session.thinking) {
+  if (session.seat) {
+    renderHiddenSearch(session);
+  } else if (session.thinking) {
     renderLive(session.thinking.report, session.thinking);
   } else if (last && last.search) {
     renderLive(last.search, { ...last, done: true });
@@ -273,6 +283,27 @@ function render(session) {
   const [name, options] = splitSpec(session.game);
   page.setup.showSession(session, name, options);
   showReview(session);
+}
+
+/** Two people at one screen in a game of imperfect information: the board, the moves and the
+ * typed move hidden until the seat whose view the server sends now clicks to see it (the board
+ * is turned to that seat, in render). */
+function renderCurtain(session, people) {
+  const closed = Boolean(session.seat) && people > 1 && page.revealed !== session.seat;
+  document.querySelector("main .columns").classList.toggle("curtained", closed);
+  $("curtain").hidden = !closed;
+  if (!closed) return;
+  $("curtain-text").textContent = `${session.seat}'s view: the other player looks away.`;
+  $("curtain-show").textContent = `Show ${session.seat}'s view`;
+}
+
+/** The search panel of a game hidden from the seat shown: an agent's search names what its
+ * own seat sees, so it is not shown. */
+function renderHiddenSearch(session) {
+  const thinking = session.thinking;
+  $("live-who").textContent = thinking ? `${thinking.player} thinking (${thinking.spec})` : "";
+  $("live").replaceChildren(el("p", { class: "muted", "data-hidden-search": "" },
+    `Each player sees only part of this game: an agent's search names what its own seat sees, so it is not shown.`));
 }
 
 /** The board of ``view`` with the person's moves when it is the game's current board. */
@@ -559,6 +590,10 @@ async function main() {
     show(await api(`/api/sessions/${page.session.id}/review`, {}));
   }));
   $("tree-close").addEventListener("click", () => $("tree-dialog").close());
+  $("curtain-show").addEventListener("click", () => {
+    page.revealed = page.session ? page.session.seat : null;
+    if (page.session) render(page.session);
+  });
   setInterval(tickClocks, 100);
   const id = params.get("session");
   if (id) {
