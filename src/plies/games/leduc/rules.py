@@ -71,6 +71,15 @@ def contributions(rounds: Sequence[str]) -> list[int]:
     return put
 
 
+def action_words(actions: str) -> list[str]:
+    """A round's actions in words: a call with nothing to call is a check."""
+    names = {FOLD: "fold", RAISE: "raise"}
+    return [
+        names.get(action) or ("call" if turn and actions[turn - 1] == RAISE else "check")
+        for turn, action in enumerate(actions)
+    ]
+
+
 class LeducPoker(Game[LeducState, str]):
     """Leduc poker for two players, P1 and P2 (see the module's docstring)."""
 
@@ -88,7 +97,8 @@ class LeducPoker(Game[LeducState, str]):
         """The card table for the web pages (:mod:`plies.games.leduc.view`)."""
         from plies.games.leduc.view import LeducView
 
-        return LeducView(self, contributions, {FOLD: "fold", CALL: "call", RAISE: "raise"})
+        words = {FOLD: "fold", CALL: "call", RAISE: "raise"}
+        return LeducView(self, contributions, words, action_words)
 
     def shipped_strategy(self) -> Path:
         """CFR+'s average strategy after 100,000 iterations, exploitability 3e-7
@@ -227,11 +237,10 @@ class LeducPoker(Game[LeducState, str]):
     def display(self, state: LeducState) -> str:
         cards = [card or "?" for card in state.cards] + ["-"] * (3 - len(state.cards))
         put = contributions(state.rounds)
-        names = {FOLD: "fold", CALL: "call", RAISE: "raise"}
         rows = [
             f"P1 holds {cards[0]}, P2 holds {cards[1]}, public card {cards[2]}",
             *(
-                f"round {n}: {' '.join(names[a] for a in actions) or 'no actions yet'}"
+                f"round {n}: {' '.join(action_words(actions)) or 'no actions yet'}"
                 for n, actions in enumerate(state.rounds, start=1)
             ),
             f"pot {sum(put)} (P1 {put[0]}, P2 {put[1]})",

@@ -22,10 +22,13 @@ class LeducView:
         game: LeducPoker,
         contributions: Callable[[Sequence[str]], list[int]],
         words: dict[str, str],
+        action_words: Callable[[str], list[str]],
     ) -> None:
         self.game = game
         self.contributions = contributions
         """What each player has put in the pot, from the rounds' actions."""
+        self.action_words = action_words
+        """A round's actions in words (a call with nothing to call is a check)."""
         self.words = words
         """The word of each action letter, ``fold``, ``call`` and ``raise``: its button's id
         (the call button reads check where no raise is faced)."""
@@ -65,21 +68,17 @@ class LeducView:
     def _actions(self, actions: str) -> list[Json]:
         """A round's actions in words, P1 acting first."""
         return [
-            {"player": self.game.players[turn % 2], "action": self._word(actions[:turn], action)}
-            for turn, action in enumerate(actions)
+            {"player": self.game.players[turn % 2], "action": word}
+            for turn, word in enumerate(self.action_words(actions))
         ]
-
-    def _word(self, before: str, action: str) -> str:
-        """``action`` in words after the round's actions ``before``: a call is a check where
-        no raise is faced."""
-        word = self.words[action]
-        facing = bool(before) and self.words[before[-1]] == "raise"
-        return "check" if word == "call" and not facing else word
 
     def _buttons(self, state: LeducState) -> list[Json]:
         """Fold, check or call, and raise."""
         before = state.rounds[-1]
-        return [{"id": word, "label": self._word(before, a)} for a, word in self.words.items()]
+        return [
+            {"id": word, "label": self.action_words(before + a)[-1]}
+            for a, word in self.words.items()
+        ]
 
     def path(self, state: LeducState, action: str, notation: str) -> list[str]:
         return [self.words[action]]
