@@ -20,6 +20,7 @@ from plies.testing import (
     check_action_notation,
     check_game,
     check_illegal_moves,
+    check_information_sets,
     check_playout,
     check_position_notation,
     check_state,
@@ -232,3 +233,27 @@ def test_sloppy_notation_is_named() -> None:
     check_position_notation(game, (0, "B"))  # over: only the text must read back
     with pytest.raises(MissingCapabilityError, match="'take-away' has no position notation"):
         check_position_notation(take_away(), (4, "A"))
+
+
+def test_check_game_catches_information_sets_that_break_the_contract() -> None:
+    """A key that forgets the bets puts states with other movers into one set; a
+    determinisation that deals the player another card changes the player's key."""
+    from plies.games.kuhn.rules import KuhnPoker, KuhnState
+
+    class Forgetful(KuhnPoker):
+        def information_key(self, state: KuhnState, player: str) -> str:
+            return super().information_key(state, player)[:1]
+
+    class Peeking(KuhnPoker):
+        def sample_state(self, state: KuhnState, player: str, rng: random.Random) -> KuhnState:
+            return KuhnState(tuple(reversed(state.cards)), state.bets)
+
+    with pytest.raises(AssertionError, match="with other movers"):
+        check_game(Forgetful(), playouts=50)
+    with pytest.raises(AssertionError, match="a determinisation of"):
+        check_information_sets(
+            Peeking(),
+            [KuhnState(("J", "Q"), ""), KuhnState(("K", "Q"), "p")],
+            random.Random(1),
+        )
+    check_game(KuhnPoker(), playouts=50)
