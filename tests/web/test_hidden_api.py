@@ -26,11 +26,20 @@ from plies.game import CHANCE
 from plies.games import make_game
 from plies.play import GameRecord, SeatView, seat_view
 from plies.web import sessions as sessions_module
+from plies.web.app import create_app
 from plies.web.session_json import board_after, position_json
 from plies.web.thinking import TurnNotes
+from plies.web.workload import Budgets
 from tests.conftest import SECRET, register_peeker
 
 GAMES = ("kuhn", "leduc")
+
+
+@pytest.fixture(scope="module")
+def app() -> Any:
+    """An app of its own: these tests start hundreds of hands a minute, past the shared
+    app's limit of new games, which the next tests would then meet."""
+    return create_app(budgets=Budgets(new_games_per_minute=10_000))
 
 
 @pytest.fixture(autouse=True)
