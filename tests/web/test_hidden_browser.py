@@ -8,15 +8,13 @@ Screenshots: ``screenshots/hidden-*.png``."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from typing import Any
 
 import pytest
 
 from plies.web import sessions as sessions_module
-from tests.web.test_play_browser import choose_players, start
+from tests.web.test_play_browser import choose_players, session_of, start
 
 PHONE = {"width": 390, "height": 844}
 
@@ -24,14 +22,6 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture(autouse=True)
 def quick_pace(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sessions_module, "PACE", 0.05)
-
-
-def session_of(page: Any, server: str) -> dict[str, Any]:
-    """The session as the page's browser is sent it."""
-    match = re.search(r"session=([\w-]+)", page.url)
-    assert match, page.url
-    with urllib.request.urlopen(f"{server}/api/sessions/{match.group(1)}") as answer:
-        return json.loads(answer.read())  # type: ignore[no-any-return]
 
 
 def true_state(app: Any, page: Any) -> Any:

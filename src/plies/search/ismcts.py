@@ -57,7 +57,12 @@ from typing import Any, Generic, TypeVar
 from plies.capabilities import HasInformationSets, require
 from plies.errors import GameDefinitionError, GameOverError, SpecError, UnsupportedGameError
 from plies.game import CHANCE, Game, sample_outcome
-from plies.search.mcts import LeafEvaluator, declared_bounds, default_evaluator
+from plies.search.mcts import (
+    LeafEvaluator,
+    declared_bounds,
+    default_evaluator,
+    search_limits,
+)
 from plies.search.result import RootMove, SearchResult, SearchStats
 
 S = TypeVar("S", bound=Hashable)
@@ -142,17 +147,9 @@ class ISMCTS(Generic[S, A]):
     ) -> Generator[SearchResult[A], None, None]:
         """Search as :meth:`search` does, yielding the result so far after every ``every``
         iterations and the final result last (the clock starts at the first ``next``)."""
-        if iterations is None and seconds is None:
-            raise SpecError("ismcts: give a limit, iterations or seconds (or both)")
-        if iterations is not None and iterations < 1:
-            raise SpecError(f"ismcts: iterations must be at least 1, got {iterations}")
-        if seconds is not None and not seconds > 0:
-            raise SpecError(f"ismcts: seconds must be positive, got {seconds}")
-        if every < 1:
-            raise SpecError(f"ismcts: every must be at least 1, got {every}")
+        limit, most_seconds = search_limits("ismcts", iterations, seconds, every)
         player = self._searcher(state)
-        limit = math.inf if iterations is None else iterations
-        return self._run(state, player, limit, math.inf if seconds is None else seconds, every)
+        return self._run(state, player, limit, most_seconds, every)
 
     def _searcher(self, state: S) -> str:
         """The player to move at ``state``, who searches."""

@@ -216,6 +216,25 @@ def _visits(node: TreeNode) -> int:
     return node.visits
 
 
+def search_limits(
+    name: str, iterations: int | None, seconds: float | None, every: int
+) -> tuple[float, float]:
+    """A tree search's limits, checked (a :class:`SpecError` naming ``name`` otherwise): at
+    least one of ``iterations`` and ``seconds``, each positive, and reports ``every`` one or
+    more iterations. Returns both limits, infinite where not given."""
+    if iterations is None and seconds is None:
+        raise SpecError(f"{name}: give a limit, iterations or seconds (or both)")
+    if iterations is not None and iterations < 1:
+        raise SpecError(f"{name}: iterations must be at least 1, got {iterations}")
+    if seconds is not None and not seconds > 0:
+        raise SpecError(f"{name}: seconds must be positive, got {seconds}")
+    if every < 1:
+        raise SpecError(f"{name}: every must be at least 1, got {every}")
+    return (math.inf if iterations is None else iterations), (
+        math.inf if seconds is None else seconds
+    )
+
+
 class MCTS(Generic[S, A]):
     """Monte Carlo tree search on ``game`` (see the module docstring), keeping its tree between
     searches.
@@ -375,17 +394,8 @@ class MCTS(Generic[S, A]):
         """Search as :meth:`search` does, yielding the result so far after every ``every``
         iterations and the final result last (the clock starts at the first ``next``). An
         interrupted search forgets its tree."""
-        if iterations is None and seconds is None:
-            raise SpecError("mcts: give a limit, iterations or seconds (or both)")
-        if iterations is not None and iterations < 1:
-            raise SpecError(f"mcts: iterations must be at least 1, got {iterations}")
-        if seconds is not None and not seconds > 0:
-            raise SpecError(f"mcts: seconds must be positive, got {seconds}")
-        if every < 1:
-            raise SpecError(f"mcts: every must be at least 1, got {every}")
+        limit, seconds = search_limits("mcts", iterations, seconds, every)
         root = self._root_for(state)
-        limit = math.inf if iterations is None else iterations
-        seconds = math.inf if seconds is None else seconds
         if self._native is not None:
             return self._run_native(self._native, root, limit, seconds, every)
         assert isinstance(root, _Node)

@@ -25,6 +25,26 @@ Floats = NDArray[np.float64]
 
 
 @compiled
+def expected(
+    node: int,
+    kind: Bytes,
+    infoset: Ints,
+    first: Ints,
+    count: Ints,
+    prob: Floats,
+    sigma: Floats,
+    value: Floats,
+) -> float:
+    """A chance or decision node's value: its children's, weighted by chance's probabilities
+    or the mover's strategy in ``sigma``."""
+    start, here = first[node], 0.0
+    for k in range(count[node]):
+        share = prob[start + k] if kind[node] == CHANCE else sigma[infoset[node], k]
+        here += share * value[start + k]
+    return here
+
+
+@compiled
 def carry_reach(
     kind: Bytes,
     mover: Bytes,
@@ -82,10 +102,7 @@ def cfr_pass(
             value[node] = payoff[node, player]
             continue
         start, info = first[node], infoset[node]
-        here = 0.0
-        for k in range(count[node]):
-            share = prob[start + k] if kind[node] == CHANCE else sigma[info, k]
-            here += share * value[start + k]
+        here = expected(node, kind, infoset, first, count, prob, sigma, value)
         value[node] = here
         if kind[node] == DECISION and mover[node] == player:
             counterfactual = reach[node, other] * reach[node, 2]
@@ -137,11 +154,7 @@ def profile_values(
         if kind[node] == TERMINAL:
             value[node] = payoff[node, player]
             continue
-        start, here = first[node], 0.0
-        for k in range(count[node]):
-            share = prob[start + k] if kind[node] == CHANCE else sigma[infoset[node], k]
-            here += share * value[start + k]
-        value[node] = here
+        value[node] = expected(node, kind, infoset, first, count, prob, sigma, value)
     return float(value[0])
 
 
@@ -213,11 +226,7 @@ def best_response(
                         gain[info, k] += reach[node, 0] * value[start + k]
                 value[node] = 0.0  # not needed until its set is decided
                 continue
-            here = 0.0
-            for k in range(count[node]):
-                share = prob[start + k] if kind[node] == CHANCE else sigma[info, k]
-                here += share * value[start + k]
-            value[node] = here
+            value[node] = expected(node, kind, infoset, first, count, prob, sigma, value)
         for info in range(choice.shape[0]):
             if choice[info] < 0 and info_level[info] == depth:
                 best = 0
