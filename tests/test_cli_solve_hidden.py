@@ -152,3 +152,55 @@ def test_ctrl_c_keeps_the_strategy_so_far(tmp_path: Path) -> None:
     assert "plies: interrupted" in err and "saved in" in err
     assert "exploitability:" in out
     assert json.loads(path.read_text())["iterations"] > 0
+
+
+def test_kill_9_loses_at_most_a_checkpoint_and_the_run_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "phantom.json"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "plies",
+            "solve",
+            "phantom",
+            "--solver",
+            "mccfr-outcome",
+            "--iterations",
+            "10000000",
+            "--save",
+            str(path),
+            "--checkpoint",
+            "0.5",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1)
+    process.kill()
+    process.wait(timeout=30)
+    saved = json.loads(path.read_text())
+    assert saved["solver"] == "mccfr-outcome" and saved["iterations"] > 0
+    more = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "plies",
+            "solve",
+            "phantom",
+            "--solver",
+            "mccfr-outcome",
+            "--iterations",
+            "20",
+            "--resume",
+            str(path),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert more.returncode == 0, more.stderr
+    assert json.loads(more.stdout)["iterations"] == saved["iterations"] + 20

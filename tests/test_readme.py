@@ -44,6 +44,9 @@ RUN_SLOW = bool(os.environ.get("PLIES_README_SLOW"))
 
 SKIPPED = {
     "plies book build connect4 --plies 10 --out book.sqlite": "builds a book: hours",
+    "plies solve phantom --solver mccfr-outcome --iterations 1000000 --save ph.json": (
+        "samples a million games: about four minutes"
+    ),
     "plies ladder calibrate chess --db chess-ladder.sqlite": (
         "350 games against Stockfish: two hours of play"
     ),

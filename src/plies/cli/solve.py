@@ -28,6 +28,7 @@ from plies.cli.output import (
     until_interrupted,
 )
 from plies.cli.solve_hidden import (
+    DEFAULT_CHECKPOINT,
     DEFAULT_ITERATIONS,
     SOLVER_NAMES,
     evaluate_strategy,
@@ -139,6 +140,13 @@ DEFAULT_NODES = 50_000_000
     metavar="FILE",
     help="Imperfect information: measure the value and exploitability of FILE's strategy.",
 )
+@click.option(
+    "--checkpoint",
+    type=Number(SECONDS),
+    default=DEFAULT_CHECKPOINT,
+    show_default=True,
+    help="Imperfect information, with --save: write the strategy so far every SECONDS.",
+)
 @click.option("--seed", type=Number(RUN_SEED), default=0, help="The samplers' random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 # The builds' flags of old (plies book build, plies endgames build now): hidden, still obeyed
@@ -167,6 +175,7 @@ def solve(
     save: Path | None,
     resume: str | None,
     strategy_file: str | None,
+    checkpoint: float,
     seed: int,
     as_json: bool,
     **moved: Any,
@@ -178,9 +187,8 @@ def solve(
     view; a win scores 22 minus the winner's stones at the end). A checkers position of few
     pieces is answered by the endgame databases (those shipped, and those 'plies endgames
     build' built). Opening books are built by 'plies book build'. A game of imperfect
-    information (kuhn, leduc) is solved whole by CFR+ (or --solver): its strategy per
-    information set, its value and exploitability.
-    """
+    information (kuhn, leduc) is solved by CFR+ (or --solver): its strategy, value and
+    exploitability."""
     game = make_game(game_spec)
     if _imperfect_information(game, click.get_current_context()):
         return
@@ -230,7 +238,15 @@ def solve(
     _solve_by_search(game_spec, game, position, algorithm, options, each_move, as_json)
 
 
-IMPERFECT_OPTIONS = ("hidden_solver", "iterations", "save", "resume", "strategy_file", "seed")
+IMPERFECT_OPTIONS = (
+    "hidden_solver",
+    "iterations",
+    "save",
+    "resume",
+    "strategy_file",
+    "checkpoint",
+    "seed",
+)
 """The options for games of imperfect information (with ``--json``)."""
 
 
@@ -256,7 +272,8 @@ def _imperfect_information(game: Game[Any, Any], context: click.Context) -> bool
         if name not in (*IMPERFECT_OPTIONS, "as_json"):
             raise PliesError(
                 f"{flag} is not for a game of imperfect information: CFR solves the whole game "
-                "(options: --solver, --iterations, --save, --resume, --strategy, --seed, --json)"
+                "(options: --solver, --iterations, --save, --resume, --strategy, --checkpoint, "
+                "--seed, --json)"
             )
     if values["strategy_file"] is not None:
         evaluate_strategy(game, values["strategy_file"], values["as_json"])
@@ -269,6 +286,7 @@ def _imperfect_information(game: Game[Any, Any], context: click.Context) -> bool
             values["resume"],
             values["seed"],
             values["as_json"],
+            values["checkpoint"],
         )
     return True
 

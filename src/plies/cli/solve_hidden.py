@@ -31,6 +31,8 @@ SAMPLERS: dict[str, type[SampledCfr]] = {
 }
 SOLVER_NAMES = ("cfr", "cfr+", *SAMPLERS)
 DEFAULT_ITERATIONS = 1000
+DEFAULT_CHECKPOINT = 60.0
+"""Seconds between two writes of the strategy so far, with ``--save``."""
 MOST_SHOWN = 300
 """The information sets printed at most (Leduc has 288); --json and --save hold them all."""
 CHUNK = 10
@@ -45,8 +47,10 @@ def solve_hidden(
     resume: str | None,
     seed: int,
     as_json: bool,
+    checkpoint: float = DEFAULT_CHECKPOINT,
 ) -> None:
-    """Run the solver on ``game`` (CFR+ unless told), print what it found and save it."""
+    """Run the solver on ``game`` (CFR+ unless told), print what it found and save it (also
+    every ``checkpoint`` seconds on the way)."""
     walkable = _walkable(game)
     name = solver_name or ("cfr+" if walkable else None)
     if name is None:
@@ -61,7 +65,7 @@ def solve_hidden(
     solver: CfrSolver | SampledCfr = (
         SAMPLERS[name](game, seed, saved) if name in SAMPLERS else CfrSolver(game, name, saved)
     )
-    ran, interrupted = _run(solver, iterations or DEFAULT_ITERATIONS)
+    ran, interrupted = _run(solver, iterations or DEFAULT_ITERATIONS, save, checkpoint)
     measured = _measure(game, solver) if walkable else None
     strategy = solver.strategy(
         None if measured is None else measured.exploitability,
@@ -105,11 +109,14 @@ def _walkable(game: Game[Any, Any]) -> bool:
     return True
 
 
-def _run(solver: CfrSolver | SampledCfr, iterations: int) -> tuple[int, bool]:
-    """Run ``iterations`` with a progress bar; Ctrl-C or SIGTERM stops them (within an
-    iteration), and a sampler stops when its tables are full."""
+def _run(
+    solver: CfrSolver | SampledCfr, iterations: int, save: Path | None, every: float
+) -> tuple[int, bool]:
+    """Run ``iterations`` with a progress bar, writing the strategy so far to ``save`` every
+    ``every`` seconds (a crash or ``kill -9`` loses at most that); Ctrl-C or SIGTERM stops them
+    (within an iteration), and a sampler stops when its tables are full."""
     ran = 0
-    began = time.perf_counter()
+    began = written = time.perf_counter()
     with until_interrupted(terminate=True) as interruption, progress_bar() as progress:
         task = progress.add_task("iterations", total=iterations)
         while ran < iterations:
@@ -118,6 +125,11 @@ def _run(solver: CfrSolver | SampledCfr, iterations: int) -> tuple[int, bool]:
             if isinstance(solver, SampledCfr) and solver.full():
                 click.echo(f"stopped: the tables hold {MOST_SETS:,} sets, the most kept", err=True)
                 break
+            if save is not None and time.perf_counter() - written >= every:
+                now = time.perf_counter()
+                solver.seconds, began = solver.seconds + now - began, now
+                write_strategy(save, solver.strategy())
+                written = time.perf_counter()
     solver.seconds += time.perf_counter() - began
     return ran, interruption.happened
 
